@@ -1,0 +1,243 @@
+// Accounts, their API keys (stored as SHA-256 digests, shown once) and their sender lines.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import { ServiceError } from '../errors';
+import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
+
+export interface Account {
+  id: number;
+  name: string;
+  active: boolean;
+  credit_rials: number;
+  ip_allowlist: string[];
+  created_at: number;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  account_id: number;
+  /** The last characters of the key, enough to recognise it in a list. */
+  hint: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface Line {
+  id: number;
+  account_id: number;
+  number: string;
+  provider: Provider;
+  can_send_api_campaign: boolean;
+  can_send_panel_campaign: boolean;
+  active: boolean;
+}
+
+interface AccountRow {
+  id: number;
+  name: string;
+  active: number;
+  credit_rials: number;
+  ip_allowlist: string;
+  created_at: number;
+}
+interface LineRow {
+  id: number;
+  account_id: number;
+  number: string;
+  provider: Provider;
+  can_send_api_campaign: number;
+  can_send_panel_campaign: number;
+  active: number;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function toAccount(row: AccountRow): Account {
+  return { ...row, active: row.active === 1, ip_allowlist: JSON.parse(row.ip_allowlist) as string[] };
+}
+function toLine(row: LineRow): Line {
+  return {
+    ...row,
+    can_send_api_campaign: row.can_send_api_campaign === 1,
+    can_send_panel_campaign: row.can_send_panel_campaign === 1,
+    active: row.active === 1,
+  };
+}
+
+export type Authentication = { ok: true; account: Account } | { ok: false; code: 401 | 403 };
+
+export class Accounts {
+  private readonly byId;
+  private readonly byKeyHash;
+  private readonly lineByNumber;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.byId = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
+    this.byKeyHash = db.prepare<[string], AccountRow>(
+      `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    );
+    this.lineByNumber = db.prepare<[number, string], LineRow>(
+      'SELECT * FROM lines WHERE account_id = ? AND number = ?',
+    );
+  }
+
+  // ---- accounts
+
+  create(input: { name: string; active?: boolean; credit_rials?: number; ip_allowlist?: string[] }): Account {
+    const info = this.db
+      .prepare('INSERT INTO accounts (name, active, ip_allowlist, created_at) VALUES (?, ?, ?, ?)')
+      .run(input.name, input.active === false ? 0 : 1, JSON.stringify(input.ip_allowlist ?? []), this.clock.now());
+    return this.get(Number(info.lastInsertRowid));
+  }
+
+  get(id: number): Account {
+    const row = this.byId.get(id);
+    if (!row) throw new ServiceError(ApiCode.NotFound, `account ${id}`);
+    return toAccount(row);
+  }
+
+  find(id: number): Account | undefined {
+    const row = this.byId.get(id);
+    return row ? toAccount(row) : undefined;
+  }
+
+  findByName(name: string): Account | undefined {
+    const row = this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?').get(name);
+    return row ? toAccount(row) : undefined;
+  }
+
+  list(): Account[] {
+    return this.db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id').all().map(toAccount);
+  }
+
+  update(id: number, changes: { name?: string; active?: boolean; ip_allowlist?: string[] }): Account {
+    const current = this.get(id);
+    this.db
+      .prepare('UPDATE accounts SET name = ?, active = ?, ip_allowlist = ? WHERE id = ?')
+      .run(
+        changes.name ?? current.name,
+        (changes.active ?? current.active) ? 1 : 0,
+        JSON.stringify(changes.ip_allowlist ?? current.ip_allowlist),
+        id,
+      );
+    return this.get(id);
+  }
+
+  // ---- API keys
+
+  /** Creates a key and returns it in clear: the only time it is ever shown. */
+  createApiKey(accountId: number, label = '', key = 'chp_' + randomBytes(24).toString('base64url')): {
+    key: string;
+    info: ApiKeyInfo;
+  } {
+    this.get(accountId);
+    const info = this.db
+      .prepare('INSERT INTO api_keys (account_id, key_hash, hint, label, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(accountId, hashApiKey(key), key.slice(-4), label, this.clock.now());
+    return { key, info: this.apiKey(Number(info.lastInsertRowid)) };
+  }
+
+  /** Adds a key given in clear (seed files) unless it is already known; true when added. */
+  ensureApiKey(accountId: number, key: string, label = 'seed'): boolean {
+    const existing = this.db
+      .prepare<[string], { account_id: number }>('SELECT account_id FROM api_keys WHERE key_hash = ?')
+      .get(hashApiKey(key));
+    if (existing) return false;
+    this.createApiKey(accountId, label, key);
+    return true;
+  }
+
+  apiKey(id: number): ApiKeyInfo {
+    const row = this.db
+      .prepare<[number], ApiKeyInfo>(
+        'SELECT id, account_id, hint, label, created_at, revoked_at FROM api_keys WHERE id = ?',
+      )
+      .get(id);
+    if (!row) throw new ServiceError(ApiCode.NotFound, `api key ${id}`);
+    return row;
+  }
+
+  listApiKeys(accountId: number): ApiKeyInfo[] {
+    return this.db
+      .prepare<[number], ApiKeyInfo>(
+        'SELECT id, account_id, hint, label, created_at, revoked_at FROM api_keys WHERE account_id = ? ORDER BY id',
+      )
+      .all(accountId);
+  }
+
+  revokeApiKey(id: number): ApiKeyInfo {
+    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.clock.now(), id);
+    return this.apiKey(id);
+  }
+
+  /** Spec 5 rule 2: an unknown or revoked key is 403, a known key of an inactive account 401. */
+  authenticate(key: string | undefined): Authentication {
+    if (!key) return { ok: false, code: 403 };
+    const row = this.byKeyHash.get(hashApiKey(key));
+    if (!row) return { ok: false, code: 403 };
+    if (row.active !== 1) return { ok: false, code: 401 };
+    return { ok: true, account: toAccount(row) };
+  }
+
+  // ---- lines
+
+  /** Creates or updates the line with this number (seed files and Settings). */
+  upsertLine(
+    accountId: number,
+    input: { number: string; provider: Provider; permissions: readonly LinePermission[]; active?: boolean },
+  ): Line {
+    this.get(accountId);
+    const owner = this.db
+      .prepare<[string], { account_id: number }>('SELECT account_id FROM lines WHERE number = ?')
+      .get(input.number);
+    if (owner && owner.account_id !== accountId)
+      throw new ServiceError(ApiCode.BadRequest, `line ${input.number} belongs to another account`);
+    const api = input.permissions.includes('can_send_api_campaign') ? 1 : 0;
+    const panel = input.permissions.includes('can_send_panel_campaign') ? 1 : 0;
+    this.db
+      .prepare(
+        `INSERT INTO lines (account_id, number, provider, can_send_api_campaign, can_send_panel_campaign, active, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(number) DO UPDATE SET provider = excluded.provider,
+           can_send_api_campaign = excluded.can_send_api_campaign,
+           can_send_panel_campaign = excluded.can_send_panel_campaign, active = excluded.active`,
+      )
+      .run(accountId, input.number, input.provider, api, panel, input.active === false ? 0 : 1, this.clock.now());
+    return this.findLine(accountId, input.number)!;
+  }
+
+  findLine(accountId: number, number: string): Line | undefined {
+    const row = this.lineByNumber.get(accountId, number);
+    return row ? toLine(row) : undefined;
+  }
+
+  listLines(accountId: number): Line[] {
+    return this.db
+      .prepare<[number], LineRow>('SELECT * FROM lines WHERE account_id = ? ORDER BY id')
+      .all(accountId)
+      .map(toLine);
+  }
+
+  removeLine(accountId: number, number: string): void {
+    // Lines with sends keep their history: deactivate instead of deleting.
+    this.db.prepare('UPDATE lines SET active = 0 WHERE account_id = ? AND number = ?').run(accountId, number);
+  }
+
+  /**
+   * The line an account may send from with the given permission (spec 4.1 rule 6 / 4.3):
+   * not owned, inactive or lacking the permission is 412.
+   */
+  senderLine(accountId: number, number: string, permission: LinePermission): Line {
+    const line = this.findLine(accountId, number);
+    if (!line || !line.active || !line[permission]) throw new ServiceError(ApiCode.InvalidSender, number);
+    return line;
+  }
+}

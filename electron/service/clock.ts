@@ -1,0 +1,37 @@
+// Time as the core sees it. Production reads the system clock; tests move a manual clock so no
+// test sleeps to wait for a scheduled time.
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export class ManualClock implements Clock {
+  private current: number;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(start = Date.UTC(2026, 0, 1)) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called after every advance (the scheduler wakes up on it). */
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

@@ -1,0 +1,81 @@
+// The service core: opens the workspace's SQLite store and wires the domains, the gateway and the
+// scheduler together. Both transports (HTTP in `serve` and Electron's IPC) call into one Core.
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { openDatabase, type Db } from './db/database';
+import { systemClock, ManualClock, type Clock } from './clock';
+import { Accounts } from './accounts/accounts';
+import { Credit } from './accounts/credit';
+import { Settings } from './settings/settings';
+import { Files } from './files/files';
+import { Sending } from './messaging/send';
+import { StatusLookup } from './messaging/status';
+import { Gateway, type StatusChange } from './messaging/gateway';
+import { Scheduler } from './scheduler/scheduler';
+
+export interface CoreEvents {
+  /** Messages whose status moved, batched per gateway step. */
+  'message-status': [StatusChange[]];
+  /** A scheduler worker failed; the loop goes on. */
+  'worker-error': [{ worker: string; error: unknown }];
+}
+
+export interface CoreOptions {
+  /** The workspace folder: chapar.db and files/ live here. */
+  dataDir: string;
+  clock?: Clock;
+  /** Start the scheduler at once (default true); tests may start it by hand. */
+  startScheduler?: boolean;
+}
+
+export class Core {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly events = new EventEmitter<CoreEvents>();
+  readonly settings: Settings;
+  readonly accounts: Accounts;
+  readonly credit: Credit;
+  readonly files: Files;
+  readonly sending: Sending;
+  readonly statusLookup: StatusLookup;
+  readonly gateway: Gateway;
+  readonly scheduler: Scheduler;
+  readonly dataDir: string;
+  private closed = false;
+
+  constructor(options: CoreOptions) {
+    this.dataDir = options.dataDir;
+    this.clock = options.clock ?? systemClock;
+    this.db = openDatabase({ file: path.join(options.dataDir, 'chapar.db') });
+    this.settings = new Settings(this.db);
+    this.accounts = new Accounts(this.db, this.clock);
+    this.credit = new Credit(this.db, this.clock);
+    this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
+    this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
+    this.sending = new Sending(this.db, this.clock, this.accounts, this.credit, this.files, this.settings, () =>
+      this.scheduler.poke(),
+    );
+    this.statusLookup = new StatusLookup(this.db);
+    this.gateway = new Gateway(this.db, this.clock, this.credit, this.settings);
+    this.scheduler.register({
+      name: 'gateway',
+      nextDueAt: () => this.gateway.nextDueAt(),
+      runDue: () => {
+        const changes = this.gateway.step();
+        if (changes.length > 0) this.events.emit('message-status', changes);
+        return changes.length > 0;
+      },
+    });
+    this.settings.onChange(() => this.scheduler.poke());
+    if (this.clock instanceof ManualClock) this.clock.onAdvance(() => this.scheduler.poke());
+    if (options.startScheduler !== false) this.scheduler.start();
+  }
+
+  /** Stops the scheduler after its current batch, then closes the database (WAL checkpointed). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.scheduler.stop();
+    this.db.close();
+  }
+}

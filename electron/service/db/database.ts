@@ -1,0 +1,54 @@
+// Opens the SQLite store: one write connection, WAL, foreign keys, and the numbered migrations
+// applied in one transaction each, tracked by PRAGMA user_version. A database written by a newer
+// Chapar is refused, never modified.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrations } from './migrations';
+import { nativeBinding } from './native';
+
+export type Db = Database.Database;
+
+export class NewerDatabaseError extends Error {
+  constructor(found: number, known: number) {
+    super(`database schema version ${found} is newer than this build knows (${known}); refusing to open it`);
+  }
+}
+
+export interface OpenOptions {
+  /** File path, or ':memory:' for throwaway stores in unit tests. */
+  file: string;
+  readonly?: boolean;
+}
+
+export function openDatabase({ file, readonly = false }: OpenOptions): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file, { readonly, nativeBinding: nativeBinding() });
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the last
+  // commits, never corrupt the file.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -32000');
+  if (!readonly) migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: Db): void {
+  const current = schemaVersion(db);
+  const latest = migrations.length;
+  if (current > latest) throw new NewerDatabaseError(current, latest);
+  for (let version = current + 1; version <= latest; version++) {
+    const step = migrations[version - 1]!;
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${version}`);
+    })();
+  }
+}

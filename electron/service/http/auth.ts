@@ -1,0 +1,27 @@
+// Bearer authentication of version 2 and file upload (spec 5): an unknown key is 403, a key of an
+// inactive account 401. Runs on onRequest, before the body is read, so a refused caller cannot
+// make the server parse a large body.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Core } from '../core';
+import type { Account } from '../accounts/accounts';
+import { sendError } from './envelope';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: Account;
+  }
+}
+
+export function bearerKey(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function bearerAuth(core: Core) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = core.accounts.authenticate(bearerKey(request.headers.authorization));
+    if (!result.ok) return sendError(reply, result.code);
+    request.account = result.account;
+  };
+}

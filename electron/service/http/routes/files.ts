@@ -1,0 +1,29 @@
+// POST /upload-file/{provider} (spec 4.5): multipart field `file`, answers 201 with return.status
+// 200 and `{file_id}`, a UUID a send from a line of the same provider may attach.
+import type { FastifyInstance } from 'fastify';
+import type { Core } from '../../core';
+import { bearerAuth } from '../auth';
+import { sendError, sendOk } from '../envelope';
+import { ApiCode } from '../../../../shared/status';
+import { MAX_FILE_BYTES, MESSENGER_PROVIDERS, type MessengerProvider } from '../../files/files';
+
+export async function fileRoutes(app: FastifyInstance, { core }: { core: Core }) {
+  await app.register(async (authed) => {
+    authed.addHook('onRequest', bearerAuth(core));
+    for (const provider of MESSENGER_PROVIDERS) {
+      authed.post(`/upload-file/${provider}`, async (request, reply) => {
+        if (!request.isMultipart()) return sendError(reply, ApiCode.BadRequest);
+        const part = await request.file({ limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
+        if (!part) return sendError(reply, ApiCode.BadRequest);
+        const data = await part.toBuffer();
+        if (part.file.truncated) return sendError(reply, ApiCode.TooLarge);
+        const record = core.files.save(request.account.id, provider as MessengerProvider, {
+          name: part.filename,
+          mime: part.mimetype,
+          data,
+        });
+        return sendOk(reply, { file_id: record.id }, 201);
+      });
+    }
+  });
+}

@@ -1,0 +1,85 @@
+// The seed file of PRODUCT.md (`serve --seed FILE`): accounts with keys, lines and credit, email
+// accounts, pricing and the simulator. Applying the same file again changes nothing: accounts are
+// matched by name, lines by number, keys by their hash, and credit is granted only when the
+// account is created.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Core } from './core';
+import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
+import { PricingSchema, SimulatorSchema } from './settings/settings';
+
+export const SeedSchema = z.object({
+  accounts: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        active: z.boolean().default(true),
+        credit_rials: z.number().int().nonnegative().default(0),
+        api_keys: z.array(z.string().min(1)).default([]),
+        ip_allowlist: z.array(z.string()).default([]),
+        lines: z
+          .array(
+            z.object({
+              number: z.string().min(1),
+              provider: z.enum(PROVIDERS as ['sms', 'bale', 'rubika']),
+              permissions: z.array(z.enum(LINE_PERMISSIONS)).default([]),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+  email_accounts: z
+    .array(z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }))
+    .default([]),
+  pricing: PricingSchema.optional(),
+  simulator: SimulatorSchema.optional(),
+});
+export type Seed = z.input<typeof SeedSchema>;
+
+export function applySeed(core: Core, input: unknown): void {
+  const seed = SeedSchema.parse(input);
+  core.db.transaction(() => {
+    if (seed.pricing) core.settings.setPricing(seed.pricing);
+    if (seed.simulator) core.settings.setSimulator(seed.simulator);
+    for (const spec of seed.accounts) {
+      let account = core.accounts.findByName(spec.name);
+      if (!account) {
+        account = core.accounts.create({ name: spec.name, active: spec.active, ip_allowlist: spec.ip_allowlist });
+        if (spec.credit_rials > 0) core.credit.adjust(account.id, spec.credit_rials, 'seed');
+      } else {
+        core.accounts.update(account.id, { active: spec.active, ip_allowlist: spec.ip_allowlist });
+      }
+      for (const key of spec.api_keys) core.accounts.ensureApiKey(account.id, key);
+      for (const line of spec.lines) core.accounts.upsertLine(account.id, line);
+    }
+    if (seed.email_accounts.length > 0) {
+      // Kept for the email relay; keys hashed like every other key.
+      const hashed = seed.email_accounts.map((entry) => ({
+        ...entry,
+        api_keys: entry.api_keys.map((key) => createHash('sha256').update(key).digest('hex')),
+      }));
+      core.db
+        .prepare(
+          "INSERT INTO settings (key, value) VALUES ('email_accounts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        )
+        .run(JSON.stringify(hashed));
+    }
+  })();
+}
+
+/** A fresh workspace without a seed gets a demo account, so the API answers curl at once. */
+export function ensureDemoAccount(core: Core): { key: string } | null {
+  if (core.accounts.list().length > 0) return null;
+  return core.db.transaction(() => {
+    const account = core.accounts.create({ name: 'demo' });
+    core.credit.adjust(account.id, 10_000_000, 'demo credit');
+    core.accounts.upsertLine(account.id, {
+      number: '30001234',
+      provider: 'sms',
+      permissions: ['can_send_api_campaign', 'can_send_panel_campaign'],
+    });
+    core.accounts.upsertLine(account.id, { number: 'demo_bale_bot', provider: 'bale', permissions: ['can_send_api_campaign'] });
+    return { key: core.accounts.createApiKey(account.id, 'demo').key };
+  })();
+}

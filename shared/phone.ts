@@ -1,0 +1,42 @@
+// Iranian mobile numbers: the API's strict receivers rule (spec 4.1) and the lenient normalization
+// used for spreadsheets and pasted lists. Both produce the canonical form 09xxxxxxxxx.
+import { toAsciiDigits } from './digits';
+
+/** Spec 4.1: each member of receivers matches this, nothing else is accepted. */
+export const RECEIVER_PATTERN = /^((\+?98)|0)?9[0-9]{9}$/;
+
+/** The strict API rule: the canonical number, or null when the member does not match the pattern. */
+export function normalizeReceiver(receiver: string): string | null {
+  if (!RECEIVER_PATTERN.test(receiver)) return null;
+  return '0' + receiver.slice(receiver.length - 10);
+}
+
+// Separators people type or spreadsheets keep inside numbers: spaces (incl. NBSP and the narrow
+// ones), dashes, dots, slashes, parentheses and invisible direction marks.
+const SEPARATORS = /[\s\u00a0\u200b-\u200f\u202a-\u202e\u2066-\u2069\-\u2010-\u2015.()/]/g;
+
+/**
+ * Lenient normalization for imports and pasted lists: Persian/Arabic digits, separators, and the
+ * prefixes +98, 0098, 98, 9 and 0. Returns null when what is left is not a mobile number.
+ */
+export function normalizePhone(raw: string): string | null {
+  let digits = toAsciiDigits(raw).replace(SEPARATORS, '');
+  if (digits.startsWith('+')) digits = digits.slice(1);
+  if (digits.startsWith('0098')) digits = digits.slice(4);
+  else if (digits.startsWith('98') && digits.length === 12) digits = digits.slice(2);
+  else if (digits.startsWith('0')) digits = digits.slice(1);
+  if (digits.length !== 10 || digits[0] !== '9') return null;
+  for (let i = 1; i < 10; i++) {
+    const c = digits.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  return '0' + digits;
+}
+
+/** Splits a pasted block of receivers: one per line, or separated by commas, semicolons or tabs. */
+export function splitReceivers(text: string): string[] {
+  return text
+    .split(/[\n\r,;\t،؛]+/)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}

@@ -1,0 +1,89 @@
+// Message lifecycle statuses and API return codes, with their Persian texts: defined once, used by
+// the service core, the HTTP API and the UI alike (spec sections 3.1 and 7).
+
+export const MessageStatus = {
+  Invalid: 0,
+  Queued: 1,
+  Scheduled: 2,
+  HandedToCarrier: 4,
+  SendError: 6,
+  Delivered: 10,
+  Undelivered: 11,
+  Cancelled: 13,
+  Blocked: 14,
+  Duplicate: 15,
+  UnknownId: 100,
+} as const;
+export type MessageStatus = (typeof MessageStatus)[keyof typeof MessageStatus];
+
+/** statustext of each message status, verbatim from spec 3.1. */
+export const messageStatusText: Record<MessageStatus, string> = {
+  0: 'دریافت کننده نامعتبر',
+  1: 'در صف ارسال',
+  2: 'زمانبندی شده',
+  4: 'ارسال شده به مخابرات',
+  6: 'خطا در ارسال پیام به سرشماره مشخص شده',
+  10: 'رسیده به گیرنده',
+  11: 'مشکل در رسیدن پیام',
+  13: 'ارسال پیام از سمت کاربر لغو شده یا در ارسال آن مشکلی پیش آمده که هزینه آن به حساب برگشت داده میشود',
+  14: 'بلاک شده است',
+  15: 'شماره تکراری',
+  100: 'شناسه پیامک نامعتبر است',
+};
+
+/** Statuses that never change again (spec 3.1 rule 1, the fuller list). */
+export const FINAL_STATUSES: readonly MessageStatus[] = [10, 11, 13, 14];
+/** Statuses a message moves on from (spec 3.1 rule 2). */
+export const PENDING_STATUSES: readonly MessageStatus[] = [1, 2, 4];
+
+export function isFinalStatus(status: number): boolean {
+  return status === 10 || status === 11 || status === 13 || status === 14;
+}
+
+/** `return.status` codes the service answers with (spec 7). */
+export const ApiCode = {
+  Ok: 200,
+  BadRequest: 400,
+  AccountInactive: 401,
+  InvalidApiKey: 403,
+  NotFound: 404,
+  InvalidReceiver: 411,
+  InvalidSender: 412,
+  TooLarge: 414,
+  IpMismatch: 416,
+  BadDate: 417,
+  NoCredit: 418,
+  Unprocessable: 422,
+  TemplateNotApproved: 424,
+  Internal: 500,
+  NotImplemented: 501,
+} as const;
+export type ApiCode = (typeof ApiCode)[keyof typeof ApiCode];
+
+/** return.message of each code: the previous provider's Persian table (reference/kavenegar-v1.md §2). */
+export const apiCodeMessage: Record<ApiCode, string> = {
+  200: 'تایید شد',
+  400: 'پارامترها ناقص هستند',
+  401: 'حساب کاربری غیرفعال شده است',
+  403: 'کد شناسائی API-Key معتبر نمی‌باشد',
+  404: 'مورد درخواستی یافت نشد',
+  411: 'دریافت کننده نامعتبر است',
+  412: 'ارسال کننده نامعتبر است',
+  414: 'حجم درخواست بیشتر از حد مجاز است',
+  416: 'IP سرویس مبدا با تنظیمات مطابقت ندارد',
+  417: 'تاریخ ارسال اشتباه است و فرمت آن صحیح نمی باشد.',
+  418: 'اعتبار شما کافی نمی‌باشد',
+  422: 'داده ها به دلیل وجود کاراکتر نامناسب قابل پردازش نیست',
+  424: 'الگوی مورد نظر پیدا نشد',
+  500: 'خطای داخلی سرور؛ لطفا بعدا دوباره تلاش کنید',
+  501: 'پیاده‌سازی نشده است',
+};
+
+export type Provider = 'sms' | 'bale' | 'rubika';
+export const PROVIDERS: readonly Provider[] = ['sms', 'bale', 'rubika'];
+export function isMessengerProvider(provider: Provider): boolean {
+  return provider !== 'sms';
+}
+
+export const LINE_PERMISSIONS = ['can_send_api_campaign', 'can_send_panel_campaign'] as const;
+export type LinePermission = (typeof LINE_PERMISSIONS)[number];

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests sit beside their code; integration and end-to-end tests live in test/.
+export default defineConfig({
+  test: {
+    include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
