@@ -1,0 +1,164 @@
+// Test servers: the real core over a real SQLite file in a temp folder, the real HTTP server on a
+// free loopback port. `startServer` runs in-process (a manual clock is possible); `spawnServe`
+// runs `npm run serve` itself as a child process, for restart and signal tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Core } from '../../electron/service/core';
+import type { Clock } from '../../electron/service/clock';
+import { applySeed, type Seed } from '../../electron/service/seed';
+import { buildHttpServer } from '../../electron/service/http/server';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export const KEY = 'k-acme-1';
+export const OTHER_KEY = 'k-other-1';
+export const INACTIVE_KEY = 'k-sleepy-1';
+
+/** PRODUCT.md's example seed plus a second account and an inactive one; fast simulator. */
+export function testSeed(overrides: Partial<Seed> = {}): Seed {
+  return {
+    accounts: [
+      {
+        name: 'acme',
+        active: true,
+        credit_rials: 10_000_000,
+        api_keys: [KEY],
+        ip_allowlist: ['127.0.0.1'],
+        lines: [
+          { number: '30001111', provider: 'sms', permissions: ['can_send_api_campaign', 'can_send_panel_campaign'] },
+          { number: '30002222', provider: 'sms', permissions: ['can_send_panel_campaign'] },
+          { number: 'bale_acme_bot', provider: 'bale', permissions: ['can_send_api_campaign'] },
+          { number: 'rubika_acme', provider: 'rubika', permissions: ['can_send_api_campaign'] },
+        ],
+      },
+      {
+        name: 'other',
+        credit_rials: 1_000_000,
+        api_keys: [OTHER_KEY],
+        lines: [{ number: '30009999', provider: 'sms', permissions: ['can_send_api_campaign'] }],
+      },
+      { name: 'sleepy', active: false, credit_rials: 1_000_000, api_keys: [INACTIVE_KEY], lines: [] },
+    ],
+    pricing: { sms_page_tomans: 150, messenger_message_tomans: 50 },
+    simulator: { seed: 7, handoff_ms: 20, delivery_ms: 40, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } },
+    ...overrides,
+  };
+}
+
+export function tempDir(prefix = 'chapar-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestServer {
+  url: string;
+  core: Core;
+  app: FastifyInstance;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  options: { seed?: Seed; clock?: Clock; dataDir?: string; startScheduler?: boolean } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir();
+  const core = new Core({ dataDir, clock: options.clock, startScheduler: options.startScheduler });
+  applySeed(core, options.seed ?? testSeed());
+  const app = await buildHttpServer({ core });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    core,
+    app,
+    dataDir,
+    async close() {
+      await app.close();
+      await core.close();
+    },
+  };
+}
+
+/** POST a JSON body (or a raw string) with a Bearer key; returns status and parsed body. */
+export async function post(
+  url: string,
+  body: unknown,
+  key: string | null = KEY,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text };
+}
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line. */
+export async function spawnServe(args: { dataDir: string; seedFile?: string; port?: number }): Promise<ServeProcess> {
+  const argv = ['--import', 'tsx', path.join(ROOT, 'electron/cli/serve.ts'), '--host', '127.0.0.1', '--port', String(args.port ?? 0), '--data', args.dataDir];
+  if (args.seedFile) argv.push('--seed', args.seedFile);
+  const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    stop(signal: NodeJS.Signals = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      });
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined), at short intervals, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
