@@ -1,9 +1,13 @@
 // The numbered migrations, in order. Append only: a released migration is never edited.
 import core from './0001-core';
+import contacts from './0002-contacts';
 
 export interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [{ name: '0001-core', sql: core }];
+export const migrations: readonly Migration[] = [
+  { name: '0001-core', sql: core },
+  { name: '0002-contacts', sql: contacts },
+];
