@@ -1,0 +1,92 @@
+// The web-mode transport: the same contracts over the HTTP bridge of `serve` (POST
+// /bridge/invoke/:channel and server-sent events from GET /bridge/events). Browser APIs only
+// (fetch, EventSource), reached through globalThis so this file also compiles without the DOM lib.
+// The bridge's token travels in an HttpOnly cookie set when the page was opened with ?token=...
+import { IpcErrorCode, type IpcResult } from './contract';
+import type { Transport } from './client';
+
+interface EventSourceLike {
+  addEventListener(type: string, listener: (event: { data: string }) => void): void;
+  removeEventListener(type: string, listener: (event: { data: string }) => void): void;
+  close(): void;
+}
+type EventSourceFactory = (url: string) => EventSourceLike;
+
+/** What the preload exposes in the desktop app (`window.chapar`). */
+export type ChaparBridge = Transport;
+
+export interface WebTransportOptions {
+  /** Origin of the bridge; default: the page's own (relative URLs). */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer` when given (scripts, tests); browsers use the cookie. */
+  token?: string;
+  fetch?: typeof fetch;
+  eventSource?: EventSourceFactory;
+}
+
+export const BRIDGE_INVOKE_PATH = '/bridge/invoke/';
+export const BRIDGE_EVENTS_PATH = '/bridge/events';
+
+export function createWebTransport(options: WebTransportOptions = {}): Transport {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const makeSource: EventSourceFactory =
+    options.eventSource ??
+    ((url) => {
+      const Source = (globalThis as unknown as { EventSource?: new (url: string, init?: { withCredentials?: boolean }) => EventSourceLike })
+        .EventSource;
+      if (!Source) throw new Error('EventSource is not available here');
+      return new Source(url, { withCredentials: true });
+    });
+
+  // One event stream for all subscriptions, opened on the first and closed after the last.
+  let source: EventSourceLike | null = null;
+  let subscriptions = 0;
+
+  return {
+    async invoke(channel, input) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+      const response = await doFetch(`${base}${BRIDGE_INVOKE_PATH}${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers,
+        credentials: 'same-origin',
+        body: JSON.stringify(input === undefined ? null : input),
+      });
+      const text = await response.text();
+      try {
+        const result = JSON.parse(text) as IpcResult<unknown>;
+        if (result && typeof result === 'object' && 'ok' in result) return result;
+      } catch {
+        // not JSON: fall through to a transport error
+      }
+      return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) || response.statusText } };
+    },
+    on(event, listener) {
+      if (!source) {
+        const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
+        source = makeSource(`${base}${BRIDGE_EVENTS_PATH}${query}`);
+      }
+      const current = source;
+      const handle = (message: { data: string }) => listener(JSON.parse(message.data));
+      current.addEventListener(event, handle);
+      subscriptions++;
+      let active = true;
+      return () => {
+        if (!active) return;
+        active = false;
+        current.removeEventListener(event, handle);
+        if (--subscriptions === 0 && source === current) {
+          current.close();
+          source = null;
+        }
+      };
+    },
+  };
+}
+
+/** Electron's preload bridge when present, else the HTTP bridge of the page's own origin. */
+export function defaultTransport(): Transport {
+  const bridge = (globalThis as { chapar?: ChaparBridge }).chapar;
+  return bridge ?? createWebTransport();
+}
