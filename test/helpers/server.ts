@@ -5,13 +5,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Core } from '../../electron/service/core';
 import type { Clock } from '../../electron/service/clock';
 import { applySeed, type Seed } from '../../electron/service/seed';
 import { buildHttpServer } from '../../electron/service/http/server';
 
-export const ROOT = path.resolve(__dirname, '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const KEY = 'k-acme-1';
 export const OTHER_KEY = 'k-other-1';

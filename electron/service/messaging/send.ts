@@ -2,6 +2,7 @@
 // and invalid numbers reported but not sent, the opt-out phrase on SMS lines, the cost from the
 // final text's pages, and the credit checked against the total before anything is recorded.
 import type { Db } from '../db/database';
+import { BulkInsert } from '../db/bulk';
 import type { Clock } from '../clock';
 import { unixSeconds } from '../clock';
 import type { Accounts } from '../accounts/accounts';
@@ -26,7 +27,8 @@ export interface SendResult {
 
 export class Sending {
   private readonly insertSend;
-  private readonly insertMessage;
+  private readonly insertMessages;
+  private readonly nextMessageId;
 
   constructor(
     private readonly db: Db,
@@ -42,10 +44,13 @@ export class Sending {
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, file_id, message_count, total_rials, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertMessage = db.prepare(
-      `INSERT INTO messages (send_id, account_id, receptor, status, cost_rials, created_at, due_at)
-       VALUES (?, ?, ?, 1, ?, ?, ?)`,
+    this.insertMessages = new BulkInsert(
+      db,
+      'INSERT INTO messages (id, send_id, account_id, receptor, status, cost_rials, created_at, due_at)',
+      '(?, ?, ?, ?, 1, ?, ?, ?)',
+      7,
     );
+    this.nextMessageId = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM messages');
   }
 
   send(accountId: number, request: SendRequest, origin: SendOrigin = 'api'): SendResult {
@@ -89,10 +94,21 @@ export class Sending {
       );
       // Inside the transaction again: the balance read and the debit are one atomic step.
       this.credit.debitSend(accountId, id, total);
-      for (const index of accepted) {
-        const entry = entries[index]!;
-        const messageid = Number(this.insertMessage.run(id, accountId, entry.receptor, cost, date, dueAt).lastInsertRowid);
-        entries[index] = {
+      // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
+      // consecutive ones, and one multi-row statement per 500 messages can write them.
+      const firstId = this.nextMessageId.get()!.next;
+      const rows: unknown[] = new Array(accepted.length * 7);
+      for (let n = 0; n < accepted.length; n++) {
+        const entry = entries[accepted[n]!]!;
+        const messageid = firstId + n;
+        rows[n * 7] = messageid;
+        rows[n * 7 + 1] = id;
+        rows[n * 7 + 2] = accountId;
+        rows[n * 7 + 3] = entry.receptor;
+        rows[n * 7 + 4] = cost;
+        rows[n * 7 + 5] = date;
+        rows[n * 7 + 6] = dueAt;
+        entries[accepted[n]!] = {
           messageid,
           message: text,
           status: MessageStatus.Queued,
@@ -103,6 +119,7 @@ export class Sending {
           cost,
         };
       }
+      this.insertMessages.run(rows);
       return id;
     })();
     this.onAccepted();
