@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../core';
+import { ManualClock } from '../clock';
+import { applySeed } from '../seed';
+import { tempDir, testSeed } from '../../../test/helpers/server';
+import { draw, outcomeFor } from './gateway';
+import { isFinalStatus } from '../../../shared/status';
+
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+function makeCore(simulator = testSeed().simulator!) {
+  const clock = new ManualClock();
+  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
+  cores.push(core);
+  applySeed(core, { ...testSeed(), simulator: { ...simulator, handoff_ms: 1000, delivery_ms: 5000 } });
+  const account = core.accounts.findByName('acme')!;
+  return { core, clock, account };
+}
+
+const receivers = (n: number) => Array.from({ length: n }, (_, i) => '0912' + String(i).padStart(7, '0'));
+const statuses = (core: Core) =>
+  core.db.prepare('SELECT id, status FROM messages ORDER BY id').all() as Array<{ id: number; status: number }>;
+
+describe('simulator gateway', () => {
+  it('moves 1 -> 4 -> final only when the clock reaches each due time', async () => {
+    const { core, clock, account } = makeCore();
+    core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(50) });
+    await core.scheduler.drain();
+    expect(new Set(statuses(core).map((m) => m.status))).toEqual(new Set([1]));
+    clock.advance(999);
+    await core.scheduler.drain();
+    expect(new Set(statuses(core).map((m) => m.status))).toEqual(new Set([1]));
+    clock.advance(1);
+    await core.scheduler.drain();
+    expect(new Set(statuses(core).map((m) => m.status))).toEqual(new Set([4]));
+    clock.advance(5000);
+    await core.scheduler.drain();
+    expect(statuses(core).every((m) => isFinalStatus(m.status))).toBe(true);
+    expect(core.gateway.nextDueAt()).toBeNull();
+  });
+
+  it('draws the same outcomes for the same seed, and different ones for another seed', async () => {
+    const simulator = testSeed().simulator!;
+    const run = async (seed: number) => {
+      const { core, clock, account } = makeCore({ ...simulator, seed });
+      core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(400) });
+      clock.advance(1000);
+      await core.scheduler.drain();
+      clock.advance(5000);
+      await core.scheduler.drain();
+      return statuses(core).map((m) => m.status);
+    };
+    const a = await run(7);
+    expect(await run(7)).toEqual(a);
+    expect(await run(8)).not.toEqual(a);
+  });
+
+  it('follows the configured shares', () => {
+    const simulator = { seed: 3, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } };
+    const counts: Record<number, number> = { 10: 0, 11: 0, 13: 0, 14: 0 };
+    for (let id = 1; id <= 100_000; id++) counts[outcomeFor(simulator, id)]!++;
+    expect(counts[10]! / 100_000).toBeCloseTo(0.85, 1);
+    expect(counts[11]! / 100_000).toBeCloseTo(0.08, 1);
+    expect(counts[13]! / 100_000).toBeCloseTo(0.03, 1);
+    expect(counts[14]! / 100_000).toBeCloseTo(0.04, 1);
+    for (let id = 1; id < 1000; id++) {
+      const x = draw(3, id);
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThan(1);
+    }
+  });
+
+  it('refunds a cancelled (13) message once, and nothing moves again after a final status', async () => {
+    const simulator = { seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '13': 1 } };
+    const { core, clock, account } = makeCore(simulator);
+    const before = core.credit.balance(account.id);
+    const result = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(20) });
+    expect(core.credit.balance(account.id)).toBe(before - result.totalRials);
+    clock.advance(1000);
+    await core.scheduler.drain();
+    clock.advance(5000);
+    await core.scheduler.drain();
+    expect(statuses(core).every((m) => m.status === 13)).toBe(true);
+    expect(core.credit.balance(account.id)).toBe(before);
+    // Asking again (a retry after a crash would) refunds nothing more.
+    for (const m of statuses(core)) core.credit.refundMessage(account.id, m.id, 1500);
+    expect(core.credit.balance(account.id)).toBe(before);
+    expect(core.credit.ledgerSum(account.id)).toBe(before);
+    clock.advance(60_000);
+    await core.scheduler.drain();
+    expect(statuses(core).every((m) => m.status === 13)).toBe(true);
+  });
+
+  it('ends an opted-out receiver as 14 without handing it to the carrier, refunded', async () => {
+    const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
+    core.db.prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)').run(account.id, '09120000001');
+    const before = core.credit.balance(account.id);
+    const result = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
+    expect(result.entries.map((e) => e.status)).toEqual([1, 1, 1]);
+    clock.advance(1000);
+    await core.scheduler.drain();
+    const blocked = core.db.prepare('SELECT status, handed_at FROM messages WHERE receptor = ?').get('09120000001') as {
+      status: number;
+      handed_at: number | null;
+    };
+    expect(blocked).toEqual({ status: 14, handed_at: null });
+    clock.advance(5000);
+    await core.scheduler.drain();
+    expect(core.credit.balance(account.id)).toBe(before - (result.totalRials * 2) / 3);
+  });
+});
