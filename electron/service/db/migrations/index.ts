@@ -1,6 +1,7 @@
 // The numbered migrations, in order. Append only: a released migration is never edited.
 import core from './0001-core';
 import contacts from './0002-contacts';
+import app from './0003-app';
 
 export interface Migration {
   name: string;
@@ -10,4 +11,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { name: '0001-core', sql: core },
   { name: '0002-contacts', sql: contacts },
+  { name: '0003-app', sql: app },
 ];

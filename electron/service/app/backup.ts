@@ -1,0 +1,95 @@
+// Backup and restore of the whole workspace database with SQLite's online backup API: a backup is
+// a consistent copy taken while the service keeps running (in steps, yielding between them), and a
+// restore copies a backup's pages into the live database through the same API, after backing up
+// the current data first — nothing is ever deleted.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Core } from '../core';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import { migrate } from '../db/database';
+import { migrations } from '../db/migrations';
+import { nativeBinding } from '../db/native';
+import { PricingSchema, SimulatorSchema } from '../settings/settings';
+
+export interface BackupInfo {
+  path: string;
+  bytes: number;
+  created_at: number;
+}
+
+export function backupsDir(core: Core): string {
+  return path.join(core.dataDir, 'backups');
+}
+
+function stampedName(core: Core, prefix: string): string {
+  const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 23);
+  return path.join(backupsDir(core), `${prefix}-${stamp}.db`);
+}
+
+export async function createBackup(core: Core, target?: string): Promise<BackupInfo> {
+  const file = path.resolve(target ?? stampedName(core, 'chapar'));
+  if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = file + '.part';
+  fs.rmSync(partial, { force: true });
+  // Small steps keep each synchronous slice short; better-sqlite3 yields to the loop between them.
+  await core.db.backup(partial, { progress: () => 256 });
+  fs.renameSync(partial, file);
+  return { path: file, bytes: fs.statSync(file).size, created_at: core.clock.now() };
+}
+
+/** Checks that a file is a Chapar database this build can open; returns its schema version. */
+function checkBackup(file: string): number {
+  if (!fs.existsSync(file)) throw new ServiceError(ApiCode.NotFound, file);
+  let source: Database.Database | undefined;
+  try {
+    source = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: nativeBinding() });
+    const version = source.pragma('user_version', { simple: true }) as number;
+    if (version > migrations.length)
+      throw new ServiceError(ApiCode.BadRequest, `the backup is from a newer Chapar (schema ${version})`);
+    const hasAccounts = source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get();
+    if (version < 1 || !hasAccounts) throw new ServiceError(ApiCode.BadRequest, 'not a Chapar backup');
+    const check = source.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new ServiceError(ApiCode.BadRequest, `the backup is damaged: ${String(check)}`);
+    return version;
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError(ApiCode.BadRequest, `not a readable database: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    source?.close();
+  }
+}
+
+export async function restoreBackup(core: Core, file: string): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
+  const source = path.resolve(file);
+  checkBackup(source);
+  const safety = await createBackup(core, stampedName(core, 'before-restore'));
+  const live = path.join(core.dataDir, 'chapar.db');
+  if (path.resolve(live) === source) throw new ServiceError(ApiCode.BadRequest, 'that is the live database');
+  // The backup API writes into the live file under SQLite's own locks; the core's connection sees
+  // the restored pages on its next read.
+  const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
+  try {
+    await reader.backup(live, { progress: () => 256 });
+  } finally {
+    reader.close();
+  }
+  // An older backup gets this build's migrations; cached settings are re-read and the scheduler
+  // looks at the restored messages.
+  migrate(core.db);
+  refreshSettings(core);
+  core.scheduler.poke();
+  return { restored_from: source, safety_backup: safety };
+}
+
+function refreshSettings(core: Core): void {
+  const read = (key: string) =>
+    core.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
+  const pricing = PricingSchema.safeParse(JSON.parse(read('pricing') ?? 'null'));
+  const simulator = SimulatorSchema.safeParse(JSON.parse(read('simulator') ?? 'null'));
+  // Writing the stored values back goes through Settings, which refreshes its cache and tells its listeners.
+  if (pricing.success) core.settings.setPricing(pricing.data);
+  if (simulator.success) core.settings.setSimulator(simulator.data);
+}

@@ -1,0 +1,186 @@
+// The app's view of messages: filtered lists (keyset or offset paging, newest first), counts,
+// one message's timeline, and a chunked reader for exports. Read-only SQL over the core's tables;
+// the indexes of migration 0003 back every filter the UI offers.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/database';
+import { ServiceError } from '../errors';
+import { ApiCode, messageStatusText, type MessageStatus } from '../../../shared/status';
+import { normalizePhone } from '../../../shared/phone';
+import { toAsciiDigits } from '../../../shared/digits';
+import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
+
+/** messages.created_at holds unix seconds (the API's `date`); handed_at/final_at hold ms. */
+const CREATED_AT_MS = 1000;
+
+interface RawRow {
+  id: number;
+  send_id: number;
+  account_id: number;
+  sender: string;
+  provider: string;
+  origin: string;
+  receptor: string;
+  text: string;
+  pages: number;
+  status: number;
+  cost_rials: number;
+  created_at: number;
+  handed_at: number | null;
+  final_at: number | null;
+}
+
+const SELECT = `SELECT m.id, m.send_id, m.account_id, s.sender, s.provider, s.origin, m.receptor,
+  COALESCE(m.text, s.text) AS text, s.pages, m.status, m.cost_rials, m.created_at, m.handed_at, m.final_at
+  FROM messages m JOIN sends s ON s.id = m.send_id`;
+
+export function statusText(status: number): string {
+  return messageStatusText[status as MessageStatus] ?? String(status);
+}
+
+export function toMessageRow(row: RawRow): MessageRow {
+  return { ...row, status_text: statusText(row.status), created_at: row.created_at * CREATED_AT_MS };
+}
+
+interface Where {
+  sql: string;
+  params: Array<string | number>;
+}
+
+/** The WHERE clause of a filter; every condition is on an indexed column or a small table. */
+export function filterWhere(filter: MessageFilter): Where {
+  const parts: string[] = [];
+  const params: Array<string | number> = [];
+  if (filter.account_id !== undefined) {
+    parts.push('m.account_id = ?');
+    params.push(filter.account_id);
+  }
+  if (filter.status && filter.status.length > 0) {
+    const statuses = [...new Set(filter.status)];
+    parts.push(`m.status IN (${statuses.map(() => '?').join(',')})`);
+    params.push(...statuses);
+  }
+  if (filter.sender) {
+    parts.push('m.send_id IN (SELECT id FROM sends WHERE sender = ?)');
+    params.push(filter.sender);
+  }
+  if (filter.receptor) {
+    const normalized = normalizePhone(filter.receptor);
+    if (normalized) {
+      parts.push('m.receptor = ?');
+      params.push(normalized);
+    } else {
+      // A partial number: prefix match on the canonical form (the receptor index serves it).
+      let digits = toAsciiDigits(filter.receptor).replace(/\D/g, '');
+      if (digits.startsWith('98')) digits = digits.slice(2);
+      if (digits.startsWith('9')) digits = '0' + digits;
+      parts.push("m.receptor >= ? AND m.receptor < ?");
+      params.push(digits, digits + '\uffff');
+    }
+  }
+  if (filter.send_id !== undefined) {
+    parts.push('m.send_id = ?');
+    params.push(filter.send_id);
+  }
+  if (filter.origin) {
+    parts.push('s.origin = ?');
+    params.push(filter.origin);
+  }
+  if (filter.from !== undefined) {
+    parts.push('m.created_at >= ?');
+    params.push(Math.ceil(filter.from / CREATED_AT_MS));
+  }
+  if (filter.to !== undefined) {
+    parts.push('m.created_at < ?');
+    params.push(Math.ceil(filter.to / CREATED_AT_MS));
+  }
+  if (filter.text) {
+    parts.push("COALESCE(m.text, s.text) LIKE ? ESCAPE '\\'");
+    params.push('%' + filter.text.replace(/[\\%_]/g, (c) => '\\' + c) + '%');
+  }
+  return { sql: parts.length > 0 ? 'WHERE ' + parts.join(' AND ') : '', params };
+}
+
+function andWhere(where: Where, condition: string, ...params: Array<string | number>): Where {
+  return {
+    sql: where.sql ? `${where.sql} AND ${condition}` : `WHERE ${condition}`,
+    params: [...where.params, ...params],
+  };
+}
+
+export class MessageQueries {
+  private readonly statements = new Map<string, Statement<unknown[], unknown>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Statements differ only by which filters are present: cache them by their SQL. */
+  private prepare(sql: string) {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], unknown>(sql);
+      if (this.statements.size > 200) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  list(filter: MessageFilter & { cursor?: number | null; offset?: number; limit: number }): {
+    rows: MessageRow[];
+    next_cursor: number | null;
+  } {
+    let where = filterWhere(filter);
+    if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
+    const sql = `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`;
+    const raw = this.prepare(sql).all(...where.params, filter.limit + 1, filter.offset ?? 0) as RawRow[];
+    const more = raw.length > filter.limit;
+    const rows = (more ? raw.slice(0, filter.limit) : raw).map(toMessageRow);
+    return { rows, next_cursor: more ? rows[rows.length - 1]!.id : null };
+  }
+
+  count(filter: MessageFilter): number {
+    const where = filterWhere(filter);
+    // The join is only needed when a condition reads the send.
+    const needsSend = /\bs\./.test(where.sql);
+    const sql = needsSend
+      ? `SELECT COUNT(*) AS n FROM messages m JOIN sends s ON s.id = m.send_id ${where.sql}`
+      : `SELECT COUNT(*) AS n FROM messages m ${where.sql}`;
+    return (this.prepare(sql).get(...where.params) as { n: number }).n;
+  }
+
+  get(messageId: number, accountId?: number): MessageRow {
+    const where = accountId === undefined ? 'WHERE m.id = ?' : 'WHERE m.id = ? AND m.account_id = ?';
+    const params = accountId === undefined ? [messageId] : [messageId, accountId];
+    const row = this.prepare(`${SELECT} ${where}`).get(...params) as RawRow | undefined;
+    if (!row) throw new ServiceError(ApiCode.NotFound, `message ${messageId}`);
+    return toMessageRow(row);
+  }
+
+  timeline(messageId: number, accountId?: number) {
+    const message = this.get(messageId, accountId);
+    const events: Array<{ status: number; status_text: string; at: number }> = [];
+    // A message handed on was queued first; one still scheduled shows its own status.
+    const first = message.status === 2 ? 2 : 1;
+    events.push({ status: first, status_text: statusText(first), at: message.created_at });
+    if (message.handed_at !== null) events.push({ status: 4, status_text: statusText(4), at: message.handed_at });
+    if (message.final_at !== null) events.push({ status: message.status, status_text: message.status_text, at: message.final_at });
+    return { message, events };
+  }
+
+  /** Reads the filtered rows in pages (newest first) for exports; the caller yields in between. */
+  *pages(filter: MessageFilter, pageSize = 2000): Generator<MessageRow[]> {
+    let cursor: number | null = null;
+    for (;;) {
+      const page = this.list({ ...filter, cursor, limit: pageSize });
+      if (page.rows.length > 0) yield page.rows;
+      if (page.next_cursor === null) return;
+      cursor = page.next_cursor;
+    }
+  }
+
+  /** EXPLAIN QUERY PLAN of a list query (tests check that indexes serve the filters). */
+  listPlan(filter: MessageFilter & { cursor?: number | null }): string[] {
+    let where = filterWhere(filter);
+    if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
+    const sql = `EXPLAIN QUERY PLAN ${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT 100`;
+    return (this.db.prepare(sql).all(...where.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+}
