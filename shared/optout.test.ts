@@ -54,7 +54,9 @@ describe('withOptOutPhrase', () => {
     // a single linear pass; the test would time out long before the quadratic version finished.
     const hostile = ' '.repeat(2_000_000) + 'x' + ' \u200c'.repeat(1_000_000) + 'y';
     expect(withOptOutPhrase(hostile)).toBe(hostile.trimEnd() + OPT_OUT_PHRASE);
-    expect(withOptOutPhrase('لغو' + ' '.repeat(1_000_000) + 'x')).toBe('لغو' + ' '.repeat(1_000_000) + 'x' + OPT_OUT_PHRASE);
+    expect(withOptOutPhrase('لغو' + ' '.repeat(1_000_000) + 'x')).toBe(
+      'لغو' + ' '.repeat(1_000_000) + 'x' + OPT_OUT_PHRASE,
+    );
   }, 20_000);
 });
 

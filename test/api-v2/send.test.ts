@@ -67,7 +67,16 @@ describe('receivers', () => {
     ]);
     const date = unixSeconds(clock.now());
     for (const entry of entries) {
-      expect(Object.keys(entry).sort()).toEqual(['cost', 'date', 'message', 'messageid', 'receptor', 'sender', 'status', 'statustext']);
+      expect(Object.keys(entry).sort()).toEqual([
+        'cost',
+        'date',
+        'message',
+        'messageid',
+        'receptor',
+        'sender',
+        'status',
+        'statustext',
+      ]);
       expect(entry.statustext).toBe(messageStatusText[entry.status as MessageStatus]);
       if (entry.status === MessageStatus.Queued) {
         expect(entry.messageid).toBeGreaterThan(0);
@@ -76,7 +85,9 @@ describe('receivers', () => {
         expect(entry).toMatchObject({ messageid: 0, message: '', sender: '', date: 0, cost: 0 });
       }
     }
-    const ids = entries.filter((e: { messageid: number }) => e.messageid > 0).map((e: { messageid: number }) => e.messageid);
+    const ids = entries
+      .filter((e: { messageid: number }) => e.messageid > 0)
+      .map((e: { messageid: number }) => e.messageid);
     expect(new Set(ids).size).toBe(3);
     const rows = server.core.db
       .prepare(`SELECT id, receptor, status, cost_rials FROM messages WHERE id IN (${ids.join(',')}) ORDER BY id`)
@@ -150,7 +161,9 @@ describe('opt-out phrase', () => {
     expectEnvelope(result, 200);
     expect(result.body.entries[0].message).toBe('تخفیف ویژه' + PHRASE);
     const row = server.core.db
-      .prepare<[number], { text: string }>('SELECT s.text FROM sends s JOIN messages m ON m.send_id = s.id WHERE m.id = ?')
+      .prepare<[number], { text: string }>(
+        'SELECT s.text FROM sends s JOIN messages m ON m.send_id = s.id WHERE m.id = ?',
+      )
       .get(result.body.entries[0].messageid);
     expect(row?.text).toBe('تخفیف ویژه' + PHRASE);
   });
@@ -201,7 +214,11 @@ describe('pages and cost (of the final text, UCS-2 on SMS lines)', () => {
 
   it('debits exactly the sum of the entries, with one ledger row, and the ledger stays equal to the balance', async () => {
     const before = counts(server.core, acme);
-    const result = await send({ message: 'س'.repeat(100), sender: SMS, receivers: [...phones(5, 500), 'bad', '09120000500'] });
+    const result = await send({
+      message: 'س'.repeat(100),
+      sender: SMS,
+      receivers: [...phones(5, 500), 'bad', '09120000500'],
+    });
     expectEnvelope(result, 200);
     const total = result.body.entries.reduce((sum: number, e: { cost: number }) => sum + e.cost, 0);
     expect(total).toBe(5 * 2 * 1500);
@@ -239,7 +256,11 @@ describe('sender (412)', () => {
   });
 
   it('refuses a deactivated line', async () => {
-    server.core.accounts.upsertLine(acme, { number: '30003333', provider: 'sms', permissions: ['can_send_api_campaign'] });
+    server.core.accounts.upsertLine(acme, {
+      number: '30003333',
+      provider: 'sms',
+      permissions: ['can_send_api_campaign'],
+    });
     expectEnvelope(await send({ message: 'x', sender: '30003333', receivers: ['09121234567'] }), 200);
     server.core.accounts.removeLine(acme, '30003333');
     await expectRefused({ message: 'x', sender: '30003333', receivers: ['09121234567'] }, 412);
@@ -332,14 +353,26 @@ describe('file_id (spec 4.1 rule 7)', () => {
   });
 
   it('accepts a bale file on the bale line and a rubika file on the rubika line, texts unmodified', async () => {
-    const bale = await send({ message: 'عکس جدید', sender: 'bale_acme_bot', receivers: ['09121234567'], file_id: baleFile });
+    const bale = await send({
+      message: 'عکس جدید',
+      sender: 'bale_acme_bot',
+      receivers: ['09121234567'],
+      file_id: baleFile,
+    });
     expectEnvelope(bale, 200);
     expect(bale.body.entries[0]).toMatchObject({ status: 1, message: 'عکس جدید', cost: 500 });
     const row = server.core.db
-      .prepare<[number], { file_id: string }>('SELECT s.file_id FROM sends s JOIN messages m ON m.send_id = s.id WHERE m.id = ?')
+      .prepare<[number], { file_id: string }>(
+        'SELECT s.file_id FROM sends s JOIN messages m ON m.send_id = s.id WHERE m.id = ?',
+      )
       .get(bale.body.entries[0].messageid);
     expect(row?.file_id).toBe(baleFile);
-    const rubika = await send({ message: 'صدا', sender: 'rubika_acme', receivers: ['09121234567'], file_id: rubikaFile });
+    const rubika = await send({
+      message: 'صدا',
+      sender: 'rubika_acme',
+      receivers: ['09121234567'],
+      file_id: rubikaFile,
+    });
     expectEnvelope(rubika, 200);
   });
 

@@ -59,7 +59,10 @@ export async function uploadFile(
   return { status: response.status, body, text };
 }
 
-export async function request(url: string, init: RequestInit = {}): Promise<HttpResult & { contentType: string | null }> {
+export async function request(
+  url: string,
+  init: RequestInit = {},
+): Promise<HttpResult & { contentType: string | null }> {
   const response = await fetch(url, init);
   const text = await response.text();
   let body: unknown;

@@ -35,11 +35,19 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // Touch the schemas so their ids are registered even if tree-shaken imports were lazy.
   void [SendRequestSchema, StatusRequestSchema, SendResponseSchema, StatusResponseSchema, FileUploadResponseSchema];
   void [HealthSchema, NotImplementedSchema, InternalErrorSchema, ErrorEnvelopeSchema];
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  const generated = z.toJSONSchema(z.globalRegistry, {
     target: 'openapi-3.0',
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
   });
+  // zod stamps each registered schema with `$id`, a keyword OpenAPI 3.0 Schema Objects do not
+  // allow (validators reject the document); the component's name already identifies it.
+  const schemas = Object.fromEntries(
+    Object.entries(generated.schemas).map(([id, schema]) => {
+      const { $id: _id, ...rest } = schema as Record<string, unknown>;
+      return [id, rest];
+    }),
+  );
   return {
     openapi: '3.0.3',
     info: {

@@ -12,8 +12,13 @@ function isObject(body: unknown): body is Record<string, unknown> {
 }
 
 export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }) {
-  // Outside the authenticated scope: the spec says it always answers 501 with its own body.
-  app.post('/v2/sms/outbox', async (_request, reply) => reply.code(501).send({ error: 'not implemented yet' }));
+  // Outside the authenticated scope: the spec says it always answers 501 with its own body, so a
+  // body that fails to parse (or is too large) gets the same answer, not the envelope's 400.
+  await app.register(async (outbox) => {
+    const notImplemented = { error: 'not implemented yet' };
+    outbox.setErrorHandler((_error, _request, reply) => reply.code(501).send(notImplemented));
+    outbox.post('/v2/sms/outbox', async (_request, reply) => reply.code(501).send(notImplemented));
+  });
 
   await app.register(async (authed) => {
     authed.addHook('onRequest', bearerAuth(core));
