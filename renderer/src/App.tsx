@@ -1,0 +1,49 @@
+// The root: providers (Mantine with the language's direction, i18n, stores), the live wiring of
+// the stores, and the shell with the current page.
+import { useEffect } from 'react';
+import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { I18nextProvider } from 'react-i18next';
+import { useStore } from 'zustand';
+import type { Api } from './api';
+import { connectStores, type Stores } from './stores';
+import { StoresProvider } from './stores/context';
+import { applyLanguage, i18n } from './i18n';
+import { directionOf } from './lib/format';
+import { theme } from './theme';
+import { Shell } from './components/Shell';
+
+export function App({ api, stores }: { api: Api; stores: Stores }) {
+  useEffect(() => {
+    const stop = connectStores(api, stores);
+    void stores.session.getState().loadSettings();
+    void stores.session.getState().loadAccounts();
+    return stop;
+  }, [api, stores]);
+
+  const initialDirection = directionOf(stores.session.getState().language);
+  return (
+    <I18nextProvider i18n={i18n}>
+      <DirectionProvider initialDirection={initialDirection} detectDirection={false}>
+        <MantineProvider theme={theme}>
+          <StoresProvider stores={stores}>
+            <LanguageSync stores={stores} />
+            <Notifications position="top-center" />
+            <Shell />
+          </StoresProvider>
+        </MantineProvider>
+      </DirectionProvider>
+    </I18nextProvider>
+  );
+}
+
+/** Keeps i18n, <html dir lang> and Mantine's direction in step with the session's language. */
+function LanguageSync({ stores }: { stores: Stores }) {
+  const language = useStore(stores.session, (s) => s.language);
+  const { setDirection } = useDirection();
+  useEffect(() => {
+    applyLanguage(language);
+    setDirection(directionOf(language));
+  }, [language, setDirection]);
+  return null;
+}

@@ -1,0 +1,19 @@
+// The one look of "nothing here yet": an icon, a sentence and what to do about it.
+import { Stack, Text, ThemeIcon } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export function EmptyState({ icon, title, hint, testId }: { icon: ReactNode; title: string; hint?: string; testId: string }) {
+  return (
+    <Stack align="center" gap="xs" py="xl" data-testid={testId}>
+      <ThemeIcon size={56} radius="xl" variant="light" color="gray">
+        {icon}
+      </ThemeIcon>
+      <Text fw={600}>{title}</Text>
+      {hint ? (
+        <Text size="sm" c="dimmed" ta="center" maw={420}>
+          {hint}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,108 @@
+// The app shell: header (name, account, credit), navigation, and the current page.
+import { AppShell, Burger, Group, NavLink, Select, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChartBar, IconList, IconSend, IconSettings, type Icon } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../stores/context';
+import { sessionSelectors } from '../stores/session';
+import { useRoute, type Page } from './useRoute';
+import { Money } from './Money';
+import { DashboardPage } from '../pages/DashboardPage';
+import { ComposePage } from '../pages/ComposePage';
+import { MessagesPage } from '../pages/MessagesPage';
+import { SettingsPage } from '../pages/SettingsPage';
+import { ErrorNotifier } from './ErrorNotifier';
+
+const NAV: Array<{ page: Page; icon: Icon }> = [
+  { page: 'dashboard', icon: IconChartBar },
+  { page: 'compose', icon: IconSend },
+  { page: 'messages', icon: IconList },
+  { page: 'settings', icon: IconSettings },
+];
+
+export function Shell() {
+  const { t } = useTranslation();
+  const [page, go] = useRoute();
+  const [opened, { toggle, close }] = useDisclosure();
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.menu')} />
+            <Title order={3} c="teal.8" data-testid="app-title">
+              {t('app.name')}
+            </Title>
+            <Text c="dimmed" size="sm" visibleFrom="md">
+              {t('app.tagline')}
+            </Text>
+          </Group>
+          <AccountBar />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" data-testid="nav">
+        {NAV.map(({ page: target, icon: IconComponent }) => (
+          <NavLink
+            key={target}
+            component="a"
+            href={`#/${target}`}
+            label={t(`nav.${target}`)}
+            leftSection={<IconComponent size={18} stroke={1.6} />}
+            active={page === target}
+            data-testid={`nav-${target}`}
+            onClick={(event) => {
+              event.preventDefault();
+              go(target);
+              close();
+            }}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <ErrorNotifier />
+        {page === 'dashboard' && <DashboardPage />}
+        {page === 'compose' && <ComposePage />}
+        {page === 'messages' && <MessagesPage />}
+        {page === 'settings' && <SettingsPage />}
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** The account the panel works on, and its credit. */
+function AccountBar() {
+  const { t } = useTranslation();
+  const { session } = useStores();
+  const { accounts, accountId, selectAccount } = useStore(
+    session,
+    useShallow((s) => ({ accounts: s.accounts, accountId: s.accountId, selectAccount: s.selectAccount })),
+  );
+  const credit = useStore(session, sessionSelectors.credit);
+  return (
+    <Group gap="md" wrap="nowrap">
+      {credit !== null ? (
+        <Group gap={6} wrap="nowrap" visibleFrom="xs">
+          <Text size="sm" c="dimmed">
+            {t('header.credit')}
+          </Text>
+          <Text size="sm" fw={600} data-testid="header-credit">
+            <Money rials={credit} />
+          </Text>
+        </Group>
+      ) : null}
+      <Select
+        aria-label={t('header.account')}
+        data-testid="account-select"
+        size="xs"
+        w={150}
+        allowDeselect={false}
+        data={accounts.map((a) => ({ value: String(a.id), label: a.name }))}
+        value={accountId === null ? null : String(accountId)}
+        onChange={(value) => value && selectAccount(Number(value))}
+        placeholder={t('header.noAccount')}
+      />
+    </Group>
+  );
+}

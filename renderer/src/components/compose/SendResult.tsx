@@ -1,0 +1,93 @@
+// The answer of a send: totals, then one row per receiver: the accepted messages with their
+// status moving live, and the invalid and duplicate receivers with theirs (0 and 15).
+import { Anchor, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../../stores/context';
+import { MessageStatus } from '../../../../shared/status';
+import { digits, formatNumber } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
+import { StatusBadge } from '../StatusBadge';
+import { Money } from '../Money';
+
+interface ResultLine {
+  key: string;
+  receptor: string;
+  status: number;
+  messageId: number | null;
+  cost: number;
+}
+
+export function SendResult() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { result, rows } = useStore(
+    useStores().compose,
+    useShallow((s) => ({ result: s.result, rows: s.resultRows })),
+  );
+  if (!result) return null;
+  const lines: ResultLine[] = [
+    ...rows.map((r) => ({ key: `m${r.id}`, receptor: r.receptor, status: r.status, messageId: r.id, cost: r.cost_rials })),
+    ...result.invalid.map((raw, i) => ({ key: `i${i}`, receptor: raw, status: MessageStatus.Invalid, messageId: null, cost: 0 })),
+    ...result.duplicates.map((p, i) => ({ key: `d${i}`, receptor: p, status: MessageStatus.Duplicate, messageId: null, cost: 0 })),
+  ];
+  const more = result.accepted - rows.length;
+  return (
+    <Paper withBorder p="md" data-testid="compose-result">
+      <Stack>
+        <Group justify="space-between">
+          <Text fw={600}>{t('compose.result')}</Text>
+          <Group gap="lg">
+            <Text size="sm" c="teal.8" data-testid="result-accepted" data-value={result.accepted}>
+              {t('compose.accepted', { n: formatNumber(result.accepted, language) })}
+            </Text>
+            <Text size="sm" c="red" data-testid="result-invalid" data-value={result.invalid.length}>
+              {t('compose.invalidN', { n: formatNumber(result.invalid.length, language) })}
+            </Text>
+            <Text size="sm" c="yellow.8" data-testid="result-duplicate" data-value={result.duplicates.length}>
+              {t('compose.duplicatesN', { n: formatNumber(result.duplicates.length, language) })}
+            </Text>
+            <Text size="sm" fw={600} data-testid="result-cost">
+              <Money rials={result.total_rials} />
+            </Text>
+          </Group>
+        </Group>
+        <ScrollArea.Autosize mah={420}>
+          <Table striped highlightOnHover stickyHeader>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={60}>#</Table.Th>
+                <Table.Th>{t('messages.columns.receptor')}</Table.Th>
+                <Table.Th>{t('messages.columns.status')}</Table.Th>
+                <Table.Th>{t('messages.columns.id')}</Table.Th>
+                <Table.Th>{t('messages.columns.cost')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {lines.map((line, i) => (
+                <Table.Tr key={line.key} data-testid="result-row" data-status={line.status}>
+                  <Table.Td>{digits(i + 1, language)}</Table.Td>
+                  <Table.Td>
+                    <span className="ltr-value">{line.receptor}</span>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={line.status} />
+                  </Table.Td>
+                  <Table.Td>{line.messageId === null ? '—' : digits(line.messageId, language)}</Table.Td>
+                  <Table.Td>{line.cost ? <Money rials={line.cost} /> : '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+        {more > 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('compose.moreInMessages', { n: formatNumber(more, language) })}{' '}
+            <Anchor href="#/messages">{t('nav.messages')}</Anchor>
+          </Text>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,70 @@
+// Export of the filtered rows. Desktop: the service writes the file and says where. Web: the
+// service answers a same-origin address and the browser downloads it.
+import { Button, Group, Progress, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../../stores/context';
+import { formatNumber } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
+
+function download(url: string, fileName: string) {
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+}
+
+export function ExportButtons() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { messages } = useStores();
+  const { exporting, exported, exportRows, count } = useStore(
+    messages,
+    useShallow((s) => ({ exporting: s.exporting, exported: s.exported, exportRows: s.exportRows, count: s.count })),
+  );
+  const run = async (format: 'csv' | 'xlsx') => {
+    const result = await exportRows(format);
+    if (!result) return;
+    if (result.url) download(result.url, result.file_name);
+    notifications.show({
+      color: 'teal',
+      title: t('messages.exported'),
+      message: t('messages.exportedRows', { n: formatNumber(result.rows, language), file: result.path ?? result.file_name }),
+    });
+  };
+  return (
+    <Group gap="xs">
+      {exporting ? <Progress value={100} animated w={80} /> : null}
+      {exported && !exporting ? (
+        <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
+          {t('messages.exportedRows', { n: formatNumber(exported.rows, language), file: exported.path ?? exported.file_name })}
+        </Text>
+      ) : null}
+      <Button
+        variant="light"
+        leftSection={<IconFileTypeCsv size={16} />}
+        onClick={() => void run('csv')}
+        loading={exporting}
+        disabled={!count}
+        data-testid="export-csv"
+      >
+        {t('messages.exportCsv')}
+      </Button>
+      <Button
+        variant="light"
+        leftSection={<IconFileSpreadsheet size={16} />}
+        onClick={() => void run('xlsx')}
+        loading={exporting}
+        disabled={!count}
+        data-testid="export-xlsx"
+      >
+        {t('messages.exportXlsx')}
+      </Button>
+    </Group>
+  );
+}

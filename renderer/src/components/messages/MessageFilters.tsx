@@ -1,0 +1,106 @@
+// Filters of the messages table: status, sender line, period, receiver and text. Text fields
+// apply after a short pause in typing so each keystroke does not re-query a million rows.
+import { Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../../stores/context';
+import { STORED_STATUSES, statusLabel } from '../../lib/status';
+import { useLanguage } from '../../i18n/useLanguage';
+import { periodRange, PERIODS, type Period } from '../../lib/periods';
+
+export function MessageFilters() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { messages, compose } = useStores();
+  const { filter, setFilter, clearFilter } = useStore(
+    messages,
+    useShallow((s) => ({ filter: s.filter, setFilter: s.setFilter, clearFilter: s.clearFilter })),
+  );
+  const lines = useStore(compose, (s) => s.lines);
+  const [period, setPeriod] = useState<Period>('all');
+  const [text, setText] = useState(filter.text ?? '');
+  const [receptor, setReceptor] = useState(filter.receptor ?? '');
+  const applyText = useDebouncedCallback((value: string) => setFilter({ text: value }), 300);
+  const applyReceptor = useDebouncedCallback((value: string) => setFilter({ receptor: value }), 300);
+
+  return (
+    <Group gap="sm" align="end" data-testid="message-filters">
+      <MultiSelect
+        label={t('messages.filters.status')}
+        placeholder={filter.statuses?.length ? undefined : t('messages.filters.any')}
+        data={STORED_STATUSES.map((s) => ({ value: String(s), label: statusLabel(s, language) }))}
+        value={(filter.statuses ?? []).map(String)}
+        onChange={(values) => setFilter({ statuses: values.map(Number) })}
+        clearable
+        w={260}
+        comboboxProps={{ withinPortal: true }}
+        data-testid="filter-status"
+      />
+      <Select
+        label={t('messages.filters.sender')}
+        placeholder={t('messages.filters.any')}
+        data={lines.map((l) => l.number)}
+        value={filter.sender ?? null}
+        onChange={(value) => setFilter({ sender: value ?? undefined })}
+        clearable
+        w={170}
+        data-testid="filter-sender"
+      />
+      <Select
+        label={t('messages.filters.period')}
+        data={PERIODS.map((p) => ({ value: p, label: t(`messages.periods.${p}`) }))}
+        value={period}
+        allowDeselect={false}
+        onChange={(value) => {
+          const next = (value ?? 'all') as Period;
+          setPeriod(next);
+          const range = periodRange(next, Date.now());
+          setFilter({ from: range.from, to: range.to });
+        }}
+        w={150}
+        data-testid="filter-period"
+      />
+      <TextInput
+        label={t('messages.filters.receptor')}
+        placeholder="0912…"
+        value={receptor}
+        onChange={(event) => {
+          setReceptor(event.currentTarget.value);
+          applyReceptor(event.currentTarget.value);
+        }}
+        w={160}
+        dir="ltr"
+        data-testid="filter-receptor"
+      />
+      <TextInput
+        label={t('messages.filters.text')}
+        placeholder={t('messages.filters.textPlaceholder')}
+        leftSection={<IconSearch size={16} />}
+        value={text}
+        onChange={(event) => {
+          setText(event.currentTarget.value);
+          applyText(event.currentTarget.value);
+        }}
+        w={200}
+        data-testid="filter-text"
+      />
+      <Button
+        variant="subtle"
+        leftSection={<IconFilterOff size={16} />}
+        onClick={() => {
+          setText('');
+          setReceptor('');
+          setPeriod('all');
+          clearFilter();
+        }}
+        data-testid="filter-clear"
+      >
+        {t('messages.filters.clear')}
+      </Button>
+    </Group>
+  );
+}

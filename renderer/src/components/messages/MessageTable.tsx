@@ -1,0 +1,139 @@
+// The virtualized messages table: only the visible rows exist in the DOM, and only their pages
+// are fetched (stores/messages.ts), so a million rows scroll like a hundred.
+import { Box, Loader, Paper, Skeleton, Text } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { IconInbox } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useStores } from '../../stores/context';
+import { messagesSelectors, type MessagesState } from '../../stores/messages';
+import { digits, formatDateTime } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
+import { StatusBadge } from '../StatusBadge';
+import { Money } from '../Money';
+import { EmptyState } from '../EmptyState';
+import type { MessageRow } from '../../api';
+import classes from './MessageTable.module.css';
+
+const ROW_HEIGHT = 44;
+
+export function MessageTable() {
+  const { t } = useTranslation();
+  const { messages } = useStores();
+  const count = useStore(messages, (s) => s.count);
+  const filtered = useStore(messages, messagesSelectors.isFiltered);
+  const ensureRows = useStore(messages, (s) => s.ensureRows);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  // The virtualizer re-renders this component on scroll by design; no memoization is wanted here.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: count ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    ensureRows(first, last);
+  }, [first, last, count, ensureRows]);
+
+  if (count === null) {
+    return (
+      <Paper withBorder p="xl" ta="center">
+        <Loader size="sm" />
+      </Paper>
+    );
+  }
+  if (count === 0) {
+    return (
+      <Paper withBorder>
+        <EmptyState
+          testId="messages-empty"
+          icon={<IconInbox size={28} />}
+          title={filtered ? t('messages.emptyFiltered') : t('messages.empty')}
+          hint={filtered ? t('messages.emptyFilteredHint') : t('messages.emptyHint')}
+        />
+      </Paper>
+    );
+  }
+  return (
+    <Paper withBorder className={classes.table} role="table" aria-rowcount={count} data-testid="messages-table">
+      <div className={`${classes.row} ${classes.header}`} role="row">
+        <div role="columnheader">{t('messages.columns.id')}</div>
+        <div role="columnheader">{t('messages.columns.date')}</div>
+        <div role="columnheader">{t('messages.columns.sender')}</div>
+        <div role="columnheader">{t('messages.columns.receptor')}</div>
+        <div role="columnheader">{t('messages.columns.status')}</div>
+        <div role="columnheader">{t('messages.columns.cost')}</div>
+        <div role="columnheader">{t('messages.columns.text')}</div>
+      </div>
+      <div ref={scrollRef} className={classes.scroll} data-testid="messages-scroll">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => (
+            <Box
+              key={item.key}
+              style={{ position: 'absolute', top: 0, insetInlineStart: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+            >
+              <Row index={item.index} />
+            </Box>
+          ))}
+        </div>
+      </div>
+    </Paper>
+  );
+}
+
+/** One row; subscribes to its own row only, so a status push re-renders just that row. */
+function Row({ index }: { index: number }) {
+  const { messages } = useStores();
+  const row = useStore(messages, (s: MessagesState) => messagesSelectors.row(s, index));
+  const openTimeline = useStore(messages, (s) => s.openTimeline);
+  if (!row) {
+    return (
+      <div className={classes.row} role="row">
+        <Skeleton height={14} width="80%" style={{ gridColumn: '1 / -1' }} />
+      </div>
+    );
+  }
+  return <LoadedRow row={row} onOpen={() => void openTimeline(row)} />;
+}
+
+function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
+  const language = useLanguage();
+  return (
+    <div
+      className={`${classes.row} ${classes.clickable}`}
+      role="row"
+      tabIndex={0}
+      onClick={onOpen}
+      onKeyDown={(event) => event.key === 'Enter' && onOpen()}
+      data-testid="message-row"
+      data-id={row.id}
+      data-status={row.status}
+    >
+      <div role="cell">{digits(row.id, language)}</div>
+      <div role="cell" data-testid="message-date">
+        {formatDateTime(row.created_at, language)}
+      </div>
+      <div role="cell" className="ltr-value">
+        {row.sender}
+      </div>
+      <div role="cell" className="ltr-value">
+        {row.receptor}
+      </div>
+      <div role="cell">
+        <StatusBadge status={row.status} />
+      </div>
+      <div role="cell">
+        <Money rials={row.cost_rials} />
+      </div>
+      <Text role="cell" size="sm" truncate="end" dir="auto" title={row.text}>
+        {row.text.replace(/\n/g, ' ⏎ ')}
+      </Text>
+    </div>
+  );
+}

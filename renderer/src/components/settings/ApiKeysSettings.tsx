@@ -1,0 +1,156 @@
+// API keys of the current account: create (the key is shown once, in a modal with copy), list,
+// revoke (after a confirmation: programs using the key stop working at once).
+import { Badge, Button, Code, CopyButton, Group, Modal, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../../stores/context';
+import { digits, formatDateTime } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
+import { EmptyState } from '../EmptyState';
+import type { ApiKeyInfo } from '../../api';
+
+export function ApiKeysSettings() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { settings } = useStores();
+  const { keys, newKey, createKey, revokeKey, dismissNewKey } = useStore(
+    settings,
+    useShallow((s) => ({
+      keys: s.keys,
+      newKey: s.newKey,
+      createKey: s.createKey,
+      revokeKey: s.revokeKey,
+      dismissNewKey: s.dismissNewKey,
+    })),
+  );
+  const [label, setLabel] = useState('');
+  const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
+
+  return (
+    <Stack>
+      <Paper withBorder p="md" maw={560}>
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault();
+            if (await createKey(label.trim())) setLabel('');
+          }}
+        >
+          <Group align="end">
+            <TextInput
+              label={t('settings.apiKeys.label')}
+              placeholder={t('settings.apiKeys.labelPlaceholder')}
+              value={label}
+              onChange={(event) => setLabel(event.currentTarget.value)}
+              style={{ flex: 1 }}
+              data-testid="apikey-label"
+            />
+            <Button type="submit" leftSection={<IconKey size={16} />} data-testid="apikey-create">
+              {t('settings.apiKeys.create')}
+            </Button>
+          </Group>
+        </form>
+      </Paper>
+      {keys.length === 0 ? (
+        <EmptyState testId="apikeys-empty" icon={<IconKey size={28} />} title={t('settings.apiKeys.empty')} hint={t('settings.apiKeys.emptyHint')} />
+      ) : (
+        <Paper withBorder>
+          <Table data-testid="apikeys-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.apiKeys.label')}</Table.Th>
+                <Table.Th>{t('settings.apiKeys.hint')}</Table.Th>
+                <Table.Th>{t('settings.apiKeys.created')}</Table.Th>
+                <Table.Th>{t('settings.apiKeys.state')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.map((key) => (
+                <Table.Tr key={key.id} data-testid="apikey-row" data-id={key.id} data-hint={key.hint}>
+                  <Table.Td>{key.label || '—'}</Table.Td>
+                  <Table.Td>
+                    <Code className="ltr-value">…{key.hint}</Code>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(key.created_at, language)}</Table.Td>
+                  <Table.Td>
+                    {key.revoked_at === null ? (
+                      <Badge color="teal" variant="light">
+                        {t('settings.apiKeys.active')}
+                      </Badge>
+                    ) : (
+                      <Badge color="gray" variant="light" data-testid="apikey-revoked">
+                        {t('settings.apiKeys.revokedAt', { date: formatDateTime(key.revoked_at, language) })}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {key.revoked_at === null ? (
+                      <Button size="xs" color="red" variant="subtle" onClick={() => setRevoking(key)} data-testid="apikey-revoke">
+                        {t('settings.apiKeys.revoke')}
+                      </Button>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+
+      <Modal opened={newKey !== null} onClose={dismissNewKey} title={t('settings.apiKeys.newTitle')} size="lg" data-testid="apikey-modal">
+        <Stack>
+          <Text size="sm">{t('settings.apiKeys.newWarning')}</Text>
+          <Group wrap="nowrap" gap="xs">
+            <Code block style={{ flex: 1 }} className="ltr-value" data-testid="apikey-value">
+              {newKey}
+            </Code>
+            <CopyButton value={newKey ?? ''}>
+              {({ copied, copy }) => (
+                <Button
+                  variant="light"
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                  data-testid="apikey-copy"
+                >
+                  {copied ? t('common.copied') : t('common.copy')}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={dismissNewKey} data-testid="apikey-done">
+              {t('settings.apiKeys.saved')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={t('settings.apiKeys.revokeTitle')}>
+        <Stack>
+          <Text size="sm">
+            {t('settings.apiKeys.revokeWarning', { hint: revoking ? `…${revoking.hint}` : '', label: revoking?.label || digits(revoking?.id ?? 0, language) })}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRevoking(null)}>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              color="red"
+              onClick={async () => {
+                if (revoking) await revokeKey(revoking.id);
+                setRevoking(null);
+              }}
+              data-testid="apikey-revoke-confirm"
+            >
+              {t('settings.apiKeys.revoke')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

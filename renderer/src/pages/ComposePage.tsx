@@ -1,0 +1,105 @@
+// Compose: line, text with a live preview (final text, characters, pages, encoding, the
+// characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result.
+import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconSend } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { useStores } from '../stores/context';
+import { composeSelectors } from '../stores/compose';
+import { analyzeReceivers } from '../lib/receivers';
+import { composePreview } from '../lib/preview';
+import { EmptyState } from '../components/EmptyState';
+import { DraftForm } from '../components/compose/DraftForm';
+import { PreviewCard } from '../components/compose/PreviewCard';
+import { ReceiversCard } from '../components/compose/ReceiversCard';
+import { SendResult } from '../components/compose/SendResult';
+import { IconAntennaBarsOff } from '@tabler/icons-react';
+
+export function ComposePage() {
+  const { t } = useTranslation();
+  const { compose, session } = useStores();
+  const draft = useStore(
+    compose,
+    useShallow((s) => ({
+      text: s.text,
+      receiversText: s.receiversText,
+      segmentId: s.segmentId,
+      segments: s.segments,
+      pricing: s.pricing,
+      lines: s.lines,
+      loading: s.loading,
+      sending: s.sending,
+      error: s.error,
+    })),
+  );
+  const line = useStore(compose, composeSelectors.line);
+  const canSend = useStore(compose, composeSelectors.canSend);
+  const send = useStore(compose, (s) => s.send);
+
+  const analysis = useMemo(() => analyzeReceivers(draft.receiversText), [draft.receiversText]);
+  const segmentSize = draft.segments.find((s) => s.id === draft.segmentId)?.member_count ?? 0;
+  const receiverCount = analysis.valid.length + segmentSize;
+  const preview = useMemo(
+    () => (draft.pricing && line ? composePreview(draft.text, line.provider, draft.pricing, receiverCount) : null),
+    [draft.text, draft.pricing, line, receiverCount],
+  );
+
+  if (!draft.loading && draft.lines.length === 0 && draft.pricing !== null) {
+    return (
+      <Stack>
+        <Title order={2}>{t('compose.title')}</Title>
+        <EmptyState
+          testId="compose-no-lines"
+          icon={<IconAntennaBarsOff size={28} />}
+          title={t('compose.noLines')}
+          hint={t('compose.noLinesHint')}
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack data-testid="page-compose">
+      <Title order={2}>{t('compose.title')}</Title>
+      <Grid gutter="md">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack>
+            <DraftForm />
+            <ReceiversCard analysis={analysis} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack>
+            <PreviewCard preview={preview} receivers={receiverCount} />
+            <Paper withBorder p="md">
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed">
+                  {t('compose.sendHint')}
+                </Text>
+                <Button
+                  leftSection={<IconSend size={16} />}
+                  onClick={async () => {
+                    if (await send()) void session.getState().refreshAccounts();
+                  }}
+                  disabled={!canSend || receiverCount === 0}
+                  loading={draft.sending}
+                  data-testid="compose-send"
+                >
+                  {t('compose.send')}
+                </Button>
+              </Group>
+              {draft.error ? (
+                <Alert color="red" mt="sm" data-testid="compose-error">
+                  {draft.error}
+                </Alert>
+              ) : null}
+            </Paper>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <SendResult />
+    </Stack>
+  );
+}

@@ -1,0 +1,162 @@
+// The composer: the draft (line, text, receivers or a segment), what the preview needs (lines,
+// pricing, segments), and the send with its result. The result lists the send's messages with
+// their statuses as they move (pushes), plus the rejected receivers. The preview itself is
+// computed from shared/ rules in lib/preview.ts, so it needs no state here.
+import { createStore, type StateCreator } from 'zustand/vanilla';
+import type { Api, Line, MessageRow, Pricing, SegmentSummary } from '../api';
+import { errorMessage } from './errors';
+
+/** Rows of a send shown under the composer; the full list is in Messages. */
+export const RESULT_ROWS = 200;
+
+export interface SendSummary {
+  send_ids: number[];
+  accepted: number;
+  total_rials: number;
+  invalid: string[];
+  duplicates: string[];
+}
+
+export interface DraftSlice {
+  lineNumber: string | null;
+  text: string;
+  receiversText: string;
+  segmentId: number | null;
+  setLine(number: string | null): void;
+  setText(text: string): void;
+  setReceiversText(text: string): void;
+  setSegment(id: number | null): void;
+}
+
+export interface ContextSlice {
+  accountId: number | null;
+  lines: Line[];
+  segments: SegmentSummary[];
+  pricing: Pricing | null;
+  loading: boolean;
+  /** Loads what the composer needs for an account; keeps the draft text. */
+  load(accountId: number | null): Promise<void>;
+}
+
+export interface SendSlice {
+  sending: boolean;
+  result: SendSummary | null;
+  resultRows: MessageRow[];
+  error: string | null;
+  send(): Promise<SendSummary | null>;
+  applyStatusChanges(changes: ReadonlyArray<{ id: number; status: number }>): void;
+  clearResult(): void;
+}
+
+export type ComposeState = DraftSlice & ContextSlice & SendSlice;
+
+const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set) => ({
+  lineNumber: null,
+  text: '',
+  receiversText: '',
+  segmentId: null,
+  setLine: (lineNumber) => set({ lineNumber }),
+  setText: (text) => set({ text }),
+  setReceiversText: (receiversText) => set({ receiversText }),
+  setSegment: (segmentId) => set({ segmentId }),
+});
+
+/** Lines the panel sends from: active, with the panel permission (the service checks too). */
+export function sendableLines(lines: readonly Line[]): Line[] {
+  return lines.filter((line) => line.active && line.can_send_panel_campaign);
+}
+
+const contextSlice =
+  (api: Api): StateCreator<ComposeState, [], [], ContextSlice> =>
+  (set, get) => ({
+    accountId: null,
+    lines: [],
+    segments: [],
+    pricing: null,
+    loading: false,
+    async load(accountId) {
+      set({ accountId, loading: true, error: null });
+      if (accountId === null) return set({ lines: [], segments: [], loading: false });
+      try {
+        const [lines, segments, pricing] = await Promise.all([
+          api.invoke('lines:list', { account_id: accountId }),
+          // Segments come with contacts; the composer works without them.
+          api.invoke('segments:list', { account_id: accountId }).catch(() => [] as SegmentSummary[]),
+          api.invoke('pricing:get'),
+        ]);
+        if (get().accountId !== accountId) return; // the user switched account meanwhile
+        const usable = sendableLines(lines);
+        const current = get().lineNumber;
+        const lineNumber = usable.some((l) => l.number === current) ? current : (usable[0]?.number ?? null);
+        set({ lines, segments, pricing, lineNumber, loading: false });
+      } catch (error) {
+        set({ loading: false, error: errorMessage(error) });
+      }
+    },
+  });
+
+const sendSlice =
+  (api: Api): StateCreator<ComposeState, [], [], SendSlice> =>
+  (set, get) => ({
+    sending: false,
+    result: null,
+    resultRows: [],
+    error: null,
+    async send() {
+      const { accountId, lineNumber, text, receiversText, segmentId, sending } = get();
+      if (sending || accountId === null || lineNumber === null) return null;
+      set({ sending: true, error: null, result: null, resultRows: [] });
+      try {
+        const result = await api.invoke('messages:send', {
+          account_id: accountId,
+          sender: lineNumber,
+          message: text,
+          receivers_text: receiversText,
+          ...(segmentId === null ? {} : { segment_id: segmentId }),
+        });
+        set({ sending: false, result });
+        const first = result.send_ids[0];
+        if (first !== undefined) {
+          const page = await api.invoke('messages:list', { account_id: accountId, send_id: first, limit: RESULT_ROWS });
+          // Oldest first reads like the pasted list.
+          if (get().result === result) set({ resultRows: [...page.rows].reverse() });
+        }
+        return result;
+      } catch (error) {
+        set({ sending: false, error: errorMessage(error) });
+        return null;
+      }
+    },
+    applyStatusChanges(changes) {
+      const rows = get().resultRows;
+      if (rows.length === 0) return;
+      const byId = new Map(changes.map((c) => [c.id, c.status]));
+      let changed = false;
+      const next = rows.map((row) => {
+        const status = byId.get(row.id);
+        if (status === undefined || status === row.status) return row;
+        changed = true;
+        return { ...row, status };
+      });
+      if (changed) set({ resultRows: next });
+    },
+    clearResult: () => set({ result: null, resultRows: [], error: null }),
+  });
+
+export function createComposeStore(api: Api) {
+  return createStore<ComposeState>()((...a) => ({
+    ...draftSlice(...a),
+    ...contextSlice(api)(...a),
+    ...sendSlice(api)(...a),
+  }));
+}
+export type ComposeStore = ReturnType<typeof createComposeStore>;
+
+export const composeSelectors = {
+  line: (s: ComposeState): Line | undefined => s.lines.find((l) => l.number === s.lineNumber),
+  canSend: (s: ComposeState): boolean =>
+    !s.sending &&
+    s.lineNumber !== null &&
+    s.text.trim().length > 0 &&
+    (s.receiversText.trim().length > 0 || s.segmentId !== null),
+};

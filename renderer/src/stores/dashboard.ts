@@ -1,0 +1,67 @@
+// Dashboard figures of the current account. They follow the status pushes, at most one refresh
+// in flight (a burst of pushes during a big send collapses into one more read).
+import { createStore, type StateCreator } from 'zustand/vanilla';
+import type { Api, DashboardStats } from '../api';
+import { errorMessage } from './errors';
+
+export interface StatsSlice {
+  accountId: number | null;
+  stats: DashboardStats | null;
+  error: string | null;
+  load(accountId: number | null): Promise<void>;
+  /** Re-reads after pushes; coalesces calls made while a read is running. */
+  refresh(): Promise<void>;
+}
+
+export type DashboardState = StatsSlice;
+
+const statsSlice = (api: Api): StateCreator<DashboardState, [], [], StatsSlice> => (set, get) => {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const read = async () => {
+    const accountId = get().accountId;
+    if (accountId === null) return set({ stats: null });
+    try {
+      // The user's own day: "today" starts at local midnight.
+      const stats = await api.invoke('dashboard:stats', {
+        account_id: accountId,
+        utc_offset_minutes: -new Date().getTimezoneOffset(),
+      });
+      if (get().accountId === accountId) set({ stats, error: null });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    }
+  };
+  return {
+    accountId: null,
+    stats: null,
+    error: null,
+    async load(accountId) {
+      set({ accountId, stats: null });
+      await read();
+    },
+    async refresh() {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await read();
+        } while (again);
+      })();
+      try {
+        await running;
+      } finally {
+        running = null;
+      }
+    },
+  };
+};
+
+export function createDashboardStore(api: Api) {
+  return createStore<DashboardState>()((...a) => ({ ...statsSlice(api)(...a) }));
+}
+export type DashboardStore = ReturnType<typeof createDashboardStore>;
+

@@ -1,0 +1,56 @@
+// All domain stores built from one API client, and the wiring between them: the account chosen
+// in the session drives the other stores, and status pushes reach the messages table and the
+// dashboard. Components reach the stores through StoresProvider (stores/context.tsx).
+import type { Api } from '../api';
+import { createSessionStore } from './session';
+import { createComposeStore } from './compose';
+import { createMessagesStore, followStatusChanges } from './messages';
+import { createSettingsStore } from './settings';
+import { createDashboardStore } from './dashboard';
+
+export function createStores(api: Api, navigatorLanguage?: string) {
+  const stores = {
+    session: createSessionStore(api, navigatorLanguage),
+    compose: createComposeStore(api),
+    messages: createMessagesStore(api),
+    settings: createSettingsStore(api),
+    dashboard: createDashboardStore(api),
+  };
+  return stores;
+}
+export type Stores = ReturnType<typeof createStores>;
+
+/**
+ * Starts the live wiring; returns a function that stops it. Kept out of createStores so unit
+ * tests can build stores without subscriptions.
+ */
+export function connectStores(api: Api, stores: Stores): () => void {
+  const onAccount = (accountId: number | null) => {
+    void stores.compose.getState().load(accountId);
+    stores.messages.getState().setAccount(accountId);
+    void stores.settings.getState().load(accountId);
+    void stores.dashboard.getState().load(accountId);
+  };
+  const unsubscribeSession = stores.session.subscribe((state, previous) => {
+    if (state.accountId !== previous.accountId) onAccount(state.accountId);
+  });
+  const unsubscribeMessages = followStatusChanges(api, stores.messages);
+  const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>
+    stores.compose.getState().applyStatusChanges(changes),
+  );
+  const unsubscribeDashboard = api.on('messages:status-changed', ({ changes }) => {
+    const accountId = stores.dashboard.getState().accountId;
+    if (changes.some((c) => c.account_id === accountId)) {
+      void stores.dashboard.getState().refresh();
+      // Refunds (status 13/14) change the credit shown in the header.
+      if (changes.some((c) => c.status === 13 || c.status === 14)) void stores.session.getState().refreshAccounts();
+    }
+  });
+  onAccount(stores.session.getState().accountId);
+  return () => {
+    unsubscribeSession();
+    unsubscribeMessages();
+    unsubscribeCompose();
+    unsubscribeDashboard();
+  };
+}

@@ -1,0 +1,219 @@
+// Settings of the current account and of the workspace: API keys (a new key is held here only
+// until its modal closes, it is never stored), lines, credit and its ledger, pricing, simulator,
+// backup and restore.
+import { createStore, type StateCreator } from 'zustand/vanilla';
+import type { Api, ApiKeyInfo, LedgerEntry, Line, Pricing, Simulator } from '../api';
+import type { LinePermission, Provider } from '../../../shared/status';
+import { errorMessage } from './errors';
+
+export interface LineInput {
+  number: string;
+  provider: Provider;
+  permissions: LinePermission[];
+  active?: boolean;
+}
+
+export interface Backup {
+  path: string;
+  bytes: number;
+  created_at: number;
+}
+
+export interface KeysSlice {
+  keys: ApiKeyInfo[];
+  /** The key just created, in clear, for the show-once modal. */
+  newKey: string | null;
+  createKey(label: string): Promise<string | null>;
+  revokeKey(id: number): Promise<void>;
+  dismissNewKey(): void;
+}
+
+export interface LinesSlice {
+  lines: Line[];
+  saveLine(line: LineInput): Promise<boolean>;
+  removeLine(number: string): Promise<void>;
+}
+
+export interface CreditSlice {
+  balance: number | null;
+  ledger: LedgerEntry[];
+  topUp(amountRials: number, note: string): Promise<boolean>;
+}
+
+export interface WorkspaceSlice {
+  pricing: Pricing | null;
+  simulator: Simulator | null;
+  busy: boolean;
+  lastBackup: Backup | null;
+  restoredFrom: string | null;
+  savePricing(pricing: Pricing): Promise<boolean>;
+  saveSimulator(simulator: Simulator): Promise<boolean>;
+  backup(): Promise<Backup | null>;
+  restore(path: string): Promise<boolean>;
+}
+
+export interface LoadSlice {
+  accountId: number | null;
+  error: string | null;
+  load(accountId: number | null): Promise<void>;
+  clearError(): void;
+}
+
+export type SettingsState = KeysSlice & LinesSlice & CreditSlice & WorkspaceSlice & LoadSlice;
+type Slice<T> = StateCreator<SettingsState, [], [], T>;
+
+/** Runs an action; an error goes to `error` and the action answers `fallback`. */
+async function guarded<T>(set: (s: Partial<SettingsState>) => void, action: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    set({ error: errorMessage(error) });
+    return fallback;
+  }
+}
+
+const keysSlice =
+  (api: Api): Slice<KeysSlice> =>
+  (set, get) => ({
+    keys: [],
+    newKey: null,
+    createKey: (label) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          if (accountId === null) return null;
+          const { key, info } = await api.invoke('apiKeys:create', { account_id: accountId, label });
+          set({ keys: [...get().keys, info], newKey: key });
+          return key;
+        },
+        null,
+      ),
+    revokeKey: (id) =>
+      guarded(
+        set,
+        async () => {
+          const info = await api.invoke('apiKeys:revoke', { id });
+          set({ keys: get().keys.map((k) => (k.id === id ? info : k)) });
+        },
+        undefined,
+      ),
+    dismissNewKey: () => set({ newKey: null }),
+  });
+
+const linesSlice =
+  (api: Api): Slice<LinesSlice> =>
+  (set, get) => ({
+    lines: [],
+    saveLine: (line) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          if (accountId === null) return false;
+          await api.invoke('lines:upsert', { account_id: accountId, ...line });
+          set({ lines: await api.invoke('lines:list', { account_id: accountId }) });
+          return true;
+        },
+        false,
+      ),
+    removeLine: (number) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          if (accountId === null) return;
+          await api.invoke('lines:remove', { account_id: accountId, number });
+          set({ lines: await api.invoke('lines:list', { account_id: accountId }) });
+        },
+        undefined,
+      ),
+  });
+
+const creditSlice =
+  (api: Api): Slice<CreditSlice> =>
+  (set, get) => ({
+    balance: null,
+    ledger: [],
+    topUp: (amountRials, note) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          if (accountId === null) return false;
+          const { credit_rials } = await api.invoke('credit:topUp', { account_id: accountId, amount_rials: amountRials, note });
+          const { entries } = await api.invoke('credit:ledger', { account_id: accountId });
+          set({ balance: credit_rials, ledger: entries });
+          return true;
+        },
+        false,
+      ),
+  });
+
+const workspaceSlice =
+  (api: Api): Slice<WorkspaceSlice> =>
+  (set) => ({
+    pricing: null,
+    simulator: null,
+    busy: false,
+    lastBackup: null,
+    restoredFrom: null,
+    savePricing: (pricing) =>
+      guarded(set, async () => (set({ pricing: await api.invoke('pricing:set', pricing) }), true), false),
+    saveSimulator: (simulator) =>
+      guarded(set, async () => (set({ simulator: await api.invoke('simulator:set', simulator) }), true), false),
+    async backup() {
+      set({ busy: true });
+      const result = await guarded(set, () => api.invoke('backup:create', {}), null);
+      set({ busy: false, ...(result ? { lastBackup: result } : {}) });
+      return result;
+    },
+    async restore(path) {
+      set({ busy: true, restoredFrom: null });
+      const result = await guarded(set, () => api.invoke('backup:restore', { path }), null);
+      set({ busy: false, restoredFrom: result?.restored_from ?? null });
+      return result !== null;
+    },
+  });
+
+const loadSlice =
+  (api: Api): Slice<LoadSlice> =>
+  (set, get) => ({
+    accountId: null,
+    error: null,
+    async load(accountId) {
+      set({ accountId, error: null });
+      await guarded(
+        set,
+        async () => {
+          const [pricing, simulator] = await Promise.all([api.invoke('pricing:get'), api.invoke('simulator:get')]);
+          set({ pricing, simulator });
+          if (accountId === null) return set({ keys: [], lines: [], balance: null, ledger: [] });
+          const [keys, lines, balance, ledger] = await Promise.all([
+            api.invoke('apiKeys:list', { account_id: accountId }),
+            api.invoke('lines:list', { account_id: accountId }),
+            api.invoke('credit:balance', { account_id: accountId }),
+            api.invoke('credit:ledger', { account_id: accountId }),
+          ]);
+          if (get().accountId === accountId) set({ keys, lines, balance: balance.credit_rials, ledger: ledger.entries });
+        },
+        undefined,
+      );
+    },
+    clearError: () => set({ error: null }),
+  });
+
+export function createSettingsStore(api: Api) {
+  return createStore<SettingsState>()((...a) => ({
+    ...keysSlice(api)(...a),
+    ...linesSlice(api)(...a),
+    ...creditSlice(api)(...a),
+    ...workspaceSlice(api)(...a),
+    ...loadSlice(api)(...a),
+  }));
+}
+export type SettingsStore = ReturnType<typeof createSettingsStore>;
+
+export const settingsSelectors = {
+  activeKeys: (s: SettingsState): ApiKeyInfo[] => s.keys.filter((k) => k.revoked_at === null),
+};
