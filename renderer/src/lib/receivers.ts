@@ -9,7 +9,7 @@ export interface ReceiversAnalysis {
   valid: string[];
   /** Entries that are no mobile number, as typed. */
   invalid: string[];
-  /** Normalized numbers seen more than once (each listed once per extra copy). */
+  /** Normalized numbers seen more than once, each listed once (as the service reports them). */
   duplicates: string[];
 }
 
@@ -26,7 +26,7 @@ export function analyzeReceivers(text: string, extra: readonly string[] = []): R
       invalid.push(raw);
       submitted.push(raw);
     } else if (seen.has(phone)) {
-      duplicates.push(phone);
+      if (!duplicates.includes(phone)) duplicates.push(phone);
       submitted.push(phone);
     } else {
       seen.add(phone);

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { composeSelectors, createComposeStore } from './compose';
+import { fakeApi, line, messageRow } from '../test/fakes';
+
+const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
+
+describe('compose store', () => {
+  it('loads lines and picks the first one the panel may send from', async () => {
+    const { api } = fakeApi({
+      'lines:list': () => [line({ id: 1, number: 'api_only', can_send_panel_campaign: false }), line({ id: 2, number: '30001111' })],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    expect(store.getState().lineNumber).toBe('30001111');
+    expect(composeSelectors.line(store.getState())?.id).toBe(2);
+    expect(store.getState().pricing).toEqual(pricing);
+  });
+
+  it('sends the pasted receivers and lists the send with live statuses', async () => {
+    const { api, transport } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'messages:send': () => ({ send_ids: [9], accepted: 2, total_rials: 3000, invalid: ['12'], duplicates: ['09120000001'] }),
+      // Newest first, as the service answers.
+      'messages:list': () => ({ rows: [messageRow(2), messageRow(1)], next_cursor: null }),
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('سلام');
+    store.getState().setReceiversText('09120000001\n09120000001, 12\n+989120000002');
+    expect(composeSelectors.canSend(store.getState())).toBe(true);
+    const result = await store.getState().send();
+    expect(result?.accepted).toBe(2);
+    const send = transport.calls.find((c) => c.channel === 'messages:send');
+    expect(send?.input).toMatchObject({ account_id: 1, sender: '30001111', message: 'سلام' });
+    expect(store.getState().resultRows.map((r) => r.id)).toEqual([1, 2]);
+
+    store.getState().applyStatusChanges([{ id: 2, status: 10 }]);
+    expect(store.getState().resultRows.find((r) => r.id === 2)?.status).toBe(10);
+  });
+
+  it('shows the service refusal (out of credit) as the error', async () => {
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'messages:send': () => {
+        throw { code: 418, message: 'اعتبار شما کافی نمی‌باشد' };
+      },
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('x');
+    store.getState().setReceiversText('09120000001');
+    expect(await store.getState().send()).toBeNull();
+    expect(store.getState().error).toBe('اعتبار شما کافی نمی‌باشد');
+    expect(store.getState().sending).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createSettingsStore, settingsSelectors } from './settings';
+import { fakeApi, line } from '../test/fakes';
+import type { ApiKeyInfo } from '../api';
+
+const keyInfo = (id: number, revoked_at: number | null = null): ApiKeyInfo => ({
+  id,
+  account_id: 1,
+  hint: 'abcd',
+  label: 'web',
+  created_at: 0,
+  revoked_at,
+});
+
+function api() {
+  return fakeApi({
+    'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+    'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+    'apiKeys:list': () => [keyInfo(1)],
+    'apiKeys:create': () => ({ key: 'chp_secret', info: keyInfo(2) }),
+    'apiKeys:revoke': ({ id }) => keyInfo(id, 5),
+    'lines:list': () => [line()],
+    'credit:balance': () => ({ account_id: 1, credit_rials: 100 }),
+    'credit:ledger': () => ({ entries: [], next_before_id: null }),
+    'credit:topUp': ({ amount_rials }) => ({ account_id: 1, credit_rials: 100 + amount_rials }),
+  });
+}
+
+describe('settings store', () => {
+  it('loads the account settings', async () => {
+    const store = createSettingsStore(api().api);
+    await store.getState().load(1);
+    expect(store.getState()).toMatchObject({ balance: 100, lines: [line()], keys: [keyInfo(1)] });
+    expect(store.getState().pricing?.sms_page_tomans).toBe(150);
+  });
+
+  it('holds a new key in clear only until dismissed; revokes', async () => {
+    const store = createSettingsStore(api().api);
+    await store.getState().load(1);
+    expect(await store.getState().createKey('site')).toBe('chp_secret');
+    expect(store.getState().newKey).toBe('chp_secret');
+    store.getState().dismissNewKey();
+    expect(store.getState().newKey).toBeNull();
+    await store.getState().revokeKey(1);
+    expect(settingsSelectors.activeKeys(store.getState()).map((k) => k.id)).toEqual([2]);
+  });
+
+  it('tops up and shows the new balance', async () => {
+    const { api: client, transport } = api();
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    expect(await store.getState().topUp(5000, 'cash')).toBe(true);
+    expect(store.getState().balance).toBe(5100);
+    expect(transport.calls.find((c) => c.channel === 'credit:topUp')?.input).toEqual({ account_id: 1, amount_rials: 5000, note: 'cash' });
+  });
+});
