@@ -1,11 +1,32 @@
-// Extra HTTP plugins of the headless command beyond the API itself (the web UI and its bridge
-// join here). Kept apart so serve.ts stays the small contract it is.
+// Extra HTTP plugins of the headless command beyond the API itself: the web UI and its bridge
+// (electron/cli/web). Kept apart so serve.ts stays the small contract it is. The web UI's address
+// with its token is printed once the server listens; CHAPAR_WEB_UI=off leaves it out entirely and
+// CHAPAR_WEB_TOKEN fixes the token (scripted runs, end-to-end tests).
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../service/core';
+import { webUiPlugin } from './web/bridge';
+import { RENDERER_DIR, ensureRendererBuilt } from './web/renderer';
+import { newToken } from './web/token';
 
 export async function extraHttpPlugins(
-  _core: Core,
-  _options: { host: string },
+  core: Core,
+  options: { host: string; log?: (line: string) => void },
 ): Promise<Array<(app: FastifyInstance) => Promise<void> | void>> {
-  return [];
+  if (process.env['CHAPAR_WEB_UI'] === 'off') return [];
+  const log = options.log ?? ((line: string) => console.log(line));
+  const built = await ensureRendererBuilt(log);
+  const token = newToken();
+  let baseUrl: string | null = null;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return [
+    (app) => {
+      app.server.once('listening', () => {
+        const address = app.server.address();
+        if (!address || typeof address === 'string') return;
+        baseUrl = `http://${host}:${address.port}`;
+        log(`chapar: web UI: ${baseUrl}/?token=${token}`);
+      });
+    },
+    webUiPlugin({ core, token, rendererDir: built ? RENDERER_DIR : null, url: () => baseUrl }),
+  ];
 }

@@ -1,0 +1,159 @@
+// The web UI of `serve`: the built renderer at `/` and the HTTP bridge carrying the IPC contracts
+// (POST /bridge/invoke/:channel, server-sent events at GET /bridge/events, export downloads at
+// GET /bridge/exports/:file), all behind the start token. The API routes (/v2, /health, ...) are
+// registered elsewhere and never see the token.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { Core } from '../../service/core';
+import { createDispatcher, type IpcDispatcher } from '../../service/app/handlers';
+import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
+import { CONTENT_SECURITY_POLICY } from '../../../shared/security';
+import { TOKEN_COOKIE, hasToken, sameToken } from './token';
+
+export interface WebUiOptions {
+  core: Core;
+  token: string;
+  /** The built renderer (index.html and assets), or null when there is none. */
+  rendererDir: string | null;
+  /** Base URL of this server once listening (for settings:get). */
+  url: () => string | null;
+}
+
+function unauthorized(reply: FastifyReply): FastifyReply {
+  const result: IpcResult<never> = {
+    ok: false,
+    error: { code: IpcErrorCode.Unauthorized, message: 'open the web UI with the URL printed by serve (…/?token=…)' },
+  };
+  return reply.code(401).type('application/json; charset=utf-8').send(result);
+}
+
+/** A cross-site page cannot call the bridge: its Origin, when sent, must be this server's. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function securityHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+}
+
+export function webUiPlugin(options: WebUiOptions) {
+  return async function webUi(app: FastifyInstance): Promise<void> {
+    const { core, token } = options;
+    const exportsDir = path.join(core.dataDir, 'exports');
+    const dispatcher: IpcDispatcher = createDispatcher(core, {
+      mode: 'web',
+      exportUrl: (fileName) => `/bridge/exports/${encodeURIComponent(fileName)}`,
+      httpApi: { url: options.url, canToggle: false },
+      log: (message, error) => app.log.error({ err: error }, message),
+    });
+    app.addHook('onClose', async () => dispatcher.close());
+
+    await app.register(cookie);
+
+    // ---- the page
+    const indexFile = options.rendererDir ? path.join(options.rendererDir, 'index.html') : null;
+    const page = async (request: FastifyRequest<{ Querystring: { token?: string } }>, reply: FastifyReply) => {
+      securityHeaders(reply);
+      const given = request.query.token;
+      if (given !== undefined) {
+        if (!sameToken(token, given)) return reply.code(401).type('text/plain; charset=utf-8').send('401 wrong token');
+        // Trade the token in the address bar for a cookie, and drop it from the address.
+        reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: false });
+        return reply.redirect('/', 302);
+      }
+      if (!hasToken(request, token))
+        return reply
+          .code(401)
+          .type('text/plain; charset=utf-8')
+          .send('401: open the web UI with the address serve printed (http://HOST:PORT/?token=...)');
+      if (!indexFile || !fs.existsSync(indexFile))
+        return reply.code(503).type('text/plain; charset=utf-8').send('503: the web UI is not built (npm run build)');
+      reply.header('cache-control', 'no-store');
+      return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+    };
+    app.get('/', page);
+    app.get('/index.html', page);
+
+    // ---- the renderer's assets: public (no data in them); one route per file, so the API's
+    // unknown-path answers stay as the spec wants them.
+    if (options.rendererDir && fs.existsSync(options.rendererDir)) {
+      await app.register(fastifyStatic, {
+        root: options.rendererDir,
+        prefix: '/',
+        wildcard: false,
+        index: false,
+        globIgnore: ['index.html', '**/.*'],
+        decorateReply: false,
+        setHeaders: (reply) => {
+          reply.header('x-content-type-options', 'nosniff');
+        },
+      });
+    }
+
+    // ---- the bridge
+    app.post<{ Params: { channel: string } }>(
+      '/bridge/invoke/:channel',
+      {
+        // A body that is not JSON is a refused call, not the API's envelope.
+        errorHandler: (_error, _request, reply) =>
+          reply.code(400).send({ ok: false, error: { code: IpcErrorCode.InvalidInput, message: 'the body is not valid JSON' } }),
+      },
+      async (request, reply) => {
+        if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
+        const result = await dispatcher.invoke(request.params.channel, request.body);
+        const status = result.ok ? 200 : result.error.code >= 400 && result.error.code < 600 ? result.error.code : 400;
+        return reply.code(status).header('cache-control', 'no-store').send(result);
+      },
+    );
+
+    app.get('/bridge/events', async (request, reply) => {
+      if (!hasToken(request, token, true) || !sameOrigin(request)) return unauthorized(reply);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 2000\n: connected\n\n');
+      const unsubscribe = dispatcher.services.events.subscribe((event, payload) => {
+        // A client that stopped reading is dropped rather than buffered without bound.
+        if (res.writableLength > 32 * 1024 * 1024) return res.destroy();
+        res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+      });
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);
+      heartbeat.unref();
+      res.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    });
+
+    app.get<{ Params: { file: string } }>('/bridge/exports/:file', async (request, reply) => {
+      if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
+      const name = path.basename(request.params.file);
+      const file = path.join(exportsDir, name);
+      if (name !== request.params.file || !/\.(csv|xlsx)$/.test(name) || !fs.existsSync(file))
+        return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+      const type = name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+      return reply
+        .type(type)
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(fs.createReadStream(file));
+    });
+  };
+}

@@ -1,0 +1,194 @@
+// The web bridge of `serve`: token and cookie flow, the contracts over HTTP (unknown channel and
+// invalid input refused), server-sent events carrying a status change, export downloads, and the
+// API routes untouched by the token. Real core, real HTTP on a loopback port.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../electron/service/core';
+import { applySeed } from '../electron/service/seed';
+import { buildHttpServer } from '../electron/service/http/server';
+import { webUiPlugin } from '../electron/cli/web/bridge';
+import { createClient, createWebTransport } from '../shared/ipc';
+import { KEY, post, spawnServe, tempDir, testSeed } from './helpers/server';
+import type { FastifyInstance } from 'fastify';
+
+const TOKEN = 'test-token-0123456789abcdef';
+let core: Core;
+let app: FastifyInstance;
+let base: string;
+let account: number;
+
+beforeAll(async () => {
+  const dataDir = tempDir('chapar-bridge-');
+  const rendererDir = path.join(dataDir, 'renderer-build');
+  fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Chapar</title><script type="module" src="./assets/app.js"></script>');
+  fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("chapar")');
+  core = new Core({ dataDir });
+  applySeed(core, testSeed());
+  account = core.accounts.findByName('acme')!.id;
+  app = await buildHttpServer({ core, plugins: [webUiPlugin({ core, token: TOKEN, rendererDir, url: () => base })] });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  base = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await app.close();
+  await core.close();
+});
+
+async function invoke(channel: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}/bridge/invoke/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as { ok: boolean; value?: any; error?: { code: number } } };
+}
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+describe('token', () => {
+  it('refuses the bridge without the token, with 401 JSON', async () => {
+    const none = await invoke('accounts:list', null);
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ ok: false, error: { code: 401 } });
+    expect((await invoke('accounts:list', null, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await invoke('accounts:list', null, { cookie: 'chapar_token=wrong' })).status).toBe(401);
+    expect((await fetch(`${base}/bridge/events`)).status).toBe(401);
+    expect((await fetch(`${base}/`)).status).toBe(401);
+    expect((await fetch(`${base}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('trades ?token= for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+    const response = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/');
+    const setCookie = response.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^chapar_token=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Strict/i);
+    const cookie = setCookie.split(';')[0]!;
+
+    const page = await fetch(`${base}/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<title>Chapar</title>');
+    expect((await invoke('accounts:list', null, { cookie })).body.ok).toBe(true);
+    // Assets carry no data and load without the token.
+    expect((await fetch(`${base}/assets/app.js`)).status).toBe(200);
+  });
+
+  it('refuses a cross-site origin even with the cookie', async () => {
+    const result = await invoke('accounts:list', null, { ...bearer, origin: 'http://evil.example' });
+    expect(result.status).toBe(401);
+  });
+
+  it('leaves the API routes alone', async () => {
+    const sent = await post(`${base}/v2/sms/send`, { message: 'hi', sender: '30001111', receivers: ['09121234567'] }, KEY);
+    expect(sent.status).toBe(200);
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const unknown = await fetch(`${base}/no/such/path`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toBe('404 page not found');
+  });
+});
+
+describe('contracts over HTTP', () => {
+  it('answers a typed client', async () => {
+    const client = createClient(createWebTransport({ baseUrl: base, token: TOKEN }));
+    const balance = await client.invoke('credit:balance', { account_id: account });
+    expect(balance.credit_rials).toBe(core.credit.balance(account));
+    expect((await client.invoke('accounts:list')).map((a) => a.name)).toContain('acme');
+  });
+
+  it('refuses unknown channels and invalid input', async () => {
+    const unknown = await invoke('nope:never', {}, bearer);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ ok: false, error: { code: 404 } });
+    expect((await invoke('__proto__', {}, bearer)).body.error?.code).toBe(404);
+    const invalid = await invoke('credit:balance', { account_id: 'x' }, bearer);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ ok: false, error: { code: 400 } });
+    const notJson = await invoke('credit:balance', '{not json', bearer);
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({ ok: false, error: { code: 400 } });
+    const refused = await invoke('credit:topUp', { account_id: account, amount_rials: -1e15, kind: 'adjust' }, bearer);
+    expect(refused.body).toMatchObject({ ok: false, error: { code: 418 } });
+  });
+
+  it('delivers status changes as server-sent events', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/bridge/events`, { headers: bearer, signal: controller.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    const nextEvent = async (): Promise<{ event: string; data: any }> => {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) return { event, data: JSON.parse(data) };
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += value;
+      }
+    };
+    // The stream is open (its first comment arrived) before the send, so no change is missed.
+    while (!buffer.includes(': connected')) buffer += (await reader.read()).value ?? '';
+
+    const sent = await invoke('messages:send', { account_id: account, sender: '30001111', message: 'sse', receivers: ['09127770001'] }, bearer);
+    expect(sent.body.ok).toBe(true);
+    const [sendId] = sent.body.value.send_ids as number[];
+    const id = core.db.prepare<[number], { id: number }>('SELECT id FROM messages WHERE send_id = ?').get(sendId!)!.id;
+    const statuses: number[] = [];
+    while (!statuses.some((s) => [10, 11, 13, 14].includes(s))) {
+      const { event, data } = await nextEvent();
+      if (event !== 'messages:status-changed') continue;
+      for (const change of data.changes) if (change.id === id) statuses.push(change.status);
+    }
+    expect(statuses[0]).toBe(4);
+    controller.abort();
+  });
+
+  it('exports to a download URL', async () => {
+    const result = await invoke('messages:export', { account_id: account, format: 'csv' }, bearer);
+    expect(result.body.ok).toBe(true);
+    const { url, path: filePath } = result.body.value;
+    expect(filePath).toBeNull();
+    expect(url).toMatch(/^\/bridge\/exports\/messages-.*\.csv$/);
+    expect((await fetch(`${base}${url}`)).status).toBe(401);
+    const download = await fetch(`${base}${url}`, { headers: bearer });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toMatch(/attachment/);
+    expect(await download.text()).toContain('receptor');
+    expect((await fetch(`${base}/bridge/exports/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
+  });
+});
+
+describe('serve', () => {
+  it('prints the web UI address with its token and keeps the listening line', async () => {
+    process.env['CHAPAR_WEB_TOKEN'] = 'spawned-token-abcdef';
+    const serve = await spawnServe({ dataDir: tempDir('chapar-serve-web-') });
+    try {
+      // The listening line comes right after the web UI line.
+      while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(serve.output())) await new Promise((r) => serve.child.stdout!.once('data', r));
+      expect(serve.output()).toMatch(/chapar: web UI: http:\/\/127\.0\.0\.1:\d+\/\?token=spawned-token-abcdef/);
+      const response = await fetch(`${serve.url}/bridge/invoke/accounts:list`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer spawned-token-abcdef', 'content-type': 'application/json' },
+        body: 'null',
+      });
+      expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
+    } finally {
+      delete process.env['CHAPAR_WEB_TOKEN'];
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+});
