@@ -8,7 +8,7 @@ function service(total: number) {
     Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => messageRow(total - offset - i));
   return fakeApi({
     'messages:count': () => ({ count: total }),
-    'messages:list': ({ offset = 0, limit }) => ({ rows: rowsAt(offset, limit), next_cursor: null }),
+    'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({ rows: rowsAt(offset, limit), next_cursor: null }),
   });
 }
 
