@@ -44,7 +44,7 @@ async function invoke(channel: string, body: unknown, headers: Record<string, st
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { ok: boolean; value?: any; error?: { code: number } } };
+  return { status: response.status, body: (await response.json()) as { ok: boolean; value?: unknown; error?: { code: number } } };
 }
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
@@ -124,7 +124,7 @@ describe('contracts over HTTP', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
-    const nextEvent = async (): Promise<{ event: string; data: any }> => {
+    const nextEvent = async (): Promise<{ event: string; data: { changes: Array<{ id: number; status: number }> } }> => {
       for (;;) {
         const end = buffer.indexOf('\n\n');
         if (end >= 0) {
@@ -145,7 +145,7 @@ describe('contracts over HTTP', () => {
 
     const sent = await invoke('messages:send', { account_id: account, sender: '30001111', message: 'sse', receivers: ['09127770001'] }, bearer);
     expect(sent.body.ok).toBe(true);
-    const [sendId] = sent.body.value.send_ids as number[];
+    const [sendId] = (sent.body.value as { send_ids: number[] }).send_ids;
     const id = core.db.prepare<[number], { id: number }>('SELECT id FROM messages WHERE send_id = ?').get(sendId!)!.id;
     const statuses: number[] = [];
     while (!statuses.some((s) => [10, 11, 13, 14].includes(s))) {
@@ -160,7 +160,7 @@ describe('contracts over HTTP', () => {
   it('exports to a download URL', async () => {
     const result = await invoke('messages:export', { account_id: account, format: 'csv' }, bearer);
     expect(result.body.ok).toBe(true);
-    const { url, path: filePath } = result.body.value;
+    const { url, path: filePath } = result.body.value as { url: string; path: string | null };
     expect(filePath).toBeNull();
     expect(url).toMatch(/^\/bridge\/exports\/messages-.*\.csv$/);
     expect((await fetch(`${base}${url}`)).status).toBe(401);
