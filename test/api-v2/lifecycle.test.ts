@@ -105,7 +105,7 @@ describe('lifecycle', () => {
   });
 
   it("ends an opted-out receiver as 14 without reaching the carrier, refunded; another account's opt-out does not count", async () => {
-    const { server, acme, advance, send, statuses, sim } = await start({ outcomes: { '10': 1 } });
+    const { server, acme, advance, statuses, sim } = await start({ outcomes: { '10': 1 } });
     const other = accountId(server.core, 'other');
     const addOptOut = server.core.db.prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)');
     addOptOut.run(acme, '09125550001');
