@@ -77,7 +77,7 @@ export class Sending {
     if (accepted.length === 0) throw new ServiceError(ApiCode.InvalidReceiver);
 
     const messenger = isMessengerProvider(line.provider);
-    const text = finalText(request.message, messenger);
+    const text = finalText(wellFormed(request.message), messenger);
     const cost = messageCostRials(text, messenger, this.settings.pricing());
     const total = cost * accepted.length;
     if (this.credit.balance(accountId) < total) throw new ServiceError(ApiCode.NoCredit);
@@ -125,6 +125,15 @@ export class Sending {
     this.onAccepted();
     return { sendId, accepted: accepted.length, totalRials: total, entries };
   }
+}
+
+/**
+ * Texts are stored as UTF-8, where a lone surrogate (valid in a JSON string) cannot exist: SQLite
+ * got invalid bytes and the recorded text differed from the one answered. It becomes U+FFFD
+ * first, so the answer, the pages and the record agree.
+ */
+function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** An entry for a receiver that is not (yet) recorded: messageid 0, empty text/sender, date and cost 0. */
