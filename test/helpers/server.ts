@@ -111,26 +111,41 @@ export async function post(
 
 export interface ServeProcess {
   url: string;
+  /** The web UI's address with its start token (`webUi: true`). */
+  webUrl?: string;
   child: ChildProcess;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line. */
-export async function spawnServe(args: { dataDir: string; seedFile?: string; port?: number }): Promise<ServeProcess> {
+/**
+ * Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line;
+ * with `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`).
+ */
+export async function spawnServe(args: {
+  dataDir: string;
+  seedFile?: string;
+  port?: number;
+  webUi?: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ServeProcess> {
   const argv = ['--import', 'tsx', path.join(ROOT, 'electron/cli/serve.ts'), '--host', '127.0.0.1', '--port', String(args.port ?? 0), '--data', args.dataDir];
   if (args.seedFile) argv.push('--seed', args.seedFile);
-  const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...args.env } });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  let webUrl: string | undefined;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
+    // A first start may build the web UI before listening: allow for it.
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), args.webUi ? 120_000 : 30_000);
     const check = () => {
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
-      if (match) {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output) ?? /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      const web = /web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      if (match && (!args.webUi || web)) {
         clearTimeout(timer);
-        resolve(match[0]);
+        webUrl = web?.[1];
+        resolve(match[1] ?? match[0]);
       }
     };
     child.stdout!.on('data', check);
@@ -141,6 +156,7 @@ export async function spawnServe(args: { dataDir: string; seedFile?: string; por
   });
   return {
     url,
+    webUrl,
     child,
     output: () => output,
     stop(signal: NodeJS.Signals = 'SIGTERM') {

@@ -36,7 +36,7 @@ export function MessageFilters() {
         value={(filter.statuses ?? []).map(String)}
         onChange={(values) => setFilter({ statuses: values.map(Number) })}
         clearable
-        w={260}
+        w={220}
         comboboxProps={{ withinPortal: true }}
         data-testid="filter-status"
       />
@@ -47,7 +47,7 @@ export function MessageFilters() {
         value={filter.sender ?? null}
         onChange={(value) => setFilter({ sender: value ?? undefined })}
         clearable
-        w={170}
+        w={150}
         data-testid="filter-sender"
       />
       <Select
@@ -61,7 +61,7 @@ export function MessageFilters() {
           const range = periodRange(next, Date.now());
           setFilter({ from: range.from, to: range.to });
         }}
-        w={150}
+        w={140}
         data-testid="filter-period"
       />
       <TextInput
@@ -85,7 +85,7 @@ export function MessageFilters() {
           setText(event.currentTarget.value);
           applyText(event.currentTarget.value);
         }}
-        w={200}
+        w={180}
         data-testid="filter-text"
       />
       <Button
