@@ -56,7 +56,9 @@ export class Sending {
   send(accountId: number, request: SendRequest, origin: SendOrigin = 'api'): SendResult {
     const { receivers } = request;
     if (receivers.length > MAX_RECEIVERS) throw new ServiceError(ApiCode.TooLarge, `more than ${MAX_RECEIVERS} receivers`);
-    const line = this.accounts.senderLine(accountId, request.sender, 'can_send_api_campaign');
+    // The API needs can_send_api_campaign (spec 4.1); the app's own composer is the panel.
+    const permission = origin === 'api' ? 'can_send_api_campaign' : 'can_send_panel_campaign';
+    const line = this.accounts.senderLine(accountId, request.sender, permission);
     const fileId = request.file_id ? this.files.forSend(accountId, request.file_id, line.provider).id : null;
 
     // Classify every receiver in submitted order; `accepted` holds the entry indexes to record.
