@@ -12,6 +12,7 @@ import { Sending } from './messaging/send';
 import { StatusLookup } from './messaging/status';
 import { Gateway, type StatusChange } from './messaging/gateway';
 import { Scheduler } from './scheduler/scheduler';
+import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per gateway step. */
@@ -41,6 +42,10 @@ export class Core {
   readonly gateway: Gateway;
   readonly scheduler: Scheduler;
   readonly dataDir: string;
+  readonly imports: Imports;
+  readonly segments: Segments;
+  readonly uploads: Uploads;
+  readonly optouts: OptOuts;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -66,6 +71,12 @@ export class Core {
         return changes.length > 0;
       },
     });
+    ({ imports: this.imports, segments: this.segments, uploads: this.uploads, optouts: this.optouts } = createContacts(
+      this.db,
+      this.clock,
+      this.dataDir,
+      this.scheduler,
+    ));
     this.settings.onChange(() => this.scheduler.poke());
     if (this.clock instanceof ManualClock) this.clock.onAdvance(() => this.scheduler.poke());
     if (options.startScheduler !== false) this.scheduler.start();
@@ -75,6 +86,7 @@ export class Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.imports.stop();
     await this.scheduler.stop();
     this.db.close();
   }

@@ -1,0 +1,433 @@
+// Import jobs, main-process side: queues them (spreadsheet imports, upload processing, opt-out
+// files, segment union / difference), runs each in an import worker thread when the scheduler
+// finds it due, relays progress, and recovers after a crash: jobs left 'running' are queued again
+// and continue from their last committed batch.
+//
+// Public API (core.imports):
+//   preview(file, options?)                          -> Promise<Preview>   first rows, header, columns, phone column
+//   start(accountId, request, onProgress?)           -> Promise<{jobId, segmentId}> queued at once; the promise
+//                                                       settles after the file was previewed (bad files reject here)
+//   wait(jobId)                                      -> Promise<ImportJob> resolves when the job is final
+//   get(accountId, jobId) / list(accountId)          -> ImportJob | null / ImportJob[]
+//   cancel(accountId, jobId)                         -> boolean (the half-made segment is removed)
+//   rejections(accountId, jobId, {offset, limit})    -> {total, rows: Rejection[]}
+//   exportRejections(accountId, jobId, file)         -> Promise<{rows}> CSV: row, phone_number, reason, reason_text
+//   events: 'progress' (ImportProgress) for every job, also passed to each start()'s onProgress
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worker as Thread } from 'node:worker_threads';
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import type { Worker } from '../scheduler/scheduler';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import {
+  ImportRequestSchema,
+  cleanColumnName,
+  type ImportProgress,
+  type ImportRequest,
+  type JobKind,
+  type JobStatus,
+  type Preview,
+  type ReadOptions,
+  type Rejection,
+  type RejectionReason,
+} from '../../../shared/contacts';
+import { runTask, WorkerTaskError, type JobOutcome, type ToWorker } from './threads';
+import type { CombineSpec, Counters, ImportSpec, JobRow } from './pipeline';
+import { finishJob } from './pipeline';
+import type { ExportRequest } from './exports';
+
+export interface ImportJob {
+  id: number;
+  kind: JobKind;
+  segment_id: number | null;
+  upload_id: number | null;
+  status: JobStatus;
+  rows: number;
+  fraction: number;
+  total: number;
+  valid: number;
+  invalid: number;
+  duplicates: number;
+  opted_out: number;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+type ProgressListener = (progress: ImportProgress) => void;
+
+/** Imports running at once: the machine's cores are shared with the UI and the HTTP API. */
+const MAX_RUNNING = 2;
+/** A job that keeps killing its process is not retried forever. */
+const MAX_ATTEMPTS = 5;
+
+interface Running {
+  thread: Thread;
+  stopping: boolean;
+}
+
+export class Imports {
+  readonly events = new EventEmitter<{ progress: [ImportProgress] }>();
+  private readonly running = new Map<number, Running>();
+  private readonly listeners = new Map<number, ProgressListener>();
+  private readonly waiters = new Map<number, Array<(job: ImportJob) => void>>();
+  private readonly byId;
+  private readonly queuedStmt;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly dbFile: string,
+    private readonly poke: () => void,
+    private readonly onPurge: () => void,
+  ) {
+    this.byId = db.prepare<[number], JobRow & { error: string | null; created_at: number; finished_at: number | null }>(
+      'SELECT * FROM import_jobs WHERE id = ?',
+    );
+    this.queuedStmt = db.prepare("SELECT 1 FROM import_jobs WHERE status = 'queued' LIMIT 1").pluck();
+  }
+
+  /** On start: jobs a crash left 'running' continue from their checkpoint (or fail after too many tries). */
+  recover(): void {
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      const left = this.db.prepare<[], JobRow & { attempts: number }>("SELECT * FROM import_jobs WHERE status = 'running'").all();
+      for (const job of left) {
+        if (job.attempts >= MAX_ATTEMPTS) finishJob(this.db, job, 'failed', 'interrupted too many times', 0, now);
+        else this.db.prepare("UPDATE import_jobs SET status = 'queued' WHERE id = ?").run(job.id);
+      }
+    })();
+  }
+
+  /** The scheduler's view: a queued job is due as soon as a thread slot is free. */
+  schedulerWorker(): Worker {
+    return {
+      name: 'imports',
+      nextDueAt: () => (!this.stopped && this.running.size < MAX_RUNNING && this.queuedStmt.get() ? 0 : null),
+      runDue: () => this.startNext(),
+    };
+  }
+
+  async preview(file: string, options: ReadOptions = {}): Promise<Preview> {
+    try {
+      return await runTask<Preview>({ op: 'preview', file, options }).result;
+    } catch (error) {
+      throw asServiceError(error);
+    }
+  }
+
+  /** Queues a spreadsheet import into a new segment (status 'importing' until its last batch commits). */
+  async start(accountId: number, input: ImportRequest, onProgress?: ProgressListener): Promise<{ jobId: number; segmentId: number }> {
+    const request = parseRequest(input);
+    const { spec, columns } = await this.resolve(request);
+    const now = this.clock.now();
+    const name = request.name ?? path.basename(request.file);
+    const ids = this.db.transaction(() => {
+      const segmentId = this.insertSegment(accountId, name, columns, 'import', now);
+      const jobId = this.insertJob(accountId, 'import', segmentId, null, spec, spec.fileSize, now);
+      return { jobId, segmentId };
+    })();
+    if (onProgress) this.listeners.set(ids.jobId, onProgress);
+    this.poke();
+    return ids;
+  }
+
+  /** Queues a file of numbers into the account's opt-out list. */
+  async startOptOuts(accountId: number, input: ImportRequest, onProgress?: ProgressListener): Promise<{ jobId: number }> {
+    const request = parseRequest(input);
+    const { spec } = await this.resolve({ ...request, mapping: request.mapping ? { phone: request.mapping.phone } : undefined });
+    const jobId = this.insertJob(accountId, 'optouts', null, null, { ...spec, columns: [] }, spec.fileSize, this.clock.now());
+    if (onProgress) this.listeners.set(jobId, onProgress);
+    this.poke();
+    return { jobId };
+  }
+
+  /** Used by Segments: a union / difference job into a new segment. */
+  queueCombine(accountId: number, name: string, columns: string[], spec: CombineSpec, onProgress?: ProgressListener): { jobId: number; segmentId: number } {
+    const now = this.clock.now();
+    const ids = this.db.transaction(() => {
+      const segmentId = this.insertSegment(accountId, name, columns, 'combine', now);
+      const jobId = this.insertJob(accountId, 'combine', segmentId, null, spec, 0, now);
+      return { jobId, segmentId };
+    })();
+    if (onProgress) this.listeners.set(ids.jobId, onProgress);
+    this.poke();
+    return ids;
+  }
+
+  /** Used by Uploads inside its transaction: the upload's CSV into its segment. */
+  queueUpload(accountId: number, segmentId: number, spec: ImportSpec): number {
+    return this.insertJob(accountId, 'import', segmentId, null, spec, spec.fileSize, this.clock.now());
+  }
+
+  get(accountId: number, jobId: number): ImportJob | null {
+    const row = this.byId.get(jobId);
+    return row && row.account_id === accountId ? toJob(row) : null;
+  }
+
+  list(accountId: number): ImportJob[] {
+    return this.db
+      .prepare<[number], JobRow & { error: string | null; created_at: number; finished_at: number | null }>(
+        'SELECT * FROM import_jobs WHERE account_id = ? ORDER BY id DESC LIMIT 200',
+      )
+      .all(accountId)
+      .map(toJob);
+  }
+
+  /** Resolves once the job is final (done, failed or cancelled). */
+  wait(jobId: number): Promise<ImportJob> {
+    const row = this.byId.get(jobId);
+    if (!row) return Promise.reject(new ServiceError(ApiCode.NotFound, `import ${jobId} not found`));
+    if (isFinal(row.status)) return Promise.resolve(toJob(row));
+    return new Promise((resolve) => {
+      const list = this.waiters.get(jobId) ?? [];
+      list.push(resolve);
+      this.waiters.set(jobId, list);
+    });
+  }
+
+  cancel(accountId: number, jobId: number): boolean {
+    const row = this.byId.get(jobId);
+    if (!row || row.account_id !== accountId || isFinal(row.status)) return false;
+    const running = this.running.get(jobId);
+    if (running) {
+      running.thread.postMessage({ type: 'cancel' } satisfies ToWorker);
+      return true;
+    }
+    this.db.transaction(() => finishJob(this.db, row, 'cancelled', 'cancelled', 0, this.clock.now()))();
+    this.settle(jobId);
+    this.onPurge();
+    return true;
+  }
+
+  rejections(accountId: number, jobId: number, { offset = 0, limit = 100 } = {}): { total: number; rows: Rejection[] } {
+    if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
+    const total = this.db.prepare<[number], number>('SELECT count(*) FROM import_rejections WHERE job_id = ?').pluck().get(jobId) ?? 0;
+    const rows = this.db
+      .prepare<[number, number, number], Rejection>(
+        'SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? ORDER BY row LIMIT ? OFFSET ?',
+      )
+      .all(jobId, Math.min(Math.max(limit, 0), 10_000), Math.max(offset, 0));
+    return { total, rows };
+  }
+
+  /** All rejections of a job in row order (upload status records). */
+  allRejections(jobId: number): Array<{ row: number; phone_number: string; reason: RejectionReason }> {
+    return this.db
+      .prepare<[number], { row: number; phone_number: string; reason: RejectionReason }>(
+        'SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? ORDER BY row',
+      )
+      .all(jobId);
+  }
+
+  async exportRejections(accountId: number, jobId: number, file: string, onProgress?: (rows: number) => void): Promise<{ rows: number }> {
+    if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
+    return this.export({ kind: 'rejections', jobId, file }, onProgress);
+  }
+
+  /** Runs an export in a worker thread (used by Segments and OptOuts too). */
+  async export(request: ExportRequest, onProgress?: (rows: number, total: number) => void): Promise<{ rows: number }> {
+    const task = runTask<{ rows: number }>({ op: 'export', dbFile: this.dbFile, request }, (counters) =>
+      onProgress?.(counters.rows, counters.totalBytes),
+    );
+    return task.result;
+  }
+
+  /** Core.close: running threads stop after their current batch; their jobs resume on the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const exits = [...this.running.values()].map(
+      (running) =>
+        new Promise<void>((resolve) => {
+          running.stopping = true;
+          running.thread.once('exit', () => resolve());
+          running.thread.postMessage({ type: 'stop' } satisfies ToWorker);
+          setTimeout(() => void running.thread.terminate(), 10_000).unref();
+        }),
+    );
+    await Promise.all(exits);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async resolve(request: ImportRequest): Promise<{ spec: ImportSpec; columns: string[] }> {
+    const file = path.resolve(request.file);
+    const found = await this.preview(file, request);
+    const width = found.columns.length;
+    const phone = request.mapping?.phone ?? found.phoneColumn;
+    if (phone === null || phone === undefined)
+      throw new ServiceError(ApiCode.BadRequest, 'no column of mobile numbers was found; choose the phone column (no_phone_column)');
+    if (phone >= width && found.rows.length > 0) throw new ServiceError(ApiCode.BadRequest, 'the phone column is outside the sheet (bad_mapping)');
+    const mapped = request.mapping?.columns ?? found.columns.map((name, index) => ({ index, name })).filter((column) => column.index !== phone);
+    const names = mapped.map((column) => cleanColumnName(column.name));
+    if (names.some((name) => name === '') || new Set(names).size !== names.length)
+      throw new ServiceError(ApiCode.BadRequest, 'column names must be unique and not empty (bad_mapping)');
+    const stat = fs.statSync(file);
+    const spec: ImportSpec = {
+      file,
+      format: found.format,
+      sheet: found.sheet ?? undefined,
+      encoding: request.encoding && request.encoding !== 'auto' ? request.encoding : (found.encoding ?? 'auto'),
+      delimiter: found.delimiter ?? ',',
+      headerRow: found.headerRow ?? 0,
+      phone,
+      columns: mapped.map((column) => column.index),
+      rowOffset: 0,
+      blankRowsAreContacts: false,
+      fileSize: stat.size,
+      fileMtimeMs: stat.mtimeMs,
+    };
+    return { spec, columns: names };
+  }
+
+  private insertSegment(accountId: number, name: string, columns: string[], origin: 'upload' | 'import' | 'combine', now: number): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO segments (account_id, name, columns, status, origin, created_at, updated_at)
+           VALUES (?, ?, ?, 'importing', ?, ?, ?)`,
+        )
+        .run(accountId, name, JSON.stringify(columns), origin, now, now).lastInsertRowid,
+    );
+  }
+
+  /** Used by Uploads too (inside its transaction). */
+  insertSegmentFor(accountId: number, name: string, columns: string[], now: number): number {
+    return this.insertSegment(accountId, name, columns, 'upload', now);
+  }
+
+  private insertJob(accountId: number, kind: JobKind, segmentId: number | null, uploadId: number | null, spec: object, totalBytes: number, now: number): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO import_jobs (account_id, kind, segment_id, upload_id, spec, status, total_bytes, created_at)
+           VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)`,
+        )
+        .run(accountId, kind, segmentId, uploadId, JSON.stringify(spec), totalBytes, now).lastInsertRowid,
+    );
+  }
+
+  private startNext(): boolean {
+    if (this.stopped || this.running.size >= MAX_RUNNING) return false;
+    const now = this.clock.now();
+    const job = this.db
+      .prepare<[number], JobRow>(
+        `UPDATE import_jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
+         WHERE id = (SELECT id FROM import_jobs WHERE status = 'queued' ORDER BY id LIMIT 1) RETURNING *`,
+      )
+      .get(now);
+    if (!job) return false;
+    const { result, worker } = runTask<JobOutcome>(
+      { op: 'job', dbFile: this.dbFile, jobId: job.id, clockOffset: now - Date.now() },
+      (counters) => this.emitProgress(job, 'running', counters, null),
+    );
+    const running: Running = { thread: worker, stopping: false };
+    this.running.set(job.id, running);
+    result
+      .then(
+        (outcome) => this.finished(job, outcome, running),
+        (error: unknown) => this.crashed(job, error, running),
+      )
+      .finally(() => {
+        this.running.delete(job.id);
+        this.poke();
+      });
+    return true;
+  }
+
+  private finished(job: JobRow, outcome: JobOutcome, running: Running): void {
+    if (outcome.status === 'stopped') return;
+    if (outcome.status !== 'done') this.onPurge();
+    this.settle(job.id);
+    void running;
+  }
+
+  /** The thread died without a result (an uncaught error): the job fails cleanly, unless we are stopping. */
+  private crashed(job: JobRow, error: unknown, running: Running): void {
+    if (running.stopping) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const row = this.byId.get(job.id);
+    if (row && !isFinal(row.status)) this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now()))();
+    this.onPurge();
+    this.settle(job.id);
+  }
+
+  private settle(jobId: number): void {
+    const row = this.byId.get(jobId);
+    if (!row) return;
+    const job = toJob(row);
+    this.emitProgress(row, row.status, null, row.error);
+    this.listeners.delete(jobId);
+    const waiters = this.waiters.get(jobId) ?? [];
+    this.waiters.delete(jobId);
+    for (const resolve of waiters) resolve(job);
+  }
+
+  private emitProgress(job: JobRow, status: JobStatus, counters: Counters | null, error: string | null): void {
+    const row = counters ?? {
+      rows: job.rows_done,
+      bytes: job.bytes_done,
+      totalBytes: job.total_bytes,
+      total: job.total,
+      valid: job.valid,
+      invalid: job.invalid,
+      duplicates: job.duplicates,
+      opted_out: job.opted_out,
+    };
+    const progress: ImportProgress = {
+      jobId: job.id,
+      kind: job.kind,
+      segmentId: job.segment_id,
+      uploadId: job.upload_id,
+      status,
+      rows: row.rows,
+      fraction: status === 'done' ? 1 : row.totalBytes > 0 ? Math.min(1, row.bytes / row.totalBytes) : 0,
+      valid: row.valid,
+      invalid: row.invalid,
+      duplicates: row.duplicates,
+      opted_out: row.opted_out,
+      error,
+    };
+    this.listeners.get(job.id)?.(progress);
+    this.events.emit('progress', progress);
+  }
+}
+
+function parseRequest(input: ImportRequest): ImportRequest {
+  const parsed = ImportRequestSchema.safeParse(input);
+  if (!parsed.success) throw new ServiceError(ApiCode.BadRequest, parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data;
+}
+
+function isFinal(status: JobStatus): boolean {
+  return status === 'done' || status === 'failed' || status === 'cancelled';
+}
+
+function toJob(row: JobRow & { error: string | null; created_at: number; finished_at: number | null }): ImportJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    segment_id: row.segment_id,
+    upload_id: row.upload_id,
+    status: row.status,
+    rows: row.rows_done,
+    fraction: row.status === 'done' ? 1 : row.total_bytes > 0 ? Math.min(1, row.bytes_done / row.total_bytes) : 0,
+    total: row.total,
+    valid: row.valid,
+    invalid: row.invalid,
+    duplicates: row.duplicates,
+    opted_out: row.opted_out,
+    error: row.error,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+  };
+}
+
+function asServiceError(error: unknown): unknown {
+  if (error instanceof WorkerTaskError) return new ServiceError(ApiCode.BadRequest, error.message);
+  return error;
+}

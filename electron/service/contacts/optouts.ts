@@ -1,0 +1,98 @@
+// The opt-out list of each account (PRODUCT.md): numbers on it are left out of uploads, imports
+// and segment unions / differences, and of campaign audiences; a direct send to one ends as 14
+// (the gateway reads the same table). Importable from a spreadsheet and exportable as CSV.
+//
+// Public API (core.optouts):
+//   add(accountId, phones)                  -> {added, invalid: string[]} (lenient normalization)
+//   remove(accountId, phones)               -> number removed
+//   list(accountId, {offset, limit})        -> {total, items: {phone, created_at}[]} ordered by phone
+//   count(accountId) / has(accountId, phone)
+//   filter(accountId, phones)               -> the given (normalized) numbers that are opted out
+//   importFile(accountId, request, onProgress?) -> Promise<{jobId}> (a worker-thread job; wait with core.imports.wait)
+//   exportCsv(accountId, file)              -> Promise<{rows}>
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import { normalizePhone } from '../../../shared/phone';
+import type { ImportProgress, ImportRequest } from '../../../shared/contacts';
+import type { Imports } from './imports';
+
+/** IN lists are chunked (STYLE.md) well below SQLite's parameter limit. */
+const CHUNK = 500;
+
+export class OptOuts {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly imports: Imports,
+  ) {}
+
+  add(accountId: number, phones: readonly string[]): { added: number; invalid: string[] } {
+    const invalid: string[] = [];
+    const insert = this.db.prepare('INSERT OR IGNORE INTO optouts (account_id, phone, created_at) VALUES (?, ?, ?)');
+    const now = this.clock.now();
+    let added = 0;
+    this.db.transaction(() => {
+      for (const raw of phones) {
+        const phone = normalizePhone(raw);
+        if (phone === null) invalid.push(raw);
+        else added += insert.run(accountId, phone, now).changes;
+      }
+    })();
+    return { added, invalid };
+  }
+
+  remove(accountId: number, phones: readonly string[]): number {
+    const normalized = phones.map((raw) => normalizePhone(raw)).filter((phone): phone is string => phone !== null);
+    let removed = 0;
+    this.db.transaction(() => {
+      for (let i = 0; i < normalized.length; i += CHUNK) {
+        const chunk = normalized.slice(i, i + CHUNK);
+        removed += this.db
+          .prepare(`DELETE FROM optouts WHERE account_id = ? AND phone IN (${chunk.map(() => '?').join(',')})`)
+          .run(accountId, ...chunk).changes;
+      }
+    })();
+    return removed;
+  }
+
+  list(accountId: number, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}): { total: number; items: Array<{ phone: string; created_at: number }> } {
+    const items = this.db
+      .prepare<[number, number, number], { phone: string; created_at: number }>(
+        'SELECT phone, created_at FROM optouts WHERE account_id = ? ORDER BY phone LIMIT ? OFFSET ?',
+      )
+      .all(accountId, Math.min(Math.max(Math.trunc(limit), 0), 10_000), Math.max(Math.trunc(offset), 0));
+    return { total: this.count(accountId), items };
+  }
+
+  count(accountId: number): number {
+    return this.db.prepare<[number], number>('SELECT count(*) FROM optouts WHERE account_id = ?').pluck().get(accountId) ?? 0;
+  }
+
+  has(accountId: number, phone: string): boolean {
+    const normalized = normalizePhone(phone);
+    if (normalized === null) return false;
+    return this.db.prepare('SELECT 1 FROM optouts WHERE account_id = ? AND phone = ?').pluck().get(accountId, normalized) !== undefined;
+  }
+
+  filter(accountId: number, phones: readonly string[]): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < phones.length; i += CHUNK) {
+      const chunk = phones.slice(i, i + CHUNK);
+      found.push(
+        ...this.db
+          .prepare<unknown[], string>(`SELECT phone FROM optouts WHERE account_id = ? AND phone IN (${chunk.map(() => '?').join(',')})`)
+          .pluck()
+          .all(accountId, ...chunk),
+      );
+    }
+    return found;
+  }
+
+  importFile(accountId: number, request: ImportRequest, onProgress?: (progress: ImportProgress) => void): Promise<{ jobId: number }> {
+    return this.imports.startOptOuts(accountId, request, onProgress);
+  }
+
+  exportCsv(accountId: number, file: string, onProgress?: (rows: number) => void): Promise<{ rows: number }> {
+    return this.imports.export({ kind: 'optouts', accountId, file }, onProgress);
+  }
+}

@@ -1,0 +1,412 @@
+// Reading spreadsheets as streams of rows, in constant memory: CSV / delimited text (any delimiter,
+// UTF-8 with or without BOM, UTF-16 from Excel's "Unicode text", Windows-1256 from Persian Excel
+// detected by invalid UTF-8) through papaparse, and XLSX through exceljs's streaming reader. Also
+// the guesses an import starts from: format, header row, phone column. Runs in the import worker.
+import fs from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { TextDecoder } from 'node:util';
+import Papa from 'papaparse';
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
+import { normalizePhone } from '../../../shared/phone';
+import type { FileEncoding, Preview, ReadOptions } from '../../../shared/contacts';
+
+type Encoding = Exclude<FileEncoding, 'auto'>;
+
+/** A file we cannot read, with a Persian message for the user and a stable code for programs. */
+export class ImportFileError extends Error {
+  constructor(
+    readonly code: 'binary' | 'xls' | 'corrupt_xlsx' | 'empty' | 'no_phone_column' | 'sheet_not_found' | 'file_missing' | 'file_changed' | 'bad_mapping',
+    message: string,
+  ) {
+    super(`${message} (${code})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Format and encoding
+
+export function sniffFormat(file: string): 'csv' | 'xlsx' {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    throw new ImportFileError('file_missing', 'فایل پیدا نشد یا خواندنی نیست');
+  }
+  const head = Buffer.alloc(8192);
+  let length: number;
+  try {
+    length = fs.readSync(fd, head, 0, head.length, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const bytes = head.subarray(0, length);
+  if (length === 0) throw new ImportFileError('empty', 'فایل خالی است');
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0)
+    throw new ImportFileError('xls', 'فایل‌های XLS قدیمی پشتیبانی نمی‌شوند؛ آن را در اکسل با قالب XLSX یا CSV ذخیره کنید');
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (!utf16 && looksBinary(bytes)) throw new ImportFileError('binary', 'فایل متنی (CSV) یا XLSX نیست');
+  return 'csv';
+}
+
+/** NUL bytes or many control characters: an image, a PDF, an executable... not a table. */
+function looksBinary(bytes: Buffer): boolean {
+  let control = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0) return true;
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12) control++;
+  }
+  return control > bytes.length / 20;
+}
+
+/**
+ * Streaming decoder that settles the encoding on the first byte that is not ASCII: a BOM decides
+ * at once; otherwise valid UTF-8 means UTF-8 and anything else means Windows-1256 (what Persian
+ * Excel writes as "CSV"). Up to that byte both read the same, so nothing decoded earlier changes.
+ */
+export class AutoDecoder {
+  private utf8: TextDecoder | null = null;
+  private legacy: iconv.DecoderStream | null = null;
+  private first = true;
+  encoding: Encoding | null;
+
+  constructor(forced: FileEncoding = 'auto') {
+    this.encoding = forced === 'auto' ? null : forced;
+    if (this.encoding === 'utf-8') this.utf8 = new TextDecoder('utf-8');
+    if (this.encoding === 'utf-16le') this.utf8 = new TextDecoder('utf-16le');
+    if (this.encoding === 'windows-1256') this.legacy = iconv.getDecoder('windows-1256');
+  }
+
+  write(chunk: Buffer): string {
+    if (this.first) {
+      this.first = false;
+      if (this.encoding === null && chunk[0] === 0xff && chunk[1] === 0xfe) {
+        this.encoding = 'utf-16le';
+        this.utf8 = new TextDecoder('utf-16le');
+      } else if (this.encoding === null && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        this.encoding = 'utf-8';
+        this.utf8 = new TextDecoder('utf-8');
+      }
+    }
+    if (this.legacy) return this.legacy.write(chunk);
+    if (this.utf8) {
+      try {
+        return this.utf8.decode(chunk, { stream: true });
+      } catch {
+        // A stray invalid byte after valid UTF-8: keep going with replacement characters.
+        this.utf8 = new TextDecoder('utf-8');
+        return this.utf8.decode(chunk, { stream: true });
+      }
+    }
+    if (!hasHighByte(chunk)) return chunk.toString('latin1');
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    try {
+      const text = strict.decode(chunk, { stream: true });
+      this.encoding = 'utf-8';
+      // The strict decoder keeps a character cut at the chunk's end for the next chunk.
+      this.utf8 = strict;
+      return text;
+    } catch {
+      this.encoding = 'windows-1256';
+      this.legacy = iconv.getDecoder('windows-1256');
+      return this.legacy.write(chunk);
+    }
+  }
+
+  end(): string {
+    if (this.legacy) return this.legacy.end() ?? '';
+    if (this.utf8) {
+      try {
+        return this.utf8.decode();
+      } catch {
+        return '\ufffd';
+      }
+    }
+    return '';
+  }
+}
+
+function hasHighByte(chunk: Buffer): boolean {
+  for (let i = 0; i < chunk.length; i++) if (chunk[i]! >= 0x80) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+const DELIMITERS = [',', ';', '\t', '|', '\u060c', '\u061b'];
+
+export function guessDelimiter(sample: string): string {
+  const result = Papa.parse<string[]>(sample, { preview: 50, delimitersToGuess: DELIMITERS });
+  return result.meta.delimiter || ',';
+}
+
+/** Reads the first bytes of a delimited file: decoded sample and the encoding found. */
+function csvSample(file: string, encoding: FileEncoding, bytes = 256 * 1024): { text: string; encoding: Encoding; truncated: boolean } {
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.alloc(bytes);
+  let length: number;
+  try {
+    length = fs.readSync(fd, buffer, 0, bytes, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const decoder = new AutoDecoder(encoding);
+  const text = decoder.write(buffer.subarray(0, length));
+  return { text, encoding: decoder.encoding ?? 'utf-8', truncated: length === bytes };
+}
+
+export interface RowSink {
+  /** A run of rows; rowNumbers[i] is the 1-based row number of rows[i]. Return false to stop. */
+  rows(rows: string[][], rowNumbers: ArrayLike<number>): boolean;
+  /** Bytes of the file read so far. */
+  bytes(read: number): void;
+}
+
+/** Streams a delimited file through the sink; resolves with the encoding that was used. */
+export async function readCsv(
+  file: string,
+  options: { encoding: FileEncoding; delimiter: string },
+  sink: RowSink,
+): Promise<void> {
+  const decoder = new AutoDecoder(options.encoding);
+  let read = 0;
+  const decode = new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _encoding, callback) {
+      read += chunk.length;
+      const text = decoder.write(chunk);
+      callback(null, text.length > 0 ? text : undefined);
+    },
+    flush(callback) {
+      const text = decoder.end();
+      callback(null, text.length > 0 ? text : undefined);
+    },
+  });
+  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const stream = input.pipe(decode);
+  let record = 0;
+  let numbers = new Int32Array(0);
+  await new Promise<void>((resolve, reject) => {
+    input.on('error', reject);
+    Papa.parse(stream as unknown as File, {
+      delimiter: options.delimiter,
+      skipEmptyLines: false,
+      chunk(results: Papa.ParseResult<string[]>, parser: Papa.Parser) {
+        const rows = results.data;
+        if (numbers.length < rows.length) numbers = new Int32Array(rows.length * 2);
+        for (let i = 0; i < rows.length; i++) numbers[i] = ++record;
+        sink.bytes(read);
+        if (!sink.rows(rows, numbers)) {
+          parser.abort();
+          input.destroy();
+        }
+      },
+      complete: () => resolve(),
+      error: (error: Error) => reject(error),
+    });
+  });
+  sink.bytes(read);
+}
+
+// ---------------------------------------------------------------------------------------------
+// XLSX
+
+interface SheetInfo {
+  name: string;
+}
+
+type CellValue = ExcelJS.CellValue;
+
+/** Text of a cell as the user sees it; numbers without exponent or grouping. */
+export function cellText(value: CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('richText' in value && Array.isArray(value.richText)) return value.richText.map((part) => part.text).join('');
+    if ('result' in value) return cellText((value as { result?: CellValue }).result ?? null);
+    if ('text' in value && typeof value.text === 'string') return value.text;
+    if ('error' in value) return '';
+  }
+  return String(value);
+}
+
+function xlsxError(error: unknown): Error {
+  if (error instanceof ImportFileError) return error;
+  return new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا خوانده نمی‌شود');
+}
+
+/**
+ * Streams one sheet of an XLSX file (by name or 1-based position; default the first) through the
+ * sink. Other sheets are skipped without keeping their rows.
+ */
+export async function readXlsx(
+  file: string,
+  options: { sheet?: string | number },
+  sink: RowSink,
+  onSheets?: (sheets: SheetInfo[]) => void,
+): Promise<string> {
+  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  let read = 0;
+  input.on('data', (chunk) => (read += chunk.length));
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input as unknown as Readable as never, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  let position = 0;
+  let chosen: string | null = null;
+  try {
+    for await (const sheet of reader) {
+      position++;
+      const model = (reader as unknown as { model?: { sheets?: SheetInfo[] } }).model;
+      const names = model?.sheets ?? [];
+      if (position === 1) onSheets?.(names);
+      const name = (sheet as unknown as { name: string }).name;
+      const wanted =
+        options.sheet === undefined
+          ? position === 1
+          : typeof options.sheet === 'string'
+            ? name === options.sheet
+            : names.length > 0
+              ? names[options.sheet - 1]?.name === name
+              : position === options.sheet;
+      if (!wanted) {
+        for await (const _row of sheet) void _row;
+        continue;
+      }
+      chosen = name;
+      let stop = false;
+      const rows: string[][] = [];
+      const numbers: number[] = [];
+      const flush = () => {
+        sink.bytes(read);
+        stop = !sink.rows(rows, numbers);
+        rows.length = 0;
+        numbers.length = 0;
+      };
+      for await (const row of sheet) {
+        const values = (row as ExcelJS.Row).values as CellValue[];
+        const cells: string[] = new Array(Math.max(0, values.length - 1));
+        for (let c = 1; c < values.length; c++) cells[c - 1] = cellText(values[c] ?? null);
+        rows.push(cells);
+        numbers.push((row as ExcelJS.Row).number);
+        if (rows.length >= 2000) flush();
+        if (stop) break;
+      }
+      if (!stop && rows.length > 0) flush();
+      break;
+    }
+  } catch (error) {
+    throw xlsxError(error);
+  } finally {
+    input.destroy();
+  }
+  if (chosen === null) {
+    if (position === 0) throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
+    throw new ImportFileError('sheet_not_found', 'برگهٔ انتخاب‌شده در فایل نیست');
+  }
+  sink.bytes(read);
+  return chosen;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Guessing the layout
+
+export function isPhoneLike(cell: string): boolean {
+  return cell.length >= 9 && cell.length <= 40 && normalizePhone(cell) !== null;
+}
+
+const PHONE_HEADER = /phone|mobile|cell|tel|number|موبایل|همراه|تلفن|شماره/i;
+
+export interface Layout {
+  headerRow: number | null;
+  columns: string[];
+  phoneColumn: number | null;
+}
+
+/**
+ * The header is the nearest non-empty row above the first row holding a mobile number (title lines
+ * above it are skipped); no such row means no header. The phone column is the one with the most
+ * mobile numbers in the sample, a header naming a phone winning ties.
+ */
+export function detectLayout(sample: Array<{ row: number; cells: string[] }>, headerRow?: number | null): Layout {
+  const nonEmpty = sample.filter((entry) => entry.cells.some((cell) => cell.trim() !== ''));
+  let header: { row: number; cells: string[] } | null = null;
+  if (headerRow === undefined) {
+    const firstData = nonEmpty.findIndex((entry) => entry.cells.some((cell) => isPhoneLike(cell)));
+    if (firstData > 0) header = nonEmpty[firstData - 1]!;
+    else if (firstData < 0 && nonEmpty.length > 0) header = nonEmpty[0]!;
+  } else if (headerRow !== null) {
+    header = sample.find((entry) => entry.row === headerRow) ?? { row: headerRow, cells: [] };
+  }
+  const data = nonEmpty.filter((entry) => header === null || entry.row > header.row);
+  const width = Math.max(header?.cells.length ?? 0, ...data.map((entry) => entry.cells.length), 1);
+  const columns = uniqueNames(Array.from({ length: width }, (_, i) => header?.cells[i]?.trim() ?? ''));
+  let phoneColumn: number | null = null;
+  let best = 0;
+  for (let c = 0; c < width; c++) {
+    let hits = data.reduce((count, entry) => count + (isPhoneLike(entry.cells[c] ?? '') ? 1 : 0), 0);
+    if (hits > 0 && PHONE_HEADER.test(header?.cells[c] ?? '')) hits += 0.5;
+    if (hits > best) {
+      best = hits;
+      phoneColumn = c;
+    }
+  }
+  return { headerRow: header?.row ?? null, columns, phoneColumn };
+}
+
+function uniqueNames(raw: string[]): string[] {
+  const seen = new Set<string>();
+  return raw.map((text, i) => {
+    let name = text.replaceAll('\u001f', '').trim().toUpperCase() || `COLUMN_${i + 1}`;
+    if (seen.has(name)) {
+      let n = 2;
+      while (seen.has(`${name}_${n}`)) n++;
+      name = `${name}_${n}`;
+    }
+    seen.add(name);
+    return name;
+  });
+}
+
+const PREVIEW_ROWS = 30;
+
+/** The first rows of the file and everything the import wizard starts from. */
+export async function preview(file: string, options: ReadOptions = {}): Promise<Preview> {
+  const format = options.format ?? sniffFormat(file);
+  const fileBytes = fs.statSync(file).size;
+  const rows: Array<{ row: number; cells: string[] }> = [];
+  const collect: RowSink = {
+    rows(batch, numbers) {
+      for (let i = 0; i < batch.length && rows.length < PREVIEW_ROWS; i++) rows.push({ row: numbers[i]!, cells: batch[i]! });
+      return rows.length < PREVIEW_ROWS;
+    },
+    bytes() {},
+  };
+  if (format === 'xlsx') {
+    let sheets: string[] = [];
+    const sheet = await readXlsx(file, { sheet: options.sheet }, collect, (found) => (sheets = found.map((s) => s.name)));
+    const layout = detectLayout(rows, options.headerRow);
+    return { format, sheets: sheets.length ? sheets : [sheet], sheet, encoding: null, delimiter: null, ...layout, rows, fileBytes };
+  }
+  const sample = csvSample(file, options.encoding ?? 'auto');
+  const delimiter = options.delimiter ?? guessDelimiter(sample.text);
+  const parsed = Papa.parse<string[]>(sample.text, { delimiter, skipEmptyLines: false, preview: PREVIEW_ROWS + 1 });
+  let data = parsed.data;
+  // A sample cut in the middle of the file may end in half a row.
+  if (sample.truncated && data.length > PREVIEW_ROWS) data = data.slice(0, PREVIEW_ROWS);
+  else if (sample.truncated && data.length > 1) data = data.slice(0, -1);
+  data.forEach((cells, i) => {
+    if (i < PREVIEW_ROWS) rows.push({ row: i + 1, cells });
+  });
+  const layout = detectLayout(rows, options.headerRow);
+  return { format, sheets: [], sheet: null, encoding: sample.encoding, delimiter, ...layout, rows, fileBytes };
+}
