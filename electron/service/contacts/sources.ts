@@ -139,7 +139,7 @@ function hasHighByte(chunk: Buffer): boolean {
 const DELIMITERS = [',', ';', '\t', '|', '\u060c', '\u061b'];
 
 export function guessDelimiter(sample: string): string {
-  const result = Papa.parse<string[]>(sample, { preview: 50, delimitersToGuess: DELIMITERS });
+  const result = Papa.parse<string[]>(sample, { preview: 50, delimitersToGuess: DELIMITERS, skipEmptyLines: true });
   return result.meta.delimiter || ',';
 }
 
