@@ -113,6 +113,44 @@ describe('envelope exceptions (spec 7)', () => {
     }
   });
 
+  it('a malformed or oversized body does not turn a 404 or 405 into the envelope', async () => {
+    const bodies: Array<[string, string]> = [
+      ['{not json', 'application/json'],
+      ['garbage', 'multipart/form-data'],
+      ['x', 'application/xml'],
+    ];
+    for (const [body, contentType] of bodies) {
+      for (const [path, method, code] of [
+        ['/nope', 'POST', 404],
+        ['/v2/sms/nope', 'DELETE', 404],
+        ['/v2/sms/send', 'PUT', 405],
+        ['/v2/sms/status', 'PATCH', 405],
+      ] as const) {
+        const result = await request(`${server.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': contentType },
+          body,
+        });
+        expect(result.status, `${method} ${path} ${contentType}`).toBe(code);
+        expect(result.contentType).toMatch(/^text\/plain/);
+        expect(result.body).toBeUndefined();
+      }
+    }
+  });
+
+  it('a URL that cannot be decoded is the plain-text 404, not a JSON error', async () => {
+    for (const path of ['/%', '/v2/sms/send/%ZZ', '/v2/%E0%A4%A']) {
+      const result = await request(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}` },
+        body: '{}',
+      });
+      expect(result.status, path).toBe(404);
+      expect(result.contentType).toMatch(/^text\/plain/);
+      expect(result.body).toBeUndefined();
+    }
+  });
+
   it('GET /health answers {message} only, without a key', async () => {
     const result = await request(`${server.url}/health`);
     expect(result.status).toBe(200);

@@ -41,6 +41,9 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // A URL that cannot be decoded (`/%`) names no path of ours: the plain 404 of spec 7, not
+    // Fastify's JSON error.
+    frameworkErrors: (_error, request, reply) => notFound(request, reply),
   });
 
   // JSON bodies: plain JSON.parse (fast, and our handlers never merge parsed objects into
@@ -66,6 +69,8 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
   await app.register(multipart, { limits: { fileSize: BODY_LIMIT_BYTES } });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    // Unknown path or method: the body (malformed, too large) is not what is wrong (spec 7).
+    if (request.is404) return notFound(request, reply);
     if (error instanceof ServiceError) return sendError(reply, error.code);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -94,13 +99,14 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
     const pattern = new RegExp('^' + route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
     for (const method of methods) routes.push({ method: String(method).toUpperCase(), pattern });
   });
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method))
       return reply.code(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('405 method not allowed');
     return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
-  });
+  }
+  app.setNotFoundHandler(notFound);
 
   await app.register(healthRoutes);
   await app.register(v2SmsRoutes, { core });
