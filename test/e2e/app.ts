@@ -83,6 +83,8 @@ export async function startApp(options: { seed?: Partial<Seed>; locale?: string 
       locale: options.locale ?? 'en-US',
       viewport: { width: 1366, height: 860 },
       acceptDownloads: true,
+      // The app honours it (no chart animation), so screenshots show finished drawings.
+      reducedMotion: 'reduce',
     });
     const page = await context.newPage();
     const problems: string[] = [];

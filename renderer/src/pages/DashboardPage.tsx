@@ -3,6 +3,7 @@
 import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import { IconChartBar } from '@tabler/icons-react';
+import { useReducedMotion } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -19,6 +20,8 @@ export function DashboardPage() {
   const language = useLanguage();
   const stats = useStore(useStores().dashboard, (s) => s.stats);
   const [span, setSpan] = useState<Span>('week');
+  // Bars grow in unless the user asked the system for less motion.
+  const reduceMotion = useReducedMotion();
   if (!stats) {
     return (
       <Stack data-testid="page-dashboard">
@@ -86,6 +89,7 @@ export function DashboardPage() {
               type="stacked"
               series={series}
               withLegend
+              barProps={{ isAnimationActive: !reduceMotion }}
               legendProps={{ verticalAlign: 'bottom' }}
               valueFormatter={(value) => formatNumber(value, language)}
               yAxisProps={{ tickFormatter: (value: number) => formatNumber(value, language), orientation: language === 'fa' ? 'right' : 'left' }}

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createDashboardStore } from './dashboard';
+import { describe, expect, it, vi } from 'vitest';
+import { createDashboardStore, TRAILING_MS } from './dashboard';
 import { fakeApi } from '../test/fakes';
 import type { DashboardStats, StatusCounts } from '../api';
 
@@ -24,5 +24,26 @@ describe('dashboard store', () => {
     await Promise.all([store.getState().refresh(), store.getState().refresh(), store.getState().refresh()]);
     expect(reads).toBe(3);
     expect(store.getState().stats?.today.total).toBe(3);
+  });
+});
+
+describe('dashboard store, trailing read', () => {
+  it('reads once more after a burst of pushes, for figures the service had cached', async () => {
+    vi.useFakeTimers();
+    try {
+      let reads = 0;
+      const { api } = fakeApi({ 'dashboard:stats': () => stats(++reads) });
+      const store = createDashboardStore(api);
+      await store.getState().load(1);
+      store.getState().followPushes();
+      store.getState().followPushes();
+      await vi.advanceTimersByTimeAsync(TRAILING_MS + 10);
+      const afterBurst = reads;
+      expect(afterBurst).toBeGreaterThanOrEqual(3);
+      await vi.advanceTimersByTimeAsync(TRAILING_MS * 5);
+      expect(reads).toBe(afterBurst); // nothing more without pushes: no polling
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

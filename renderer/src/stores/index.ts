@@ -41,7 +41,7 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeDashboard = api.on('messages:status-changed', ({ changes }) => {
     const accountId = stores.dashboard.getState().accountId;
     if (changes.some((c) => c.account_id === accountId)) {
-      void stores.dashboard.getState().refresh();
+      stores.dashboard.getState().followPushes();
       // Refunds (status 13/14) change the credit shown in the header.
       if (changes.some((c) => c.status === 13 || c.status === 14)) void stores.session.getState().refreshAccounts();
     }

@@ -38,6 +38,8 @@ export interface CreditSlice {
   balance: number | null;
   ledger: LedgerEntry[];
   topUp(amountRials: number, note: string): Promise<boolean>;
+  /** Re-reads balance and ledger (sends and refunds change them behind this store's back). */
+  refreshCredit(): Promise<void>;
 }
 
 export interface WorkspaceSlice {
@@ -147,6 +149,20 @@ const creditSlice =
           return true;
         },
         false,
+      ),
+    refreshCredit: () =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          if (accountId === null) return;
+          const [balance, ledger] = await Promise.all([
+            api.invoke('credit:balance', { account_id: accountId }),
+            api.invoke('credit:ledger', { account_id: accountId }),
+          ]);
+          if (get().accountId === accountId) set({ balance: balance.credit_rials, ledger: ledger.entries });
+        },
+        undefined,
       ),
   });
 

@@ -1,10 +1,11 @@
 // Credit of the current account: balance, top-up, and the ledger (every change of credit).
 import { Badge, Button, Group, NumberInput, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
+import { sessionSelectors } from '../../stores/session';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
@@ -15,10 +16,15 @@ export function CreditSettings() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { settings, session } = useStores();
-  const { balance, ledger, topUp } = useStore(
+  const { balance, ledger, topUp, refreshCredit } = useStore(
     settings,
-    useShallow((s) => ({ balance: s.balance, ledger: s.ledger, topUp: s.topUp })),
+    useShallow((s) => ({ balance: s.balance, ledger: s.ledger, topUp: s.topUp, refreshCredit: s.refreshCredit })),
   );
+  // The header's credit follows sends and refunds; when it moves, the ledger has new rows.
+  const headerCredit = useStore(session, sessionSelectors.credit);
+  useEffect(() => {
+    void refreshCredit();
+  }, [headerCredit, refreshCredit]);
   const [amount, setAmount] = useState<number | string>('');
   const [note, setNote] = useState('');
   return (

@@ -13,6 +13,8 @@ export function GeneralSettings() {
     session,
     useShallow((s) => ({ language: s.language, settings: s.settings, setLanguage: s.setLanguage, setHttpApi: s.setHttpApi })),
   );
+  // Where it cannot be switched (web mode) it is on exactly when it answers somewhere.
+  const httpApiOn = settings ? (settings.http_api.can_toggle ? settings.http_api.enabled : settings.http_api.url !== null) : false;
   return (
     <Stack maw={640}>
       <Paper withBorder p="md">
@@ -39,10 +41,10 @@ export function GeneralSettings() {
           {settings ? (
             <>
               <Switch
-                checked={settings.http_api.enabled}
+                checked={httpApiOn}
                 disabled={!settings.http_api.can_toggle}
                 onChange={(event) => void setHttpApi(event.currentTarget.checked)}
-                label={settings.http_api.enabled ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
+                label={httpApiOn ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
                 data-testid="settings-http-api"
               />
               <Group gap="xs">
