@@ -7,6 +7,8 @@ const FONT_STACK = "Vazirmatn, 'Segoe UI', Tahoma, 'Noto Sans Arabic', 'DejaVu S
 
 export const theme = createTheme({
   primaryColor: 'teal',
+  // Transitions (modals, drawers) follow the system's reduced-motion setting.
+  respectReducedMotion: true,
   defaultRadius: 'md',
   fontFamily: FONT_STACK,
   headings: { fontFamily: FONT_STACK },

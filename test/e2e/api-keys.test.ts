@@ -1,0 +1,55 @@
+// API keys from Settings: create one, read it from the show-once modal, use it over the HTTP API,
+// revoke it and see the API refuse it (403).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { post } from '../helpers/server';
+import { openPage, screenshot, startApp, type RunningApp } from './app';
+
+describe('API keys (web UI)', () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startApp();
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('creates a key shown once, which works over the HTTP API until revoked', async () => {
+    const { page, url } = app;
+    await openPage(page, 'settings');
+    await page.getByTestId('settings-tab-apiKeys').click();
+    await page.getByTestId('apikeys-table').waitFor();
+    const before = await page.getByTestId('apikey-row').count();
+
+    await page.getByTestId('apikey-label').fill('website');
+    await page.getByTestId('apikey-create').click();
+    const value = page.getByTestId('apikey-value');
+    await value.waitFor();
+    const key = (await value.innerText()).trim();
+    expect(key.length).toBeGreaterThan(20);
+    await screenshot(page, 'en-settings-apikey-created');
+    await page.getByTestId('apikey-done').click();
+    await value.waitFor({ state: 'detached' });
+    // The list shows only the key's last characters, never the key.
+    await expect.poll(() => page.getByTestId('apikey-row').count()).toBe(before + 1);
+    const row = page.locator(`[data-testid="apikey-row"][data-hint="${key.slice(-4)}"]`);
+    expect(await row.innerText()).not.toContain(key);
+    expect(await page.locator('body').innerText()).not.toContain(key);
+
+    const send = () => post(`${url}/v2/sms/send`, { message: 'from the website', sender: '30001111', receivers: ['09121234567'] }, key);
+    const ok = await send();
+    expect(ok.status).toBe(200);
+    expect(ok.body.return.status).toBe(200);
+    expect(ok.body.entries[0].status).toBe(1);
+
+    await row.getByTestId('apikey-revoke').click();
+    await page.getByTestId('apikey-revoke-confirm').click();
+    await row.getByTestId('apikey-revoked').waitFor();
+    const refused = await send();
+    expect(refused.status).toBe(403);
+    expect(refused.body.return.status).toBe(403);
+    expect(refused.body.entries).toEqual([]);
+    expect(app.problems).toEqual([]);
+  });
+});
