@@ -90,8 +90,9 @@ export const contracts = {
   // ---- compose and send
   'compose:preview': defineContract({ channel: 'compose:preview', input: s.ComposePreviewInputSchema, output: s.ComposePreviewSchema }),
   /**
-   * A panel send: pasted receivers and/or a segment. More than 10,000 receivers are split into
-   * several sends of at most 10,000; the credit is checked for the whole before the first.
+   * A panel send: pasted receivers and/or a segment. The receivers are recorded as several sends
+   * of at most 1,000 each (`send_ids`), so the app stays responsive while a large send is
+   * recorded; the credit is checked for the whole before the first.
    */
   'messages:send': defineContract({
     channel: 'messages:send',

@@ -1,13 +1,12 @@
 // The composer: a preview of exactly what a send will cost (final text with the opt-out phrase,
 // encoding, pages, the characters forcing UCS-2, receivers parsed from pasted text) and the panel
-// send itself, which goes through the core's one send path in chunks of at most 10,000.
+// send itself, which goes through the core's one send path in chunks (PANEL_CHUNK).
 import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { normalizePhone, splitReceivers } from '../../../shared/phone';
 import { finalText } from '../../../shared/optout';
 import { segment, ucs2Characters, messageCostRials } from '../../../shared/pages';
 import { ApiCode, isMessengerProvider } from '../../../shared/status';
-import { MAX_RECEIVERS } from '../../../shared/api';
 import type { ComposePreview, ParsedReceivers } from '../../../shared/ipc/schemas';
 import { segmentMembers, segmentPhones } from './segments';
 
@@ -82,10 +81,17 @@ export function preview(
   };
 }
 
-export function panelSend(
+/**
+ * Receivers per core send of a panel send. A core send is one transaction (10,000 receivers take
+ * tens of milliseconds of synchronous SQLite work); smaller sends with a yield in between keep
+ * the window and the API answering while a large send is recorded.
+ */
+export const PANEL_CHUNK = 1000;
+
+export async function panelSend(
   core: Core,
   input: ReceiversInput & { account_id: number; sender: string; message: string; file_id?: string | null | undefined },
-): { send_ids: number[]; accepted: number; total_rials: number; invalid: string[]; duplicates: string[] } {
+): Promise<{ send_ids: number[]; accepted: number; total_rials: number; invalid: string[]; duplicates: string[] }> {
   const parsed = parseReceivers(input);
   const receivers = [...parsed.valid];
   const duplicates = new Set(parsed.duplicates);
@@ -101,8 +107,8 @@ export function panelSend(
   }
   if (receivers.length === 0) throw new ServiceError(ApiCode.InvalidReceiver, 'no valid receiver');
 
-  // The whole send is checked against the credit before the first chunk, so a large panel send
-  // is accepted whole or not at all (short of credit moving in between, which the core re-checks).
+  // The whole send is checked against the credit before the first chunk, so a panel send is not
+  // cut short for credit (short of credit moving in between, which the core re-checks per chunk).
   const line = core.accounts.findLine(input.account_id, input.sender);
   if (!line || !line.active) throw new ServiceError(ApiCode.InvalidSender, input.sender);
   const messenger = isMessengerProvider(line.provider);
@@ -112,10 +118,11 @@ export function panelSend(
   const sendIds: number[] = [];
   let accepted = 0;
   let totalRials = 0;
-  for (let start = 0; start < receivers.length; start += MAX_RECEIVERS) {
+  for (let start = 0; start < receivers.length; start += PANEL_CHUNK) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const result = core.sending.send(
       input.account_id,
-      { message: input.message, sender: input.sender, receivers: receivers.slice(start, start + MAX_RECEIVERS), file_id: input.file_id ?? null },
+      { message: input.message, sender: input.sender, receivers: receivers.slice(start, start + PANEL_CHUNK), file_id: input.file_id ?? null },
       'panel',
     );
     sendIds.push(result.sendId);

@@ -24,7 +24,9 @@ interface DueRow {
   cost_rials: number;
 }
 
-const BATCH = 2000;
+// Messages moved per step (one transaction). Kept small so a step is a few milliseconds: the
+// scheduler yields between steps, and IPC/HTTP calls wait at most one step (test/responsiveness).
+const BATCH = 500;
 
 /** A deterministic uniform number in [0, 1) from (seed, id): splitmix32-style mixing. */
 export function draw(seed: number, id: number): number {
