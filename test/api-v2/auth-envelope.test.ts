@@ -2,7 +2,9 @@
 // POST /v2/sms/outbox (4.5) and the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
+import type { AddressInfo } from 'node:net';
 import { HEALTH_MESSAGE } from '../../electron/service/http/routes/health';
+import { buildHttpServer } from '../../electron/service/http/server';
 import { INACTIVE_KEY, KEY, post, startServer, type TestServer } from '../helpers/server';
 import { accountId, counts, expectEnvelope, expectError, request, uploadFile } from './support';
 
@@ -69,6 +71,17 @@ describe('authentication', () => {
       server.core.accounts.update(acme, { active: true });
     }
     expectEnvelope(await post(`${server.url}/v2/sms/send`, valid), 200);
+  });
+
+  it("needs no IP allow-list (spec 5 rule 1): a caller outside the account's list is served", async () => {
+    const saved = server.core.accounts.get(acme).ip_allowlist;
+    server.core.accounts.update(acme, { ip_allowlist: ['203.0.113.7'] });
+    try {
+      expectEnvelope(await post(`${server.url}/v2/sms/send`, valid), 200);
+      expectEnvelope(await post(`${server.url}/v2/sms/status`, { messageids: [1] }), 200);
+    } finally {
+      server.core.accounts.update(acme, { ip_allowlist: saved });
+    }
   });
 
   it('file upload: no key 403, unknown key 403, inactive account 401', async () => {
@@ -179,6 +192,33 @@ describe('envelope exceptions (spec 7)', () => {
     expectError(await post(`${server.url}/v2/sms/send`, { ...valid, message: '' }), 400);
     expectError(await post(`${server.url}/v2/sms/status`, { messageids: ['1'] }), 400);
     expectError(await post(`${server.url}/v2/sms/status`, { messageids: Array(1001).fill(1) }), 414);
+  });
+});
+
+describe('unexpected errors (spec 7)', () => {
+  it('answer HTTP 500 with {"message"} only: no return, no entries', async () => {
+    // A route of a plugin that fails unexpectedly, on the real server and error handler.
+    const app = await buildHttpServer({
+      core: server.core,
+      plugins: [
+        (plugin) => {
+          plugin.post('/test-only/boom', async () => {
+            throw new Error('disk on fire');
+          });
+        },
+      ],
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const address = app.server.address() as AddressInfo;
+      const result = await post(`http://127.0.0.1:${address.port}/test-only/boom`, {});
+      expect(result.status).toBe(500);
+      expect(Object.keys(result.body)).toEqual(['message']);
+      expect(result.body.message).toMatch(/[\u0600-\u06ff]/);
+      expect(result.text).not.toContain('disk on fire');
+    } finally {
+      await app.close();
+    }
   });
 });
 

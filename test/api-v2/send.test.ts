@@ -280,6 +280,20 @@ describe('size (414)', () => {
     expect(result.body.entries.every((e: { status: number }) => e.status === 1)).toBe(true);
   });
 
+  it('takes 10,000 copies of one number as one message and 9,999 duplicates', async () => {
+    const before = counts(server.core, acme);
+    const result = await send({ message: 'x', sender: SMS, receivers: Array(10_000).fill('+989127770000') });
+    expectEnvelope(result, 200);
+    expect(result.body.entries[0]).toMatchObject({ status: 1, receptor: '09127770000' });
+    expect(
+      result.body.entries
+        .slice(1)
+        .every((e: { status: number; messageid: number }) => e.status === 15 && e.messageid === 0),
+    ).toBe(true);
+    expect(counts(server.core, acme).messages).toBe(before.messages + 1);
+    expect(counts(server.core, acme).balance).toBe(before.balance - 1500);
+  });
+
   it('refuses 10,001 receivers, even when all are duplicates or invalid, and a 100,000-receiver array', async () => {
     await expectRefused({ message: 'x', sender: SMS, receivers: phones(10_001) }, 414);
     await expectRefused({ message: 'x', sender: SMS, receivers: Array(10_001).fill('09121234567') }, 414);
