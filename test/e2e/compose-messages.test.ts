@@ -5,8 +5,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-
-const FINAL = ['10', '11', '13', '14'];
+import { acceptedResultRows, composeMixedSend, statusesOf, waitAllFinal } from './scenarios';
 
 describe('compose, send and follow messages (web UI)', () => {
   let app: RunningApp;
@@ -25,39 +24,14 @@ describe('compose, send and follow messages (web UI)', () => {
   it('previews and sends to valid, invalid and duplicate receivers, with live result statuses', async () => {
     const { page } = app;
     await openPage(page, 'compose');
-    await expect.poll(() => page.getByTestId('compose-line').inputValue()).toContain('30001111');
-
-    await page.getByTestId('compose-text').fill('Hello from Chapar {sale}');
-    // The opt-out phrase joins the final text and makes it UCS-2; its characters are marked.
-    await expect.poll(() => page.getByTestId('compose-final-text').innerText()).toContain('لغو۱۱');
-    expect(await page.getByTestId('compose-encoding').innerText()).toContain('UCS-2');
-    expect(await page.getByTestId('ucs2-char').count()).toBeGreaterThan(0);
-
-    await page.getByTestId('compose-receivers').fill('09121111111\n+98 912 222 2222, 12345\n09121111111\nnot-a-number');
-    await page.getByTestId('compose-invalid-list').waitFor();
-    expect(await page.getByTestId('compose-valid-count').getAttribute('data-value')).toBe('2');
-    expect(await page.getByTestId('compose-invalid-count').getAttribute('data-value')).toBe('2');
-    expect(await page.getByTestId('compose-duplicate-count').getAttribute('data-value')).toBe('1');
+    await composeMixedSend(page);
     // 2 valid receivers x 1 page x 150 tomans x 10.
     expect(await page.getByTestId('compose-total-cost').innerText()).toContain('3,000');
+    await page.getByTestId('compose-preview').scrollIntoViewIfNeeded();
     await screenshot(page, 'en-compose-preview');
 
-    await page.getByTestId('compose-send').click();
-    await page.getByTestId('compose-result').waitFor();
-    expect(await page.getByTestId('result-accepted').getAttribute('data-value')).toBe('2');
-    expect(await page.getByTestId('result-invalid').getAttribute('data-value')).toBe('2');
-    expect(await page.getByTestId('result-duplicate').getAttribute('data-value')).toBe('1');
-    await expect.poll(() => page.getByTestId('result-row').count()).toBe(5);
-    expect(await page.locator('[data-testid="result-row"][data-status="0"]').count()).toBe(2);
-    expect(await page.locator('[data-testid="result-row"][data-status="15"]').count()).toBe(1);
-
     // The accepted rows move on by themselves (pushes), to a final status.
-    const accepted = page.locator('[data-testid="result-row"]:not([data-status="0"]):not([data-status="15"])');
-    await expect
-      .poll(async () => (await accepted.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).every((s) => s !== null && ['10', '11', '13', '14'].includes(s)), {
-        timeout: 20_000,
-      })
-      .toBe(true);
+    await waitAllFinal(acceptedResultRows(page));
     await page.getByTestId('compose-result').scrollIntoViewIfNeeded();
     await screenshot(page, 'en-compose-result');
   });
@@ -74,9 +48,8 @@ describe('compose, send and follow messages (web UI)', () => {
     const sent = await post(`${url}/v2/sms/send`, { message: 'API send', sender: '30001111', receivers }, KEY);
     expect(sent.status).toBe(200);
     await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 15_000 }).toBe('5');
-    const statuses = () => page.getByTestId('message-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
-    await expect.poll(async () => (await statuses()).length).toBe(5);
-    await expect.poll(async () => (await statuses()).every((s) => s !== null && FINAL.includes(s)), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId('message-row').count()).toBe(5);
+    await waitAllFinal(page.getByTestId('message-row'));
     expect(await page.evaluate('window.e2eMark')).toBe(42);
 
     // Dates in English are Gregorian.
@@ -98,15 +71,12 @@ describe('compose, send and follow messages (web UI)', () => {
     await page.getByTestId('filter-clear').click();
     await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('5');
 
-    const delivered = (await page.getByTestId('message-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).filter(
-      (s) => s === '10',
-    ).length;
+    const delivered = (await statusesOf(page.getByTestId('message-row'))).filter((s) => s === '10').length;
     await page.getByTestId('filter-status').click();
     await page.getByRole('option', { name: 'Delivered', exact: true }).click();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe(String(delivered));
-    const shown = await page.getByTestId('message-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
-    expect(shown.every((s) => s === '10')).toBe(true);
+    expect((await statusesOf(page.getByTestId('message-row'))).every((s) => s === '10')).toBe(true);
 
     const download = page.waitForEvent('download');
     await page.getByTestId('export-csv').click();

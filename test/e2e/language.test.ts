@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-
-const FINAL = ['10', '11', '13', '14'];
+import { switchToPersian, waitAllFinal } from './scenarios';
 
 /** Latin words on a Persian screen that are names, not untranslated texts. */
 const LATIN_ALLOWED = new Set(['English', 'acme', 'UCS', 'GSM', 'API', 'HTTP', 'CSV', 'Seed', 'SMS', 'send', 'Hello', 'from', 'Chapar', 'sale', 'website']);
@@ -64,19 +63,15 @@ describe('language and direction (web UI)', () => {
     expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     await openPage(page, 'messages');
-    await expect
-      .poll(async () => (await page.getByTestId('message-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).every((s) => s !== null && FINAL.includes(s)), { timeout: 20_000 })
-      .toBe(true);
+    await expect.poll(() => page.getByTestId('message-row').count()).toBe(12);
+    await waitAllFinal(page.getByTestId('message-row'));
     expect(await page.getByTestId('message-date').first().innerText()).toMatch(/^20\d\d-\d\d-\d\d/);
     await screens(page, 'en');
   });
 
   it('switches to Persian: right to left, Persian digits, Jalali dates, every text translated', async () => {
     const { page } = app;
-    await openPage(page, 'settings');
-    await page.getByTestId('settings-language').getByText('فارسی').click();
-    await expect.poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
-    expect(await page.locator('html').getAttribute('lang')).toBe('fa');
+    await switchToPersian(page);
     expect(await page.getByTestId('nav-messages').innerText()).toBe('پیام‌ها');
 
     await openPage(page, 'messages');

@@ -1,0 +1,64 @@
+// Steps shared by the web and the Electron variants of the end-to-end suite: what a user does,
+// in terms of the app's test ids, with waits on the app's own states (no sleeps).
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+
+export const FINAL_STATUSES = ['10', '11', '13', '14'];
+
+export const MIXED_RECEIVERS = '09121111111\n+98 912 222 2222, 12345\n09121111111\nnot-a-number';
+
+/** Statuses (data-status) of the rows a locator finds. */
+export function statusesOf(rows: Locator): Promise<Array<string | null>> {
+  return rows.evaluateAll((elements) => elements.map((e) => e.getAttribute('data-status')));
+}
+
+/** Waits until every row the locator finds (at least one) shows a final status. */
+export async function waitAllFinal(rows: Locator, timeout = 20_000): Promise<void> {
+  await expect
+    .poll(async () => {
+      const statuses = await statusesOf(rows);
+      return statuses.length > 0 && statuses.every((s) => s !== null && FINAL_STATUSES.includes(s));
+    }, { timeout })
+    .toBe(true);
+}
+
+/**
+ * In Compose: writes a text, pastes two valid numbers, one repeated and two invalid entries,
+ * checks the preview, sends, and checks the result table's five rows.
+ */
+export async function composeMixedSend(page: Page): Promise<void> {
+  await expect.poll(() => page.getByTestId('compose-line').inputValue()).toContain('30001111');
+  await page.getByTestId('compose-text').fill('Hello from Chapar {sale}');
+  // The opt-out phrase joins the final text and makes it UCS-2; its characters are marked.
+  await expect.poll(() => page.getByTestId('compose-final-text').innerText()).toContain('لغو۱۱');
+  expect(await page.getByTestId('compose-encoding').innerText()).toContain('UCS-2');
+  expect(await page.getByTestId('ucs2-char').count()).toBeGreaterThan(0);
+
+  await page.getByTestId('compose-receivers').fill(MIXED_RECEIVERS);
+  await page.getByTestId('compose-invalid-list').waitFor();
+  expect(await page.getByTestId('compose-valid-count').getAttribute('data-value')).toBe('2');
+  expect(await page.getByTestId('compose-invalid-count').getAttribute('data-value')).toBe('2');
+  expect(await page.getByTestId('compose-duplicate-count').getAttribute('data-value')).toBe('1');
+
+  await page.getByTestId('compose-send').click();
+  await page.getByTestId('compose-result').waitFor();
+  expect(await page.getByTestId('result-accepted').getAttribute('data-value')).toBe('2');
+  expect(await page.getByTestId('result-invalid').getAttribute('data-value')).toBe('2');
+  expect(await page.getByTestId('result-duplicate').getAttribute('data-value')).toBe('1');
+  await expect.poll(() => page.getByTestId('result-row').count()).toBe(5);
+  expect(await page.locator('[data-testid="result-row"][data-status="0"]').count()).toBe(2);
+  expect(await page.locator('[data-testid="result-row"][data-status="15"]').count()).toBe(1);
+}
+
+/** Rows of the send result that were accepted (not rejected at send time). */
+export function acceptedResultRows(page: Page): Locator {
+  return page.locator('[data-testid="result-row"]:not([data-status="0"]):not([data-status="15"])');
+}
+
+/** Settings → General → Persian; waits for the layout to flip. */
+export async function switchToPersian(page: Page): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('settings-language').getByText('فارسی').click();
+  await expect.poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
+  expect(await page.locator('html').getAttribute('lang')).toBe('fa');
+}
