@@ -1,9 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CHANNELS, EVENT_NAMES, contracts, createClient, createFakeTransport, IpcCallError, isChannel } from './index';
+import { CHANNEL_NAMES } from './channels';
+import { CHANNELS, EVENT_NAMES, contracts, events, createClient, createFakeTransport, IpcCallError, isChannel } from './index';
 
 describe('ipc contracts', () => {
-  it('names every contract by its own key', () => {
+  it('names every contract by its own key, and the allowlist holds exactly the contracts', () => {
     for (const channel of CHANNELS) expect(contracts[channel].channel).toBe(channel);
+    expect([...CHANNEL_NAMES].sort()).toEqual(Object.keys(contracts).sort());
+    expect([...EVENT_NAMES].sort()).toEqual(Object.keys(events).sort());
     expect(EVENT_NAMES).toContain('messages:status-changed');
     expect(isChannel('toString')).toBe(false);
     expect(isChannel('messages:list')).toBe(true);

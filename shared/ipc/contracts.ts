@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineContract, defineEvent, type Contract, type EventContract } from './contract';
 import * as s from './schemas';
+import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 const byAccount = z.object({ account_id: s.Id });
 
@@ -144,6 +145,8 @@ export const contracts = {
    * Replaces the workspace's data with a backup's. The current data is first backed up itself
    * (`safety_backup`), never deleted.
    */
+  /** Backups in the workspace's backups folder, newest first (what Restore offers). */
+  'backup:list': defineContract({ channel: 'backup:list', input: s.NoInput, output: z.array(s.BackupSchema) }),
   'backup:restore': defineContract({
     channel: 'backup:restore',
     input: z.object({ path: z.string().min(1) }),
@@ -152,7 +155,7 @@ export const contracts = {
 
   // ---- segments (contacts)
   'segments:list': defineContract({ channel: 'segments:list', input: byAccount, output: z.array(s.SegmentSummarySchema) }),
-} as const satisfies Record<string, Contract>;
+} as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {
   /** Messages whose status moved, batched (several gateway steps may be merged). */
@@ -185,7 +188,7 @@ export const events = {
       error: z.string().optional(),
     }),
   }),
-} as const satisfies Record<string, EventContract>;
+} as const satisfies { [E in EventNameOf]: EventContract<E> };
 
 export type Contracts = typeof contracts;
 export type Channel = keyof Contracts;
@@ -198,8 +201,8 @@ export type ParsedInputOf<C extends Channel> = z.output<Contracts[C]['input']>;
 export type OutputOf<C extends Channel> = z.output<Contracts[C]['output']>;
 export type PayloadOf<E extends EventName> = z.output<Events[E]['payload']>;
 
-export const CHANNELS = Object.keys(contracts) as Channel[];
-export const EVENT_NAMES = Object.keys(events) as EventName[];
+export const CHANNELS: readonly Channel[] = CHANNEL_NAMES;
+export const EVENT_NAMES: readonly EventName[] = EVENT_NAME_LIST;
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(contracts, name);

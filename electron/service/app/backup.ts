@@ -40,6 +40,21 @@ export async function createBackup(core: Core, target?: string): Promise<BackupI
   return { path: file, bytes: fs.statSync(file).size, created_at: core.clock.now() };
 }
 
+/** Backups in the workspace's backups folder (finished ones, not `.part`), newest first. */
+export function listBackups(core: Core): BackupInfo[] {
+  const dir = backupsDir(core);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.db'))
+    .map((name) => {
+      const file = path.join(dir, name);
+      const stat = fs.statSync(file);
+      return { path: file, bytes: stat.size, created_at: Math.round(stat.mtimeMs) };
+    })
+    .sort((a, b) => b.created_at - a.created_at || b.path.localeCompare(a.path));
+}
+
 /** Checks that a file is a Chapar database this build can open; returns its schema version. */
 function checkBackup(file: string): number {
   if (!fs.existsSync(file)) throw new ServiceError(ApiCode.NotFound, file);

@@ -261,6 +261,7 @@ describe('backup and segments', () => {
 
     const restored = await ok('backup:restore', { path: backup.path });
     expect(fs.existsSync(restored.safety_backup.path)).toBe(true);
+    expect((await ok('backup:list')).map((b) => b.path).sort()).toEqual([backup.path, restored.safety_backup.path].sort());
     expect((await ok('accounts:list')).map((a) => a.name)).not.toContain('after-backup');
     expect((await ok('pricing:get')).sms_page_tomans).toBe(150);
     // The core keeps working on the restored data.

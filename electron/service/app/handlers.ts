@@ -13,7 +13,7 @@ import type { AppSettings } from '../../../shared/ipc/schemas';
 import { MessageQueries } from './messages';
 import { Dashboard } from './dashboard';
 import { Exporter } from './export';
-import { createBackup, restoreBackup } from './backup';
+import { createBackup, listBackups, restoreBackup } from './backup';
 import { panelSend, preview } from './compose';
 import { listSegments } from './segments';
 import { readAppSettings, writeAppSettings } from './app-settings';
@@ -156,6 +156,7 @@ export function createHandlers(services: AppServices): Handlers {
       return appSettings(services);
     },
     'backup:create': (input) => createBackup(core, input?.path),
+    'backup:list': () => listBackups(core),
     'backup:restore': ({ path: file }) => restoreBackup(core, file),
     'segments:list': ({ account_id }) => {
       core.accounts.get(account_id);
