@@ -8,7 +8,7 @@ import { ManualClock } from '../../electron/service/clock';
 import { HEALTH_MESSAGE } from '../../electron/service/http/routes/health';
 import { apiCodeMessage, type ApiCode } from '../../shared/status';
 import { post, startServer, testSeed, type TestServer } from '../helpers/server';
-import { request, uploadFile, type HttpResult } from './support';
+import { MESSAGE_INFO_FIELDS, request, uploadFile, type HttpResult } from './support';
 
 // The receivers rule, written out from spec 4.1 rather than imported.
 const RECEIVER = /^((\+?98)|0)?9[0-9]{9}$/;
@@ -108,16 +108,7 @@ function checkSendEntries(body: Record<string, unknown>, entries: Array<Record<s
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
     const raw = receivers[i]!;
-    expect(Object.keys(entry).sort()).toEqual([
-      'cost',
-      'date',
-      'message',
-      'messageid',
-      'receptor',
-      'sender',
-      'status',
-      'statustext',
-    ]);
+    expect(Object.keys(entry).sort()).toEqual(MESSAGE_INFO_FIELDS);
     if (!RECEIVER.test(raw)) {
       expect(entry).toMatchObject({
         status: 0,

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, unixSeconds } from '../../electron/service/clock';
 import { OTHER_KEY, post, startServer, testSeed, type TestServer } from '../helpers/server';
 import { MessageStatus, messageStatusText } from '../../shared/status';
-import { accountId, counts, expectEnvelope, expectError, phones, uploadFile, type HttpResult } from './support';
+import {
+  accountId,
+  counts,
+  expectEnvelope,
+  expectError,
+  MESSAGE_INFO_FIELDS,
+  phones,
+  uploadFile,
+  type HttpResult,
+} from './support';
 
 const PHRASE = '\nلغو۱۱';
 const SMS = '30001111';
@@ -67,16 +76,7 @@ describe('receivers', () => {
     ]);
     const date = unixSeconds(clock.now());
     for (const entry of entries) {
-      expect(Object.keys(entry).sort()).toEqual([
-        'cost',
-        'date',
-        'message',
-        'messageid',
-        'receptor',
-        'sender',
-        'status',
-        'statustext',
-      ]);
+      expect(Object.keys(entry).sort()).toEqual(MESSAGE_INFO_FIELDS);
       expect(entry.statustext).toBe(messageStatusText[entry.status as MessageStatus]);
       if (entry.status === MessageStatus.Queued) {
         expect(entry.messageid).toBeGreaterThan(0);

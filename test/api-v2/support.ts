@@ -7,7 +7,6 @@ import { KEY } from '../helpers/server';
 
 export interface HttpResult {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
   body: any;
   text: string;
 }
@@ -34,30 +33,17 @@ export function phones(count: number, offset = 0): string[] {
   return Array.from({ length: count }, (_, i) => '0912' + String(offset + i).padStart(7, '0'));
 }
 
-/** POST /upload-file/{provider} as multipart with fetch + FormData. */
-export async function uploadFile(
-  url: string,
-  provider: string,
-  options: { key?: string | null; name?: string; bytes?: Uint8Array; type?: string } = {},
-): Promise<HttpResult> {
-  const form = new FormData();
-  const bytes = options.bytes ?? new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-  form.append('file', new Blob([bytes], { type: options.type ?? 'image/png' }), options.name ?? 'picture.png');
-  const key = options.key === undefined ? KEY : options.key;
-  const response = await fetch(`${url}/upload-file/${provider}`, {
-    method: 'POST',
-    headers: key === null ? {} : { authorization: `Bearer ${key}` },
-    body: form,
-  });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, body, text };
-}
+/** The fields of a MessageInfo entry (spec 2.2), sorted. */
+export const MESSAGE_INFO_FIELDS = [
+  'cost',
+  'date',
+  'message',
+  'messageid',
+  'receptor',
+  'sender',
+  'status',
+  'statustext',
+];
 
 export async function request(
   url: string,
@@ -72,6 +58,23 @@ export async function request(
     body = undefined;
   }
   return { status: response.status, body, text, contentType: response.headers.get('content-type') };
+}
+
+/** POST /upload-file/{provider} as multipart with fetch + FormData. */
+export async function uploadFile(
+  url: string,
+  provider: string,
+  options: { key?: string | null; name?: string; bytes?: Uint8Array; type?: string } = {},
+): Promise<HttpResult> {
+  const form = new FormData();
+  const bytes = options.bytes ?? new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  form.append('file', new Blob([bytes], { type: options.type ?? 'image/png' }), options.name ?? 'picture.png');
+  const key = options.key === undefined ? KEY : options.key;
+  return request(`${url}/upload-file/${provider}`, {
+    method: 'POST',
+    headers: key === null ? {} : { authorization: `Bearer ${key}` },
+    body: form,
+  });
 }
 
 export function accountId(core: Core, name: string): number {
