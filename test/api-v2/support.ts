@@ -7,6 +7,7 @@ import { KEY } from '../helpers/server';
 
 export interface HttpResult {
   status: number;
+  /** Parsed JSON, read field by field in the tests. */
   body: any;
   text: string;
 }
