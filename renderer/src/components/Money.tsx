@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../lib/format';
 import { useLanguage } from '../i18n/useLanguage';
 
-export function Money({ rials }: { rials: number }) {
+/** `signed` shows a + on gains too (the ledger); the sign stays inside the isolated number. */
+export function Money({ rials, signed = false }: { rials: number; signed?: boolean }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const number = formatNumber(rials, language);
   return (
     <span>
-      <bdi dir="ltr">{formatNumber(rials, language)}</bdi> {t('common.rials')}
+      <bdi dir="ltr">{signed && rials > 0 ? `+${number}` : number}</bdi> {t('common.rials')}
     </span>
   );
 }

@@ -68,6 +68,7 @@ export const en = {
     invalidList: 'Not mobile numbers (will be skipped):',
     duplicateList: 'Repeated numbers (sent once):',
     rejectedHint: 'Invalid and repeated numbers are not charged; they show in the result with their status.',
+    noCredit: 'Not enough credit: this send costs {{cost}} rials, the account has {{credit}} rials. Top up in Settings → Credit.',
     sendHint: 'Credit is checked for the whole send first.',
     send: 'Send',
     result: 'Send result',

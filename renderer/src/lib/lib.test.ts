@@ -85,6 +85,6 @@ describe('translations', () => {
       }
     };
     compare(en, fa);
-    expect(same).toEqual(['compose.receiversPlaceholder', 'settings.simulator.seed']);
+    expect(same).toEqual(['compose.receiversPlaceholder']);
   });
 });

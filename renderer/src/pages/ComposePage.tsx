@@ -8,6 +8,9 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { composeSelectors } from '../stores/compose';
+import { sessionSelectors } from '../stores/session';
+import { formatNumber } from '../lib/format';
+import { useLanguage } from '../i18n/useLanguage';
 import { analyzeReceivers } from '../lib/receivers';
 import { composePreview } from '../lib/preview';
 import { EmptyState } from '../components/EmptyState';
@@ -37,6 +40,8 @@ export function ComposePage() {
   const line = useStore(compose, composeSelectors.line);
   const canSend = useStore(compose, composeSelectors.canSend);
   const send = useStore(compose, (s) => s.send);
+  const credit = useStore(session, sessionSelectors.credit);
+  const language = useLanguage();
 
   const analysis = useMemo(() => analyzeReceivers(draft.receiversText), [draft.receiversText]);
   const segmentSize = draft.segments.find((s) => s.id === draft.segmentId)?.member_count ?? 0;
@@ -45,6 +50,9 @@ export function ComposePage() {
     () => (draft.pricing && line ? composePreview(draft.text, line.provider, draft.pricing, receiverCount) : null),
     [draft.text, draft.pricing, line, receiverCount],
   );
+
+  // The service checks the credit too; saying it here saves a refused send.
+  const short = preview !== null && credit !== null && preview.totalRials > credit;
 
   if (!draft.loading && draft.lines.length === 0 && draft.pricing !== null) {
     return (
@@ -83,13 +91,21 @@ export function ComposePage() {
                   onClick={async () => {
                     if (await send()) void session.getState().refreshAccounts();
                   }}
-                  disabled={!canSend || receiverCount === 0}
+                  disabled={!canSend || receiverCount === 0 || short}
                   loading={draft.sending}
                   data-testid="compose-send"
                 >
                   {t('compose.send')}
                 </Button>
               </Group>
+              {short ? (
+                <Alert color="orange" mt="sm" data-testid="compose-no-credit">
+                  {t('compose.noCredit', {
+                    cost: formatNumber(preview.totalRials, language),
+                    credit: formatNumber(credit ?? 0, language),
+                  })}
+                </Alert>
+              ) : null}
               {draft.error ? (
                 <Alert color="red" mt="sm" data-testid="compose-error">
                   {draft.error}

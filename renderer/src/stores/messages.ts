@@ -87,6 +87,8 @@ export interface TimelineSlice {
 
 export interface ExportSlice {
   exporting: boolean;
+  /** Rows written so far by the running export (export:progress pushes). */
+  exportProgress: { done: number; total: number } | null;
   exported: ExportResult | null;
   exportRows(format: 'csv' | 'xlsx'): Promise<ExportResult | null>;
 }
@@ -221,18 +223,27 @@ const exportSlice =
   (api: Api): StateCreator<MessagesState, [], [], ExportSlice> =>
   (set, get) => ({
     exporting: false,
+    exportProgress: null,
     exported: null,
     async exportRows(format) {
       const { accountId, filter } = get();
       if (accountId === null) return null;
-      set({ exporting: true, exported: null, error: null });
+      // Our own id, so the progress pushes of this export are told from any other's.
+      const exportId = `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      const stop = api.on('export:progress', (progress) => {
+        if (progress.export_id === exportId && progress.state === 'running')
+          set({ exportProgress: { done: progress.done, total: progress.total } });
+      });
+      set({ exporting: true, exportProgress: null, exported: null, error: null });
       try {
-        const exported = await api.invoke('messages:export', { ...toQuery(accountId, filter), format });
-        set({ exporting: false, exported });
+        const exported = await api.invoke('messages:export', { ...toQuery(accountId, filter), format, export_id: exportId });
+        set({ exporting: false, exportProgress: null, exported });
         return exported;
       } catch (error) {
-        set({ exporting: false, error: errorMessage(error) });
+        set({ exporting: false, exportProgress: null, error: errorMessage(error) });
         return null;
+      } finally {
+        stop();
       }
     },
   });

@@ -23,9 +23,15 @@ export function ExportButtons() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { messages } = useStores();
-  const { exporting, exported, exportRows, count } = useStore(
+  const { exporting, progress, exported, exportRows, count } = useStore(
     messages,
-    useShallow((s) => ({ exporting: s.exporting, exported: s.exported, exportRows: s.exportRows, count: s.count })),
+    useShallow((s) => ({
+      exporting: s.exporting,
+      progress: s.exportProgress,
+      exported: s.exported,
+      exportRows: s.exportRows,
+      count: s.count,
+    })),
   );
   const run = async (format: 'csv' | 'xlsx') => {
     const result = await exportRows(format);
@@ -39,7 +45,14 @@ export function ExportButtons() {
   };
   return (
     <Group gap="xs">
-      {exporting ? <Progress value={100} animated w={80} /> : null}
+      {exporting ? (
+        <Progress
+          value={progress && progress.total > 0 ? (100 * progress.done) / progress.total : 100}
+          animated={!progress}
+          w={100}
+          data-testid="export-progress"
+        />
+      ) : null}
       {exported && !exporting ? (
         <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
           {t('messages.exportedRows', { n: formatNumber(exported.rows, language), file: exported.path ?? exported.file_name })}

@@ -99,8 +99,7 @@ export function CreditSettings() {
                     </Badge>
                   </Table.Td>
                   <Table.Td c={entry.amount_rials < 0 ? 'red' : 'teal'}>
-                    <span className="ltr-value">{entry.amount_rials > 0 ? '+' : ''}</span>
-                    <Money rials={entry.amount_rials} />
+                    <Money rials={entry.amount_rials} signed />
                   </Table.Td>
                   <Table.Td>
                     {entry.send_id

@@ -1,5 +1,5 @@
-// API keys from Settings: create one, read it from the show-once modal, use it over the HTTP API,
-// revoke it and see the API refuse it (403).
+// Settings end to end. API keys: create one, read it from the show-once modal, use it over the HTTP API,
+// revoke it and see the API refuse it (403). Credit top-up and a backup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
@@ -50,6 +50,39 @@ describe('API keys (web UI)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.return.status).toBe(403);
     expect(refused.body.entries).toEqual([]);
+    expect(app.problems).toEqual([]);
+  });
+});
+
+describe('credit and backup (web UI)', () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startApp();
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('tops up the credit (balance, header and ledger follow) and makes a backup', async () => {
+    const { page } = app;
+    await openPage(page, 'settings');
+    await page.getByTestId('settings-tab-credit').click();
+    await page.getByTestId('ledger-row').first().waitFor();
+    const rows = await page.getByTestId('ledger-row').count();
+    await page.getByTestId('credit-amount').fill('50000');
+    await page.getByTestId('credit-topup').click();
+    await expect.poll(() => page.getByTestId('credit-balance').innerText()).toContain('10,050,000');
+    await expect.poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
+    expect(await page.getByTestId('ledger-row').count()).toBe(rows + 1);
+
+    await page.getByTestId('settings-tab-backup').click();
+    await page.getByTestId('backup-create').click();
+    await page.getByTestId('backup-done').waitFor();
+    expect(await page.getByTestId('backup-done').innerText()).toContain(app.dataDir);
+    // The restore field is filled with the backup just made.
+    expect(await page.getByTestId('restore-path').inputValue()).toContain(app.dataDir);
     expect(app.problems).toEqual([]);
   });
 });
