@@ -1,0 +1,127 @@
+// The desktop app's main process: one locked-down window over the renderer, the service core over
+// the workspace folder, the local HTTP API on 127.0.0.1, and the typed IPC between them. The core
+// is the same one `serve` runs; everything Electron-specific stays in this folder.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow } from 'electron';
+import { Core } from '../service/core';
+import { ensureDemoAccount } from '../service/seed';
+import { defaultDataDir } from '../service/workspace/paths';
+import { createDispatcher, type IpcDispatcher } from '../service/app/handlers';
+import { readAppSettings } from '../service/app/app-settings';
+import { APP_ENTRY, enforceSessionPolicy, lockDownContents, registerAppScheme, serveRenderer } from './security';
+import { HttpApi } from './http-api';
+import { wireIpc } from './ipc';
+import { WorkspaceLocation } from './workspace';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RENDERER_DIR = path.join(here, '../renderer');
+// electron-vite emits the CommonJS preload as index.cjs (the package is "type": "module").
+const PRELOAD = path.join(here, '../preload/index.cjs');
+
+const log = (line: string) => console.log(line);
+
+// The window and `serve` share one workspace: the user data folder is serve's default data folder.
+app.setPath('userData', defaultDataDir());
+registerAppScheme();
+lockDownContents();
+
+// One instance per workspace: a second one would write the same database.
+if (!app.requestSingleInstanceLock()) app.quit();
+
+let core: Core | null = null;
+let dispatcher: IpcDispatcher | null = null;
+let httpApi: HttpApi | null = null;
+let unwireIpc: (() => void) | null = null;
+let window: BrowserWindow | null = null;
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 840,
+    minWidth: 960,
+    minHeight: 640,
+    show: false,
+    title: 'Chapar',
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(APP_ENTRY);
+  return win;
+}
+
+async function start(): Promise<void> {
+  enforceSessionPolicy();
+  serveRenderer(RENDERER_DIR);
+
+  const location = new WorkspaceLocation(app.getPath('userData'));
+  const dataDir = location.open();
+  core = new Core({ dataDir });
+  const demo = ensureDemoAccount(core);
+  if (demo) log('chapar: demo account created (its API key is in Settings → API keys)');
+
+  httpApi = new HttpApi(core, log);
+  const api = httpApi;
+  dispatcher = createDispatcher(core, {
+    mode: 'desktop',
+    httpApi: { url: () => api.url(), canToggle: true, apply: (config) => api.start(config) },
+    nextDataDir: { get: () => location.next(), set: (dir) => location.setNext(dir) },
+    log: (message, error) => console.error(`chapar: ${message}`, error),
+  });
+  unwireIpc = wireIpc(dispatcher);
+  await api.start(readAppSettings(core).http_api);
+
+  window = createWindow();
+  window.on('closed', () => (window = null));
+}
+
+let stopping = false;
+async function stop(): Promise<void> {
+  unwireIpc?.();
+  dispatcher?.close();
+  await httpApi?.stop();
+  await core?.close();
+}
+
+app.on('second-instance', () => {
+  if (!window) return;
+  if (window.isMinimized()) window.restore();
+  window.focus();
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('activate', () => {
+  if (core && BrowserWindow.getAllWindows().length === 0) window = createWindow();
+});
+
+// The scheduler finishes its batch and the database is closed before the process goes.
+app.on('before-quit', (event) => {
+  if (stopping) return;
+  stopping = true;
+  event.preventDefault();
+  stop()
+    .catch((error: unknown) => console.error('chapar: stopping failed', error))
+    .finally(() => app.exit(0));
+});
+
+app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    console.error('chapar: could not start', error);
+    app.exit(1);
+  });
