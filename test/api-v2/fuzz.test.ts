@@ -278,7 +278,7 @@ describe('fuzzing the v2 endpoints', () => {
         if (result.status === 200 && received.json)
           checkSendEntries(received.value as Record<string, unknown>, result.body.entries);
       }),
-      { numRuns: 1000 },
+      { numRuns: 1500 },
     );
   });
 
@@ -302,7 +302,7 @@ describe('fuzzing the v2 endpoints', () => {
           for (const entry of result.body.entries) expect([1, 4, 10, 11, 13, 14, 100]).toContain(entry.status);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 1500 },
     );
   });
 
