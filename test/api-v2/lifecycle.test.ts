@@ -134,6 +134,43 @@ describe('lifecycle', () => {
     expect(after.ledgerSum).toBe(after.balance);
   });
 
+  it('moves every message exactly once per step across a restart on the same workspace', async () => {
+    const moves = new Map<number, number[]>();
+    const record = (server: TestServer) =>
+      server.core.events.on('message-status', (changes) => {
+        for (const change of changes) moves.set(change.id, [...(moves.get(change.id) ?? []), change.status]);
+      });
+    const clock = new ManualClock();
+    const seed = testSeed();
+    seed.simulator = { ...seed.simulator!, outcomes: { '10': 1, '13': 1 } };
+    const first = await startServer({ clock, seed });
+    record(first);
+    const sim = first.core.settings.simulator();
+    const sent = await post(`${first.url}/v2/sms/send`, { message: 'x', sender: '30001111', receivers: phones(200) });
+    expectEnvelope(sent, 200);
+    const ids = sent.body.entries.map((e: { messageid: number }) => e.messageid) as number[];
+    clock.advance(sim.handoff_ms);
+    await first.core.scheduler.waitForIdle();
+    await first.close();
+    expect([...moves.values()].every((m) => m.length === 1 && m[0] === 4)).toBe(true);
+
+    // The same folder, opened again; time goes on from where it stopped.
+    const second = await startServer({ clock, seed, dataDir: first.dataDir });
+    open.push(second);
+    record(second);
+    clock.advance(sim.delivery_ms);
+    await second.core.scheduler.waitForIdle();
+    clock.advance(3_600_000);
+    await second.core.scheduler.waitForIdle();
+    expect([...moves.keys()].sort((a, b) => a - b)).toEqual(ids);
+    for (const id of ids) expect(moves.get(id)).toEqual([4, outcomeFor(sim, id)]);
+    const acme = accountId(second.core, 'acme');
+    const thirteens = ids.filter((id) => outcomeFor(sim, id) === 13);
+    expect(thirteens.length).toBeGreaterThan(0);
+    expect(refundRows(second.core, acme).map((r) => r.message_id)).toEqual(thirteens);
+    expect(second.core.credit.ledgerSum(acme)).toBe(second.core.credit.balance(acme));
+  });
+
   it('gives the same outcomes for the same seed, and other outcomes for another seed', async () => {
     const run = async (seed: number) => {
       const { advance, send, statuses, sim } = await start({ seed });
