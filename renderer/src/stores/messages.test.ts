@@ -83,3 +83,29 @@ describe('messages store', () => {
     expect(transport.calls.at(-1)).toMatchObject({ channel: 'messages:export', input: { account_id: 1, status: [11], format: 'csv' } });
   });
 });
+
+describe('messages store, new messages while scrolled', () => {
+  it('keeps rows on screen while the head is re-read, then refetches the rows shown', async () => {
+    let total = 1000;
+    const { api, transport } = fakeApi({
+      'messages:count': () => ({ count: total }),
+      'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({
+        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => messageRow(total - offset - i)),
+        next_cursor: null,
+      }),
+    });
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    await until(store, (s) => s.count === 1000);
+    store.getState().ensureRows(500, 520);
+    await until(store, (s) => s.pages[5] !== undefined);
+
+    total = 1005;
+    store.getState().applyStatusChanges([{ id: 1005, account_id: 1, status: 4 }]);
+    // Never emptied in between: the table does not flash.
+    expect(store.getState().count).toBe(1000);
+    await until(store, (s) => s.count === 1005 && s.pages[5] !== undefined);
+    expect(messagesSelectors.row(store.getState(), 500)?.id).toBe(505);
+    expect(transport.calls.filter((c) => c.channel === 'messages:count').length).toBe(2);
+  });
+});

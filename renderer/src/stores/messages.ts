@@ -72,6 +72,11 @@ export interface RowsSlice {
   generation: number;
   error: string | null;
   reload(): Promise<void>;
+  /**
+   * Re-reads count and first page while the old rows stay on screen, then swaps them in at once
+   * (new messages shift every offset, so the other pages are fetched again as they show).
+   */
+  refreshHead(): Promise<void>;
   /** Makes sure rows [start, end] are loaded or loading. */
   ensureRows(start: number, end: number): void;
   /** Applies pushed status changes to the loaded rows; new messages refresh the head. */
@@ -143,6 +148,29 @@ const rowsSlice =
       }
     };
 
+    let headInFlight = false;
+    let headAgain = false;
+    // The rows the table last asked for: refetched after the head moved under them.
+    let shown: [number, number] = [0, 0];
+    const readHead = async () => {
+      const { accountId, filter } = get();
+      if (accountId === null) return;
+      const generation = get().generation + 1;
+      set({ generation, loadingPages: [] });
+      try {
+        const query = toQuery(accountId, filter);
+        const [{ count }, { rows }] = await Promise.all([
+          api.invoke('messages:count', query),
+          api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE }),
+        ]);
+        if (get().generation !== generation) return;
+        set({ count, pages: { 0: rows } });
+        get().ensureRows(shown[0], shown[1]);
+      } catch (error) {
+        if (get().generation === generation) set({ error: errorMessage(error) });
+      }
+    };
+
     return {
       count: null,
       pages: {},
@@ -161,7 +189,24 @@ const rowsSlice =
           if (get().generation === generation) set({ error: errorMessage(error), count: 0 });
         }
       },
+      async refreshHead() {
+        // A burst of pushes asks many times: one read in flight, and one more after it at most.
+        if (headInFlight) {
+          headAgain = true;
+          return;
+        }
+        headInFlight = true;
+        try {
+          do {
+            headAgain = false;
+            await readHead();
+          } while (headAgain);
+        } finally {
+          headInFlight = false;
+        }
+      },
       ensureRows(start, end) {
+        shown = [start, end];
         const { count, pages, loadingPages, generation } = get();
         if (count === null || count === 0) return;
         const last = Math.min(end, count - 1);
@@ -195,7 +240,7 @@ const rowsSlice =
         if (open && byId.has(open.id)) void get().openTimeline(open);
         // Messages newer than anything shown (a send made meanwhile): the list is newest first,
         // so they belong at the top; re-read the head once for this batch.
-        if (relevant.some((c) => c.id > newest) && get().count !== null) void get().reload();
+        if (relevant.some((c) => c.id > newest) && get().count !== null) void get().refreshHead();
       },
     };
   };
