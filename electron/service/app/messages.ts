@@ -46,8 +46,22 @@ interface Where {
   params: Array<string | number>;
 }
 
+export interface WhereOptions {
+  /**
+   * For a list (ORDER BY id DESC LIMIT n): conditions whose index would return rows out of id
+   * order, for SQLite to sort all of them (a wide date range, a short number prefix), are
+   * written with a unary + so the planner walks the primary key newest first instead; a date
+   * range is narrowed to its id range, since ids are given in creation order.
+   */
+  ordered?: { idFrom: number | null; idTo: number | null };
+}
+
+/** Shorter number prefixes match too many receivers for their index to help an ordered list. */
+const SELECTIVE_PREFIX = 6;
+
 /** The WHERE clause of a filter; every condition is on an indexed column or a small table. */
-export function filterWhere(filter: MessageFilter): Where {
+export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): Where {
+  const ordered = options.ordered;
   const parts: string[] = [];
   const params: Array<string | number> = [];
   if (filter.account_id !== undefined) {
@@ -73,7 +87,8 @@ export function filterWhere(filter: MessageFilter): Where {
       let digits = toAsciiDigits(filter.receptor).replace(/\D/g, '');
       if (digits.startsWith('98')) digits = digits.slice(2);
       if (digits.startsWith('9')) digits = '0' + digits;
-      parts.push("m.receptor >= ? AND m.receptor < ?");
+      const column = ordered && digits.length < SELECTIVE_PREFIX ? '+m.receptor' : 'm.receptor';
+      parts.push(`${column} >= ? AND ${column} < ?`);
       params.push(digits, digits + '\uffff');
     }
   }
@@ -85,13 +100,22 @@ export function filterWhere(filter: MessageFilter): Where {
     parts.push('s.origin = ?');
     params.push(filter.origin);
   }
+  const createdAt = ordered ? '+m.created_at' : 'm.created_at';
   if (filter.from !== undefined) {
-    parts.push('m.created_at >= ?');
+    parts.push(`${createdAt} >= ?`);
     params.push(Math.ceil(filter.from / CREATED_AT_MS));
   }
   if (filter.to !== undefined) {
-    parts.push('m.created_at < ?');
+    parts.push(`${createdAt} < ?`);
     params.push(Math.ceil(filter.to / CREATED_AT_MS));
+  }
+  if (ordered && (filter.from !== undefined || filter.to !== undefined)) {
+    // No message in the range: an empty id range.
+    if (ordered.idFrom === null || ordered.idTo === null) parts.push('0');
+    else {
+      parts.push('m.id BETWEEN ? AND ?');
+      params.push(ordered.idFrom, ordered.idTo);
+    }
   }
   if (filter.text) {
     parts.push("COALESCE(m.text, s.text) LIKE ? ESCAPE '\\'");
@@ -123,14 +147,46 @@ export class MessageQueries {
     return statement;
   }
 
+  private firstIdFromStmt: Statement<[number], { id: number }> | undefined;
+  private lastIdBeforeStmt: Statement<[number], { id: number }> | undefined;
+
+  /** The id range of messages created in [from, to): ids are given in creation order. */
+  private idRange(filter: MessageFilter): { idFrom: number | null; idTo: number | null } {
+    this.firstIdFromStmt ??= this.db.prepare('SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1');
+    this.lastIdBeforeStmt ??= this.db.prepare('SELECT id FROM messages WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1');
+    const idFrom = filter.from === undefined ? 0 : (this.firstIdFromStmt.get(Math.ceil(filter.from / CREATED_AT_MS))?.id ?? null);
+    const idTo =
+      filter.to === undefined ? Number.MAX_SAFE_INTEGER : (this.lastIdBeforeStmt.get(Math.ceil(filter.to / CREATED_AT_MS))?.id ?? null);
+    return { idFrom, idTo };
+  }
+
+  private listSql(filter: MessageFilter & { cursor?: number | null }): Where {
+    let where = filterWhere(filter, { ordered: this.idRange(filter) });
+    if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
+    return { sql: `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`, params: where.params };
+  }
+
   list(filter: MessageFilter & { cursor?: number | null; offset?: number; limit: number }): {
     rows: MessageRow[];
     next_cursor: number | null;
   } {
-    let where = filterWhere(filter);
-    if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
-    const sql = `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`;
-    const raw = this.prepare(sql).all(...where.params, filter.limit + 1, filter.offset ?? 0) as RawRow[];
+    const statuses = [...new Set(filter.status ?? [])];
+    let raw: RawRow[];
+    if (statuses.length > 1 && statuses.length <= 20) {
+      // Several statuses: each one's newest rows come in id order from the status index; merging
+      // them beats sorting every match of all of them.
+      const wanted = filter.limit + 1 + (filter.offset ?? 0);
+      raw = statuses
+        .flatMap((status) => {
+          const { sql, params } = this.listSql({ ...filter, status: [status] });
+          return this.prepare(sql).all(...params, wanted, 0) as RawRow[];
+        })
+        .sort((a, b) => b.id - a.id)
+        .slice(filter.offset ?? 0, (filter.offset ?? 0) + filter.limit + 1);
+    } else {
+      const { sql, params } = this.listSql(filter);
+      raw = this.prepare(sql).all(...params, filter.limit + 1, filter.offset ?? 0) as RawRow[];
+    }
     const more = raw.length > filter.limit;
     const rows = (more ? raw.slice(0, filter.limit) : raw).map(toMessageRow);
     return { rows, next_cursor: more ? rows[rows.length - 1]!.id : null };
@@ -178,9 +234,9 @@ export class MessageQueries {
 
   /** EXPLAIN QUERY PLAN of a list query (tests check that indexes serve the filters). */
   listPlan(filter: MessageFilter & { cursor?: number | null }): string[] {
-    let where = filterWhere(filter);
-    if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
-    const sql = `EXPLAIN QUERY PLAN ${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT 100`;
-    return (this.db.prepare(sql).all(...where.params) as Array<{ detail: string }>).map((r) => r.detail);
+    // Several statuses are listed one status at a time (see list()).
+    const one = filter.status && filter.status.length > 1 ? { ...filter, status: [filter.status[0]!] } : filter;
+    const { sql, params } = this.listSql(one);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 100, 0) as Array<{ detail: string }>).map((r) => r.detail);
   }
 }
