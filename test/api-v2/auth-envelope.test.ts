@@ -6,7 +6,16 @@ import type { AddressInfo } from 'node:net';
 import { HEALTH_MESSAGE } from '../../electron/service/http/routes/health';
 import { buildHttpServer } from '../../electron/service/http/server';
 import { INACTIVE_KEY, KEY, post, startServer, type TestServer } from '../helpers/server';
-import { accountId, counts, expectEnvelope, expectError, request, uploadFile } from './support';
+import {
+  accountId,
+  counts,
+  expectEnvelope,
+  expectError,
+  phones,
+  request,
+  uploadFile,
+  type HttpResult,
+} from './support';
 
 let server: TestServer;
 let acme: number;
@@ -192,6 +201,30 @@ describe('envelope exceptions (spec 7)', () => {
     expectError(await post(`${server.url}/v2/sms/send`, { ...valid, message: '' }), 400);
     expectError(await post(`${server.url}/v2/sms/status`, { messageids: ['1'] }), 400);
     expectError(await post(`${server.url}/v2/sms/status`, { messageids: Array(1001).fill(1) }), 414);
+  });
+});
+
+describe('return.message', () => {
+  it("is the Persian text of the previous provider's table for each code (reference §2)", async () => {
+    const cases: Array<[Promise<HttpResult>, number, string]> = [
+      [post(`${server.url}/v2/sms/send`, valid), 200, 'تایید شد'],
+      [post(`${server.url}/v2/sms/send`, '{'), 400, 'پارامترها ناقص هستند'],
+      [post(`${server.url}/v2/sms/send`, valid, INACTIVE_KEY), 401, 'حساب کاربری غیرفعال شده است'],
+      [post(`${server.url}/v2/sms/send`, valid, 'nope'), 403, 'کد شناسائی API-Key معتبر نمی‌باشد'],
+      [post(`${server.url}/v2/sms/send`, { ...valid, receivers: ['x'] }), 411, 'دریافت کننده نامعتبر است'],
+      [post(`${server.url}/v2/sms/send`, { ...valid, sender: '30002222' }), 412, 'ارسال کننده نامعتبر است'],
+      [
+        post(`${server.url}/v2/sms/status`, { messageids: Array(1001).fill(1) }),
+        414,
+        'حجم درخواست بیشتر از حد مجاز است',
+      ],
+      [post(`${server.url}/v2/sms/send`, { ...valid, receivers: phones(7000) }), 418, 'اعتبار شما کافی نمی‌باشد'],
+    ];
+    for (const [pending, status, message] of cases) {
+      const result = await pending;
+      expect(result.status).toBe(status);
+      expect(result.body.return).toEqual({ status, message });
+    }
   });
 });
 
