@@ -1,0 +1,40 @@
+// `npm start` where the desktop app cannot run (here: no Electron binary, no display): one line
+// says why, then the headless service with the web UI starts, as `npm run serve` does, and stops
+// cleanly on SIGTERM.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { ROOT, tempDir } from './helpers/server';
+
+it('falls back to the web UI with one line saying why', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHAPAR_WEB_TOKEN: 'start-token' };
+  delete env['DISPLAY'];
+  delete env['WAYLAND_DISPLAY'];
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs'), '--host', '127.0.0.1', '--port', '0', '--data', tempDir('chapar-start-')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`start exited with ${code}:\n${output}`)));
+  });
+  const lines = output.trim().split('\n');
+  expect(lines[0]).toMatch(/^chapar: desktop app unavailable here: (no Electron binary|no display).*; starting the web UI instead$/);
+  expect(lines.filter((line) => line.includes('desktop app unavailable'))).toHaveLength(1);
+  expect(output).toContain(`chapar: web UI: ${url}/?token=start-token`);
+  expect((await fetch(`${url}/health`)).status).toBe(200);
+
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('exit', (exitCode) => resolve(exitCode));
+    child.kill('SIGTERM');
+  });
+  expect(code).toBe(0);
+  expect(output).toContain('chapar: SIGTERM, stopping');
+});
