@@ -163,18 +163,25 @@ export const events = {
     event: 'messages:status-changed',
     payload: z.object({ changes: z.array(s.StatusChangeSchema) }),
   }),
-  /** A contact upload being processed into a segment. */
+  /** A contacts job (spreadsheet or upload import, opt-out file, segment combine) moving on. */
   'import:progress': defineEvent({
     event: 'import:progress',
     payload: z.object({
-      upload_data_id: z.union([z.string(), z.number()]),
+      job_id: s.Id,
+      kind: z.enum(['import', 'optouts', 'combine']),
       segment_id: s.Id.nullable(),
-      status: z.enum(['PROCESSING', 'COMPLETED', 'FAILED']),
-      total: z.number().int().nonnegative(),
-      processed: z.number().int().nonnegative(),
+      /** The upload_data_id of a JSON upload (spec 4.4), when the job came from one. */
+      upload_id: s.Id.nullable(),
+      status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+      /** Row number of the last row processed. */
+      rows: z.number().int().nonnegative(),
+      /** 0..1, from the bytes read. */
+      fraction: z.number().min(0).max(1),
       valid: z.number().int().nonnegative(),
       invalid: z.number().int().nonnegative(),
       duplicates: z.number().int().nonnegative(),
+      opted_out: z.number().int().nonnegative(),
+      error: z.string().nullable(),
     }),
   }),
   /** A running messages:export. */

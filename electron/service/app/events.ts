@@ -1,10 +1,10 @@
 // Push events for the renderer, from the core: status changes (merged over a short window so a
-// busy gateway sends a few large batches, not thousands of small ones), import progress (when the
-// contacts domain emits it on core.events as 'import-progress') and export progress.
-import type { EventEmitter } from 'node:events';
+// busy gateway sends a few large batches, not thousands of small ones), contacts job progress
+// (core.imports) and export progress.
 import type { Core } from '../core';
 import type { StatusChange } from '../messaging/gateway';
 import type { EventName, PayloadOf } from '../../../shared/ipc/contracts';
+import type { ImportProgress } from '../../../shared/contacts';
 
 export type PushListener = <E extends EventName>(event: E, payload: PayloadOf<E>) => void;
 
@@ -22,11 +22,24 @@ export class EventHub {
     const onStatus = (changes: StatusChange[]) => this.queueStatus(changes);
     core.events.on('message-status', onStatus);
     this.detach.push(() => core.events.off('message-status', onStatus));
-    // The contacts domain reports import progress on the same emitter (untyped there for now).
-    const untyped = core.events as unknown as EventEmitter;
-    const onImport = (payload: PayloadOf<'import:progress'>) => this.emit('import:progress', payload);
-    untyped.on('import-progress', onImport);
-    this.detach.push(() => untyped.off('import-progress', onImport));
+    // The contacts domain reports its jobs on its own emitter.
+    const onImport = (progress: ImportProgress) =>
+      this.emit('import:progress', {
+        job_id: progress.jobId,
+        kind: progress.kind,
+        segment_id: progress.segmentId,
+        upload_id: progress.uploadId,
+        status: progress.status,
+        rows: progress.rows,
+        fraction: progress.fraction,
+        valid: progress.valid,
+        invalid: progress.invalid,
+        duplicates: progress.duplicates,
+        opted_out: progress.opted_out,
+        error: progress.error,
+      });
+    core.imports.events.on('progress', onImport);
+    this.detach.push(() => core.imports.events.off('progress', onImport));
   }
 
   subscribe(listener: PushListener): () => void {
