@@ -85,6 +85,12 @@ describe('compose, send and follow messages (web UI)', () => {
     const csv = Papa.parse<Record<string, string>>(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
     expect(csv.data.length).toBe(delivered);
     expect(await page.getByTestId('export-result').getAttribute('data-rows')).toBe(String(delivered));
+    // The same rows as a spreadsheet (an XLSX file is a zip: it starts with PK).
+    const xlsxDownload = page.waitForEvent('download');
+    await page.getByTestId('export-xlsx').click();
+    const xlsx = await (await xlsxDownload).path();
+    expect(fs.readFileSync(xlsx).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect((await xlsxDownload).suggestedFilename()).toMatch(/\.xlsx$/);
     await screenshot(page, 'en-messages-filtered');
     expect(app.problems).toEqual([]);
   });

@@ -133,6 +133,11 @@ export const en = {
       address: 'Address',
       dataDir: 'Data folder',
       dataDirHint: 'Messages, accounts and settings live in this folder. Back it up from the Backup tab.',
+      host: 'Host',
+      port: 'Port',
+      moveDataDir: 'Another folder',
+      useNextStart: 'Use from the next start',
+      dataDirWeb: 'In web mode the folder is chosen when the server starts (serve --data).',
       nextDataDir: 'From the next start: {{dir}}',
     },
     accounts: {

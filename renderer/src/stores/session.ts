@@ -12,7 +12,9 @@ export interface LanguageSlice {
   /** Loads the saved settings; keeps the navigator's language when none was chosen. */
   loadSettings(): Promise<void>;
   setLanguage(language: Language): Promise<void>;
-  setHttpApi(enabled: boolean): Promise<void>;
+  setHttpApi(changes: { enabled?: boolean; host?: string; port?: number }): Promise<boolean>;
+  /** Desktop: the workspace folder to use from the next start. */
+  setDataDir(dir: string): Promise<boolean>;
 }
 
 export interface AccountsSlice {
@@ -52,11 +54,22 @@ const languageSlice =
         set({ error: errorMessage(error) });
       }
     },
-    async setHttpApi(enabled) {
+    async setHttpApi(changes) {
       try {
-        set({ settings: await api.invoke('settings:set', { http_api: { enabled } }) });
+        set({ settings: await api.invoke('settings:set', { http_api: changes }) });
+        return true;
       } catch (error) {
         set({ error: errorMessage(error) });
+        return false;
+      }
+    },
+    async setDataDir(dir) {
+      try {
+        set({ settings: await api.invoke('settings:set', { data_dir: dir }) });
+        return true;
+      } catch (error) {
+        set({ error: errorMessage(error) });
+        return false;
       }
     },
   });

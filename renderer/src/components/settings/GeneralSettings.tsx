@@ -1,20 +1,22 @@
-// Language, the local HTTP API and the data folder.
-import { Code, Group, Paper, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+// Language, the local HTTP API (on/off and address where the host lets it change) and the data
+// folder (the desktop app can move to another one from its next start).
+import { Button, Code, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
+import type { AppSettings } from '../../api';
 import type { Language } from '../../lib/format';
 
 export function GeneralSettings() {
   const { t } = useTranslation();
   const { session } = useStores();
-  const { language, settings, setLanguage, setHttpApi } = useStore(
+  const { language, settings, setLanguage } = useStore(
     session,
-    useShallow((s) => ({ language: s.language, settings: s.settings, setLanguage: s.setLanguage, setHttpApi: s.setHttpApi })),
+    useShallow((s) => ({ language: s.language, settings: s.settings, setLanguage: s.setLanguage })),
   );
-  // Where it cannot be switched (web mode) it is on exactly when it answers somewhere.
-  const httpApiOn = settings ? (settings.http_api.can_toggle ? settings.http_api.enabled : settings.http_api.url !== null) : false;
   return (
     <Stack maw={640}>
       <Paper withBorder p="md">
@@ -35,49 +37,104 @@ export function GeneralSettings() {
           </Text>
         </Stack>
       </Paper>
-      <Paper withBorder p="md">
-        <Stack gap="xs">
-          <Text fw={600}>{t('settings.general.httpApi')}</Text>
-          {settings ? (
-            <>
-              <Switch
-                checked={httpApiOn}
-                disabled={!settings.http_api.can_toggle}
-                onChange={(event) => void setHttpApi(event.currentTarget.checked)}
-                label={httpApiOn ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
-                data-testid="settings-http-api"
-              />
-              <Group gap="xs">
-                <Text size="sm">{t('settings.general.address')}</Text>
-                <Code data-testid="settings-http-url">{settings.http_api.url ?? `${settings.http_api.host}:${settings.http_api.port}`}</Code>
-              </Group>
-              {!settings.http_api.can_toggle ? (
-                <Text size="xs" c="dimmed">
-                  {t('settings.general.httpApiWeb')}
-                </Text>
-              ) : null}
-            </>
-          ) : (
-            <Text c="dimmed">{t('common.loading')}</Text>
-          )}
-        </Stack>
-      </Paper>
-      <Paper withBorder p="md">
-        <Stack gap="xs">
-          <Text fw={600}>{t('settings.general.dataDir')}</Text>
-          <Code block data-testid="settings-data-dir">
-            {settings?.data_dir ?? '…'}
-          </Code>
-          {settings?.next_data_dir ? (
-            <Text size="xs" c="orange">
-              {t('settings.general.nextDataDir', { dir: settings.next_data_dir })}
-            </Text>
-          ) : null}
-          <Text size="xs" c="dimmed">
-            {t('settings.general.dataDirHint')}
-          </Text>
-        </Stack>
-      </Paper>
+      {settings ? (
+        <>
+          <HttpApiSettings key={JSON.stringify(settings.http_api)} settings={settings} />
+          <DataDirSettings key={settings.next_data_dir ?? settings.data_dir} settings={settings} />
+        </>
+      ) : (
+        <Text c="dimmed">{t('common.loading')}</Text>
+      )}
     </Stack>
+  );
+}
+
+function HttpApiSettings({ settings }: { settings: AppSettings }) {
+  const { t } = useTranslation();
+  const setHttpApi = useStore(useStores().session, (s) => s.setHttpApi);
+  const api = settings.http_api;
+  const [host, setHost] = useState(api.host);
+  const [port, setPort] = useState<number | string>(api.port);
+  // Where it cannot be switched (web mode) it is on exactly when it answers somewhere.
+  const on = api.can_toggle ? api.enabled : api.url !== null;
+  const changed = host !== api.host || Number(port) !== api.port;
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="xs">
+        <Text fw={600}>{t('settings.general.httpApi')}</Text>
+        <Switch
+          checked={on}
+          disabled={!api.can_toggle}
+          onChange={(event) => void setHttpApi({ enabled: event.currentTarget.checked })}
+          label={on ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
+          data-testid="settings-http-api"
+        />
+        <Group gap="xs">
+          <Text size="sm">{t('settings.general.address')}</Text>
+          <Code data-testid="settings-http-url">{api.url ?? `${api.host}:${api.port}`}</Code>
+        </Group>
+        {api.can_toggle ? (
+          <Group align="end">
+            <TextInput label={t('settings.general.host')} value={host} onChange={(e) => setHost(e.currentTarget.value)} dir="ltr" w={200} />
+            <NumberInput label={t('settings.general.port')} value={port} onChange={setPort} min={0} max={65535} allowDecimal={false} w={120} />
+            <Button
+              variant="light"
+              disabled={!changed || !host.trim()}
+              onClick={async () => {
+                if (await setHttpApi({ host: host.trim(), port: Number(port) })) notifications.show({ color: 'teal', message: t('common.saved') });
+              }}
+            >
+              {t('common.save')}
+            </Button>
+          </Group>
+        ) : (
+          <Text size="xs" c="dimmed">
+            {t('settings.general.httpApiWeb')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function DataDirSettings({ settings }: { settings: AppSettings }) {
+  const { t } = useTranslation();
+  const setDataDir = useStore(useStores().session, (s) => s.setDataDir);
+  const [dir, setDir] = useState(settings.next_data_dir ?? settings.data_dir);
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="xs">
+        <Text fw={600}>{t('settings.general.dataDir')}</Text>
+        <Code block data-testid="settings-data-dir">
+          {settings.data_dir}
+        </Code>
+        {settings.next_data_dir ? (
+          <Text size="xs" c="orange">
+            {t('settings.general.nextDataDir', { dir: settings.next_data_dir })}
+          </Text>
+        ) : null}
+        <Text size="xs" c="dimmed">
+          {t('settings.general.dataDirHint')}
+        </Text>
+        {settings.mode === 'desktop' ? (
+          <Group align="end">
+            <TextInput
+              label={t('settings.general.moveDataDir')}
+              value={dir}
+              onChange={(e) => setDir(e.currentTarget.value)}
+              dir="ltr"
+              style={{ flex: 1 }}
+            />
+            <Button variant="light" disabled={!dir.trim() || dir === settings.data_dir} onClick={() => void setDataDir(dir.trim())}>
+              {t('settings.general.useNextStart')}
+            </Button>
+          </Group>
+        ) : (
+          <Text size="xs" c="dimmed">
+            {t('settings.general.dataDirWeb')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
   );
 }
