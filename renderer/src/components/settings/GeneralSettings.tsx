@@ -1,6 +1,6 @@
 // Language, the local HTTP API (on/off and address where the host lets it change) and the data
 // folder (the desktop app can move to another one from its next start).
-import { Button, Code, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,13 +62,22 @@ function HttpApiSettings({ settings }: { settings: AppSettings }) {
     <Paper withBorder p="md">
       <Stack gap="xs">
         <Text fw={600}>{t('settings.general.httpApi')}</Text>
-        <Switch
-          checked={on}
-          disabled={!api.can_toggle}
-          onChange={(event) => void setHttpApi({ enabled: event.currentTarget.checked })}
-          label={on ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
-          data-testid="settings-http-api"
-        />
+        {api.can_toggle ? (
+          <Switch
+            checked={on}
+            onChange={(event) => void setHttpApi({ enabled: event.currentTarget.checked })}
+            label={on ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}
+            data-testid="settings-http-api"
+          />
+        ) : (
+          // Not switchable here: a state, not a control that looks broken when disabled.
+          <Group gap="xs" data-testid="settings-http-api" data-on={on}>
+            <Badge color={on ? 'teal' : 'gray'} variant="light">
+              {on ? t('common.active') : t('common.inactive')}
+            </Badge>
+            <Text size="sm">{on ? t('settings.general.httpApiOn') : t('settings.general.httpApiOff')}</Text>
+          </Group>
+        )}
         <Group gap="xs">
           <Text size="sm">{t('settings.general.address')}</Text>
           <Code data-testid="settings-http-url">{api.url ?? `${api.host}:${api.port}`}</Code>
