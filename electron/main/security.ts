@@ -6,13 +6,12 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { app, protocol, session, shell, type WebContents, type WebFrameMain } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security';
+import { APP_SCHEME, appOrigin, isExternalLink, isSameOrigin, isTrustedFrame as trustedFrame, rendererFile } from './origin';
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'chapar';
 const DEV_URL = process.env['ELECTRON_RENDERER_URL'];
 
 /** Where the renderer is loaded from: the dev server, or the app's own scheme. */
-export const APP_ORIGIN = DEV_URL ? new URL(DEV_URL).origin : `${APP_SCHEME}://${APP_HOST}`;
+export const APP_ORIGIN = appOrigin(DEV_URL);
 export const APP_ENTRY = DEV_URL ?? `${APP_ORIGIN}/index.html`;
 
 // Vite's dev server needs its inline preamble and its HMR socket; the built app needs neither.
@@ -46,12 +45,9 @@ const MIME: Record<string, string> = {
 
 /** Serves out/renderer at app://chapar/, with the CSP header; nothing outside that folder. */
 export function serveRenderer(rendererDir: string): void {
-  const root = path.resolve(rendererDir);
   protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
-    const file = path.resolve(root, '.' + relative);
-    if (url.host !== APP_HOST || (file !== root && !file.startsWith(root + path.sep)) || !fs.existsSync(file) || !fs.statSync(file).isFile())
+    const file = rendererFile(rendererDir, request.url);
+    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile())
       return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
     return new Response(await fs.promises.readFile(file), {
       headers: {
@@ -78,25 +74,16 @@ export function enforceSessionPolicy(): void {
 }
 
 export function isAppUrl(url: string): boolean {
-  try {
-    return new URL(url).origin === APP_ORIGIN;
-  } catch {
-    return false;
-  }
+  return isSameOrigin(url, APP_ORIGIN);
 }
 
 /** IPC is answered only for the app's own top frame. */
 export function isTrustedFrame(frame: WebFrameMain | null | undefined): boolean {
-  return !!frame && frame.parent === null && isAppUrl(frame.url);
+  return trustedFrame(frame, APP_ORIGIN);
 }
 
 function openOutside(url: string): void {
-  try {
-    const { protocol: scheme } = new URL(url);
-    if (scheme === 'https:' || scheme === 'http:' || scheme === 'mailto:') void shell.openExternal(url);
-  } catch {
-    // not a URL: nothing to open
-  }
+  if (isExternalLink(url)) void shell.openExternal(url);
 }
 
 /** No navigation away from the app, no new windows, no webviews, for every web contents. */
