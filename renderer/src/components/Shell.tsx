@@ -1,5 +1,5 @@
 // The app shell: header (name, account, credit), navigation, and the current page.
-import { AppShell, Burger, Group, NavLink, Select, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChartBar, IconList, IconSend, IconSettings, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +9,15 @@ import { useStores } from '../stores/context';
 import { sessionSelectors } from '../stores/session';
 import { useRoute, type Page } from './useRoute';
 import { Money } from './Money';
-import { DashboardPage } from '../pages/DashboardPage';
-import { ComposePage } from '../pages/ComposePage';
-import { MessagesPage } from '../pages/MessagesPage';
-import { SettingsPage } from '../pages/SettingsPage';
+import { lazy, Suspense } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
+
+// Pages load on first visit: the charts of the dashboard and the settings forms stay out of the
+// first script the window parses.
+const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const ComposePage = lazy(() => import('../pages/ComposePage').then((m) => ({ default: m.ComposePage })));
+const MessagesPage = lazy(() => import('../pages/MessagesPage').then((m) => ({ default: m.MessagesPage })));
+const SettingsPage = lazy(() => import('../pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'dashboard', icon: IconChartBar },
@@ -62,10 +66,12 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <ErrorNotifier />
-        {page === 'dashboard' && <DashboardPage />}
-        {page === 'compose' && <ComposePage />}
-        {page === 'messages' && <MessagesPage />}
-        {page === 'settings' && <SettingsPage />}
+        <Suspense fallback={<Loader size="sm" m="xl" />}>
+          {page === 'dashboard' && <DashboardPage />}
+          {page === 'compose' && <ComposePage />}
+          {page === 'messages' && <MessagesPage />}
+          {page === 'settings' && <SettingsPage />}
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
