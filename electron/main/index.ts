@@ -3,7 +3,7 @@
 // is the same one `serve` runs; everything Electron-specific stays in this folder.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog, shell } from 'electron';
 import { Core } from '../service/core';
 import { ensureDemoAccount } from '../service/seed';
 import { defaultDataDir } from '../service/workspace/paths';
@@ -77,6 +77,8 @@ async function start(): Promise<void> {
     mode: 'desktop',
     httpApi: { url: () => api.url(), canToggle: true, apply: (config) => api.start(config) },
     nextDataDir: { get: () => location.next(), set: (dir) => location.setNext(dir) },
+    chooseFile: (purpose, defaultPath) => chooseFile(purpose, defaultPath),
+    reveal: (file) => shell.showItemInFolder(file),
     log: (message, error) => console.error(`chapar: ${message}`, error),
   });
   unwireIpc = wireIpc(dispatcher);
@@ -84,6 +86,25 @@ async function start(): Promise<void> {
 
   window = createWindow();
   window.on('closed', () => (window = null));
+}
+
+async function chooseFile(purpose: 'backup-restore' | 'backup-save' | 'data-folder', defaultPath: string | undefined): Promise<string | null> {
+  const parent = window ?? BrowserWindow.getFocusedWindow();
+  const backups = [{ name: 'Chapar backup', extensions: ['db'] }];
+  if (purpose === 'backup-save') {
+    const options = { defaultPath, filters: backups };
+    const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+    return result.canceled ? null : (result.filePath ?? null);
+  }
+  const options = {
+    defaultPath,
+    properties: purpose === 'data-folder' ? (['openDirectory', 'createDirectory'] as const) : (['openFile'] as const),
+    filters: purpose === 'backup-restore' ? backups : [],
+  };
+  const result = parent
+    ? await dialog.showOpenDialog(parent, { ...options, properties: [...options.properties] })
+    : await dialog.showOpenDialog({ ...options, properties: [...options.properties] });
+  return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
 let stopping = false;

@@ -31,6 +31,8 @@ export const CHANNEL_NAMES = [
   'backup:list',
   'backup:restore',
   'segments:list',
+  'files:choose',
+  'files:reveal',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

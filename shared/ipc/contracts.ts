@@ -155,6 +155,16 @@ export const contracts = {
 
   // ---- segments (contacts)
   'segments:list': defineContract({ channel: 'segments:list', input: byAccount, output: z.array(s.SegmentSummarySchema) }),
+
+  // ---- the desktop's file dialogs (web mode answers 501: the browser has no access to the server's disk)
+  /** A native dialog: a backup to restore, where to save a backup, a workspace folder. Null when cancelled. */
+  'files:choose': defineContract({
+    channel: 'files:choose',
+    input: z.object({ purpose: z.enum(['backup-restore', 'backup-save', 'data-folder']), default_path: z.string().optional() }),
+    output: z.object({ path: z.string().nullable() }),
+  }),
+  /** Shows a file (an export, a backup) in the system's file manager. */
+  'files:reveal': defineContract({ channel: 'files:reveal', input: z.object({ path: z.string().min(1) }), output: s.Empty }),
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {

@@ -68,6 +68,11 @@ describe('the dispatcher', () => {
     expect((await refused('compose:preview', { account_id: account, sender: 'nope', message: 'x' })).code).toBe(412);
   });
 
+  it('answers 501 for the desktop-only dialogs without a desktop host', async () => {
+    expect((await refused('files:choose', { purpose: 'backup-restore' })).code).toBe(501);
+    expect((await refused('files:reveal', { path: core.dataDir })).code).toBe(501);
+  });
+
   it('registers exactly the contract channels', () => {
     const registered: string[] = [];
     registerHandlers((channel) => registered.push(channel), dispatcher);

@@ -2,6 +2,7 @@
 // use (Electron's ipcMain in main, the HTTP bridge in `serve`): it refuses unknown channels,
 // validates the input with the contract's schema, runs the handler and answers
 // {ok: true, value} | {ok: false, error: {code, message}} — never a thrown error.
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Core } from '../core';
@@ -35,6 +36,10 @@ export interface AppHost {
   };
   /** Desktop: the workspace folder chosen for the next start. */
   nextDataDir?: { get(): string | null; set(dir: string): void };
+  /** Desktop: native file dialogs (null when the user cancels). */
+  chooseFile?(purpose: 'backup-restore' | 'backup-save' | 'data-folder', defaultPath: string | undefined): Promise<string | null>;
+  /** Desktop: show a file in the system's file manager. */
+  reveal?(file: string): void;
   /** Where unexpected errors are reported (they reach the caller only as code 500). */
   log?(message: string, error: unknown): void;
 }
@@ -161,6 +166,16 @@ export function createHandlers(services: AppServices): Handlers {
     'segments:list': ({ account_id }) => {
       core.accounts.get(account_id);
       return listSegments(core, account_id);
+    },
+    'files:choose': async ({ purpose, default_path }) => {
+      if (!host.chooseFile) throw new ServiceError(501, 'file dialogs exist in the desktop app only');
+      return { path: await host.chooseFile(purpose, default_path) };
+    },
+    'files:reveal': ({ path: file }) => {
+      if (!host.reveal) throw new ServiceError(501, 'the file manager is reachable from the desktop app only');
+      if (!fs.existsSync(file)) throw new ServiceError(404, file);
+      host.reveal(path.resolve(file));
+      return null;
     },
   };
 }
