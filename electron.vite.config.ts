@@ -8,7 +8,16 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { outDir: 'out/main', rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } } },
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // The import worker thread's entry (electron/service/contacts/threads.ts loads it by this name).
+          'import-worker': resolve(__dirname, 'electron/service/contacts/import-worker.ts'),
+        },
+      },
+    },
   },
   preload: {
     plugins: [externalizeDepsPlugin()],

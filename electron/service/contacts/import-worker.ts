@@ -18,6 +18,8 @@ parentPort!.on('message', (message: ToWorker) => {
   if (message.type === 'cancel') cancel = true;
   if (message.type === 'stop') stop = true;
 });
+// Listening must not keep the thread alive: it ends when its task is done.
+parentPort!.unref();
 const send = (message: FromWorker) => parentPort!.postMessage(message);
 
 function openJobDb(dbFile: string): Db {

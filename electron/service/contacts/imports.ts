@@ -37,6 +37,7 @@ import {
 import { runTask, WorkerTaskError, type JobOutcome, type ToWorker } from './threads';
 import type { CombineSpec, Counters, ImportSpec, JobRow } from './pipeline';
 import { finishJob } from './pipeline';
+import { ImportFileError, preview, sniffFormat } from './sources';
 import type { ExportRequest } from './exports';
 
 export interface ImportJob {
@@ -114,6 +115,8 @@ export class Imports {
 
   async preview(file: string, options: ReadOptions = {}): Promise<Preview> {
     try {
+      // A CSV preview reads 256 KB: done here. An XLSX one may unzip a lot: done in a thread.
+      if ((options.format ?? sniffFormat(file)) === 'csv') return await preview(file, { ...options, format: 'csv' });
       return await runTask<Preview>({ op: 'preview', file, options }).result;
     } catch (error) {
       throw asServiceError(error);
@@ -428,6 +431,6 @@ function toJob(row: JobRow & { error: string | null; created_at: number; finishe
 }
 
 function asServiceError(error: unknown): unknown {
-  if (error instanceof WorkerTaskError) return new ServiceError(ApiCode.BadRequest, error.message);
+  if (error instanceof WorkerTaskError || error instanceof ImportFileError) return new ServiceError(ApiCode.BadRequest, error.message);
   return error;
 }
