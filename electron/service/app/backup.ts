@@ -79,17 +79,22 @@ function checkBackup(file: string): number {
 
 export async function restoreBackup(core: Core, file: string): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
   const source = path.resolve(file);
-  checkBackup(source);
-  const safety = await createBackup(core, stampedName(core, 'before-restore'));
   const live = path.join(core.dataDir, 'chapar.db');
   if (path.resolve(live) === source) throw new ServiceError(ApiCode.BadRequest, 'that is the live database');
+  checkBackup(source);
+  const safety = await createBackup(core, stampedName(core, 'before-restore'));
   // The backup API writes into the live file under SQLite's own locks; the core's connection sees
-  // the restored pages on its next read.
+  // the restored pages on its next read. The copy is one step: between steps the live file would
+  // stay locked, and a write of the core (which waits for that lock synchronously) would stall
+  // the process. The scheduler is paused meanwhile, so no batch of the old data runs halfway.
+  const wasRunning = !core.scheduler['stopped'];
+  await core.scheduler.stop();
   const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
   try {
-    await reader.backup(live, { progress: () => 256 });
+    await reader.backup(live, { progress: () => 0x7fffffff });
   } finally {
     reader.close();
+    if (wasRunning) core.scheduler.start();
   }
   // An older backup gets this build's migrations; cached settings are re-read and the scheduler
   // looks at the restored messages.
