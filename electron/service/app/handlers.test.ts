@@ -6,7 +6,7 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import { CHANNELS, type Channel, type InputOf, type OutputOf, type PayloadOf } from '../../../shared/ipc/contracts';
+import { CHANNELS, events, type Channel, type InputOf, type OutputOf, type PayloadOf } from '../../../shared/ipc/contracts';
 import { createDispatcher, registerHandlers, type AppHost, type IpcDispatcher } from './handlers';
 
 let core: Core;
@@ -215,6 +215,21 @@ describe('compose and messages', () => {
     const changes = received.flatMap((p) => p.changes);
     expect(changes.filter((c) => c.status === 4)).toHaveLength(2);
     expect(changes.filter((c) => [10, 11, 13, 14].includes(c.status))).toHaveLength(2);
+  });
+
+  it('relays contacts import progress as import:progress', async () => {
+    const received: PayloadOf<'import:progress'>[] = [];
+    dispatcher.services.events.subscribe((event, payload) => {
+      if (event === 'import:progress') received.push(events['import:progress'].payload.parse(payload));
+    });
+    const file = path.join(core.dataDir, 'customers.csv');
+    fs.writeFileSync(file, 'phone,name\n09121234567,Ali\n09121234568,Sara\nnot-a-number,X\n');
+    const { jobId } = await core.imports.start(account, { file, name: 'customers' });
+    await core.imports.wait(jobId);
+    const last = received.filter((p) => p.job_id === jobId).at(-1)!;
+    expect(last).toMatchObject({ kind: 'import', status: 'done', valid: 2, invalid: 1 });
+    const segments = await ok('segments:list', { account_id: account });
+    expect(segments.find((segment) => segment.id === last.segment_id)).toMatchObject({ name: 'customers', member_count: 2 });
   });
 
   it('exports CSV and XLSX with progress', async () => {
