@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { _electron as electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir, testSeed } from '../helpers/server';
+import { Core } from '../../electron/service/core';
+import { applySeed } from '../../electron/service/seed';
 import { openPage } from './app';
 import { acceptedResultRows, composeMixedSend, switchToPersian, waitAllFinal } from './scenarios';
 
@@ -36,13 +38,16 @@ describe.skipIf(!binary)('desktop app (Electron)', () => {
       cwd: ROOT,
       stdio: 'inherit',
     });
+    // The desktop app opens the workspace named by CHAPAR_DATA; the seed goes in beforehand,
+    // through the same core, so the app starts on the test's accounts instead of a demo one.
     dataDir = tempDir('chapar-e2e-electron-');
-    const seedFile = path.join(dataDir, 'seed.json');
-    fs.writeFileSync(seedFile, JSON.stringify(testSeed()));
+    const core = new Core({ dataDir, startScheduler: false });
+    applySeed(core, testSeed());
+    await core.close();
     app = await electron.launch({
       executablePath: binary!,
-      args: [path.join(ROOT, 'out', 'main', 'index.js'), '--no-sandbox', `--data=${dataDir}`, `--seed=${seedFile}`],
-      env: { ...process.env, CHAPAR_DATA_DIR: dataDir, CHAPAR_SEED: seedFile, LANG: 'en_US.UTF-8' },
+      args: [path.join(ROOT, 'out', 'main', 'index.js'), '--no-sandbox'],
+      env: { ...process.env, CHAPAR_DATA: dataDir, LANG: 'en_US.UTF-8' },
     });
   }, 300_000);
 

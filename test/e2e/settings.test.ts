@@ -81,8 +81,9 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('backup-create').click();
     await page.getByTestId('backup-done').waitFor();
     expect(await page.getByTestId('backup-done').innerText()).toContain(app.dataDir);
-    // The restore field is filled with the backup just made.
+    // The restore field is filled with the backup just made, which the list of backups offers.
     expect(await page.getByTestId('restore-path').inputValue()).toContain(app.dataDir);
+    await page.getByTestId('restore-pick').waitFor();
     expect(app.problems).toEqual([]);
   });
 });

@@ -47,7 +47,10 @@ export interface WorkspaceSlice {
   simulator: Simulator | null;
   busy: boolean;
   lastBackup: Backup | null;
+  /** Backups in the workspace's backup folder, newest first. */
+  backups: Backup[];
   restoredFrom: string | null;
+  loadBackups(): Promise<void>;
   savePricing(pricing: Pricing): Promise<boolean>;
   saveSimulator(simulator: Simulator): Promise<boolean>;
   backup(): Promise<Backup | null>;
@@ -168,12 +171,22 @@ const creditSlice =
 
 const workspaceSlice =
   (api: Api): Slice<WorkspaceSlice> =>
-  (set) => ({
+  (set, get) => ({
     pricing: null,
     simulator: null,
     busy: false,
     lastBackup: null,
+    backups: [],
     restoredFrom: null,
+    loadBackups: () =>
+      guarded(
+        set,
+        async () => {
+          const backups = await api.invoke('backup:list');
+          set({ backups: [...backups].sort((a, b) => b.created_at - a.created_at) });
+        },
+        undefined,
+      ),
     savePricing: (pricing) =>
       guarded(set, async () => (set({ pricing: await api.invoke('pricing:set', pricing) }), true), false),
     saveSimulator: (simulator) =>
@@ -182,6 +195,7 @@ const workspaceSlice =
       set({ busy: true });
       const result = await guarded(set, () => api.invoke('backup:create', {}), null);
       set({ busy: false, ...(result ? { lastBackup: result } : {}) });
+      if (result) await get().loadBackups();
       return result;
     },
     async restore(path) {

@@ -1,8 +1,8 @@
 // Backup (an online copy of the whole workspace) and restore (the current data is itself backed
 // up first, never deleted).
-import { Alert, Button, Code, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconDatabaseExport, IconDatabaseImport } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -14,10 +14,21 @@ export function BackupSettings() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { settings } = useStores();
-  const { busy, lastBackup, restoredFrom, backup, restore } = useStore(
+  const { busy, lastBackup, backups, restoredFrom, backup, restore, loadBackups } = useStore(
     settings,
-    useShallow((s) => ({ busy: s.busy, lastBackup: s.lastBackup, restoredFrom: s.restoredFrom, backup: s.backup, restore: s.restore })),
+    useShallow((s) => ({
+      busy: s.busy,
+      lastBackup: s.lastBackup,
+      backups: s.backups,
+      restoredFrom: s.restoredFrom,
+      backup: s.backup,
+      restore: s.restore,
+      loadBackups: s.loadBackups,
+    })),
   );
+  useEffect(() => {
+    void loadBackups();
+  }, [loadBackups]);
   const [path, setPath] = useState('');
   const [confirming, setConfirming] = useState(false);
   return (
@@ -60,6 +71,19 @@ export function BackupSettings() {
           <Text size="sm" c="dimmed">
             {t('settings.backup.restoreHint')}
           </Text>
+          {backups.length > 0 ? (
+            <Select
+              label={t('settings.backup.pick')}
+              placeholder={t('settings.backup.pickPlaceholder')}
+              data={backups.map((b) => ({
+                value: b.path,
+                label: `${formatDateTime(b.created_at, language)} · ${t('settings.backup.size', { n: formatNumber(Math.ceil(b.bytes / 1024), language) })}`,
+              }))}
+              value={backups.some((b) => b.path === path) ? path : null}
+              onChange={(value) => value && setPath(value)}
+              data-testid="restore-pick"
+            />
+          ) : null}
           <Group align="end">
             <TextInput
               label={t('settings.backup.path')}
