@@ -27,9 +27,9 @@ describe('segment: GSM-7', () => {
     }
   });
 
-  it('never splits an extension character across two pages', () => {
-    // 306 septets would be two pages of 153, but the euro sign would straddle the boundary.
-    expect(segment('a'.repeat(152) + '€' + 'a'.repeat(152))).toMatchObject({ units: 306, pages: 3 });
+  it('counts pages from septets alone (PRODUCT.md), wherever an extension character falls', () => {
+    expect(segment('a'.repeat(152) + '€' + 'a'.repeat(152))).toMatchObject({ units: 306, pages: 2 });
+    expect(segment('a'.repeat(152) + '€' + 'a'.repeat(153))).toMatchObject({ units: 307, pages: 3 });
     expect(segment('a'.repeat(151) + '€' + 'a'.repeat(153))).toMatchObject({ units: 306, pages: 2 });
     // One page is 160 septets whatever they are.
     expect(segment('a'.repeat(158) + '€')).toMatchObject({ units: 160, pages: 1 });
@@ -65,12 +65,11 @@ describe('segment: UCS-2', () => {
     expect(segment('a'.repeat(69) + '😀')).toMatchObject({ units: 71, pages: 2 });
   });
 
-  it('never splits a surrogate pair (an emoji) across two pages', () => {
-    // 134 units would be two pages of 67, but the emoji would straddle the boundary.
-    expect(segment('س'.repeat(66) + '😀' + 'س'.repeat(66))).toMatchObject({ units: 134, pages: 3 });
+  it('counts pages from UTF-16 units alone (PRODUCT.md), wherever a surrogate pair falls', () => {
+    expect(segment('س'.repeat(66) + '😀' + 'س'.repeat(66))).toMatchObject({ units: 134, pages: 2 });
     expect(segment('س'.repeat(65) + '😀' + 'س'.repeat(67))).toMatchObject({ units: 134, pages: 2 });
-    // 67 emoji: 33 fit a page of 67 units, so three pages, not two.
-    expect(segment('😀'.repeat(67))).toMatchObject({ units: 134, pages: 3 });
+    expect(segment('😀'.repeat(67))).toMatchObject({ units: 134, pages: 2 });
+    expect(segment('😀'.repeat(68))).toMatchObject({ units: 136, pages: 3 });
     expect(segment('😀'.repeat(36))).toMatchObject({ units: 72, pages: 2 });
     // A lone surrogate counts as one unit.
     expect(segment('\ud800'.repeat(71))).toMatchObject({ units: 71, pages: 2 });

@@ -1,6 +1,5 @@
 // SMS segmentation of a final text (PRODUCT.md "Pages and cost"): GSM-7 160 / 153 per page with
-// extension characters counting two, otherwise UCS-2 70 / 67 per page in UTF-16 code units; a
-// page boundary never splits an extension character or a surrogate pair.
+// extension characters counting two, otherwise UCS-2 70 / 67 per page in UTF-16 code units.
 
 const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
@@ -40,35 +39,16 @@ export function segment(text: string): Segmentation {
       break;
     }
   }
-  if (gsm) return paginate('GSM-7', text, septets, 160, 153);
-  return paginate('UCS-2', text, text.length, 70, 67);
+  if (gsm) return paginate('GSM-7', septets, 160, 153);
+  return paginate('UCS-2', text.length, 70, 67);
 }
 
-// Beyond one page, characters are packed page by page as a phone or carrier does: an extension
-// character (escape + character) or a surrogate pair (an emoji) is never split across two pages,
-// so a page can end one unit short and the text may need one page more than units / perPage.
-function paginate(encoding: Encoding, text: string, units: number, single: number, multi: number): Segmentation {
+// PRODUCT.md's rule to the letter: pages = ceil(units / per-page capacity). Real handsets also
+// avoid splitting an extension character or a surrogate pair across pages, which can add a page at
+// a boundary; we count as the product brief documents, so cost is predictable from the length.
+function paginate(encoding: Encoding, units: number, single: number, multi: number): Segmentation {
   if (units <= single) return { encoding, units, pages: 1, perPage: single };
-  let pages = 1;
-  let used = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    let size = 1;
-    if (encoding === 'GSM-7') size = extension.has(text[i]!) ? 2 : 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        size = 2;
-        i++;
-      }
-    }
-    if (used + size > multi) {
-      pages++;
-      used = 0;
-    }
-    used += size;
-  }
-  return { encoding, units, pages, perPage: multi };
+  return { encoding, units, pages: Math.ceil(units / multi), perPage: multi };
 }
 
 export function countPages(text: string): number {

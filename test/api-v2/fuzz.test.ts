@@ -85,19 +85,9 @@ function checkEnvelope(result: HttpResult, known: number[], expected: ApiCode | 
   if (expected !== undefined) expect(result.status, result.text.slice(0, 300)).toBe(expected);
 }
 
-/** Every SMS-line text is UCS-2: 70 units for one page, else pages of 67 that never split a pair. */
+/** Every SMS-line text is UCS-2: 70 UTF-16 units for one page, else ceil(units / 67) (PRODUCT.md). */
 function ucs2Pages(text: string): number {
-  if (text.length <= 70) return 1;
-  let pages = 1;
-  let used = 0;
-  for (const codePoint of text) {
-    if (used + codePoint.length > 67) {
-      pages++;
-      used = 0;
-    }
-    used += codePoint.length;
-  }
-  return pages;
+  return text.length <= 70 ? 1 : Math.ceil(text.length / 67);
 }
 
 function checkSendEntries(body: Record<string, unknown>, entries: Array<Record<string, unknown>>): void {
