@@ -32,4 +32,6 @@ export function applyLanguage(language: Language): void {
 function setDocumentLanguage(language: Language): void {
   document.documentElement.lang = language;
   document.documentElement.dir = directionOf(language);
+  // The window's title (taskbar, tab) in the language too.
+  document.title = resources[language].translation.app.name;
 }

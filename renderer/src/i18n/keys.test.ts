@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { fa } from './fa';
+
+// Every component and store, as text (Vite's glob import: no file system access needed).
+const sources = import.meta.glob(['../**/*.tsx', '../**/*.ts', '!../**/*.test.ts'], { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
+
+function lookup(texts: object, key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), texts);
+}
+
+describe('translation keys used in the code', () => {
+  it('all exist in both languages', () => {
+    const missing: string[] = [];
+    let found = 0;
+    for (const [file, text] of Object.entries(sources)) {
+      for (const match of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) {
+        found++;
+        const key = match[1]!;
+        if (typeof lookup(en, key) !== 'string') missing.push(`en ${key} (${file})`);
+        if (typeof lookup(fa, key) !== 'string') missing.push(`fa ${key} (${file})`);
+      }
+    }
+    expect(found).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
+
+  it('cover the keys built from names (nav, providers, settings tabs, ledger kinds, periods)', () => {
+    for (const texts of [en, fa]) {
+      for (const page of ['dashboard', 'compose', 'messages', 'settings']) expect(typeof lookup(texts, `nav.${page}`)).toBe('string');
+      for (const provider of ['sms', 'bale', 'rubika']) expect(typeof lookup(texts, `provider.${provider}`)).toBe('string');
+      for (const kind of ['topup', 'send', 'refund', 'adjust']) expect(typeof lookup(texts, `settings.credit.kinds.${kind}`)).toBe('string');
+      for (const period of ['all', 'today', 'week', 'month']) expect(typeof lookup(texts, `messages.periods.${period}`)).toBe('string');
+      for (const tab of ['general', 'accounts', 'apiKeys', 'lines', 'credit', 'pricing', 'simulator', 'backup'])
+        expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
+    }
+  });
+});
