@@ -21,8 +21,10 @@ const PRELOAD = path.join(here, '../preload/index.cjs');
 
 const log = (line: string) => console.log(line);
 
-// The window and `serve` share one workspace: the user data folder is serve's default data folder.
+// The window and `serve` share one workspace: the user data folder is serve's default data folder;
+// Chromium's own files (cache, local storage) go to a subfolder of it, apart from the workspace's.
 app.setPath('userData', defaultDataDir());
+app.setPath('sessionData', path.join(defaultDataDir(), 'electron-session'));
 registerAppScheme();
 lockDownContents();
 
@@ -69,7 +71,8 @@ async function start(): Promise<void> {
   const dataDir = location.open();
   core = new Core({ dataDir });
   const demo = ensureDemoAccount(core);
-  if (demo) log('chapar: demo account created (its API key is in Settings → API keys)');
+  // Keys are shown only once; the window's Settings creates the ones the user will copy.
+  if (demo) log('chapar: demo account created');
 
   httpApi = new HttpApi(core, log);
   const api = httpApi;
