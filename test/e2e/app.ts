@@ -50,7 +50,11 @@ export async function ensureFreshRenderer(): Promise<void> {
     }
   }
   try {
-    if (!fresh()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+    if (!fresh())
+      execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--quiet'], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }

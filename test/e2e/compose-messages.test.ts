@@ -13,7 +13,14 @@ describe('compose, send and follow messages (web UI)', () => {
   beforeAll(async () => {
     // A simulator slow enough that messages are seen on their way, fast enough for a test.
     app = await startApp({
-      seed: { simulator: { seed: 7, handoff_ms: 300, delivery_ms: 900, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } } },
+      seed: {
+        simulator: {
+          seed: 7,
+          handoff_ms: 300,
+          delivery_ms: 900,
+          outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 },
+        },
+      },
     });
   }, 180_000);
 
@@ -47,7 +54,9 @@ describe('compose, send and follow messages (web UI)', () => {
     const receivers = ['09123333333', '09124444444', '09125555555'];
     const sent = await post(`${url}/v2/sms/send`, { message: 'API send', sender: '30001111', receivers }, KEY);
     expect(sent.status).toBe(200);
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 15_000 }).toBe('5');
+    await expect
+      .poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 15_000 })
+      .toBe('5');
     await expect.poll(() => page.getByTestId('message-row').count()).toBe(5);
     await waitAllFinal(page.getByTestId('message-row'));
     expect(await page.evaluate('window.e2eMark')).toBe(42);
@@ -82,7 +91,10 @@ describe('compose, send and follow messages (web UI)', () => {
     await page.getByTestId('export-csv').click();
     const file = await (await download).path();
     // Texts hold a line break (before the opt-out phrase): parse the CSV, do not split lines.
-    const csv = Papa.parse<Record<string, string>>(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+    const csv = Papa.parse<Record<string, string>>(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(csv.data.length).toBe(delivered);
     expect(await page.getByTestId('export-result').getAttribute('data-rows')).toBe(String(delivered));
     // The same rows as a spreadsheet (an XLSX file is a zip: it starts with PK).

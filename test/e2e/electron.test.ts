@@ -26,7 +26,10 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
-if (!binary) console.log('e2e: no Electron binary in node_modules/electron (npx install-electron); the Electron variant is skipped');
+if (!binary)
+  console.log(
+    'e2e: no Electron binary in node_modules/electron (npx install-electron); the Electron variant is skipped',
+  );
 
 describe.skipIf(!binary)('desktop app (Electron)', () => {
   let app: ElectronApplication;
@@ -34,10 +37,14 @@ describe.skipIf(!binary)('desktop app (Electron)', () => {
 
   beforeAll(async () => {
     // main, preload and renderer as the desktop app runs them.
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
     // The desktop app opens the workspace named by CHAPAR_DATA; the seed goes in beforehand,
     // through the same core, so the app starts on the test's accounts instead of a demo one.
     dataDir = tempDir('chapar-e2e-electron-');

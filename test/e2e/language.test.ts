@@ -8,7 +8,22 @@ import { openPage, screenshot, startApp, type RunningApp } from './app';
 import { switchToPersian, waitAllFinal } from './scenarios';
 
 /** Latin words on a Persian screen that are names, not untranslated texts. */
-const LATIN_ALLOWED = new Set(['English', 'acme', 'UCS', 'GSM', 'API', 'HTTP', 'CSV', 'SMS', 'send', 'Hello', 'from', 'Chapar', 'sale', 'website']);
+const LATIN_ALLOWED = new Set([
+  'English',
+  'acme',
+  'UCS',
+  'GSM',
+  'API',
+  'HTTP',
+  'CSV',
+  'SMS',
+  'send',
+  'Hello',
+  'from',
+  'Chapar',
+  'sale',
+  'website',
+]);
 
 async function untranslated(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
@@ -26,7 +41,9 @@ async function screens(page: Page, language: 'en' | 'fa'): Promise<void> {
   await screenshot(page, `${language}-dashboard`);
 
   await openPage(page, 'compose');
-  await page.getByTestId('compose-text').fill(language === 'fa' ? 'سلام! تخفیف ویژهٔ جمعه' : 'Hello! Friday sale, 20% off');
+  await page
+    .getByTestId('compose-text')
+    .fill(language === 'fa' ? 'سلام! تخفیف ویژهٔ جمعه' : 'Hello! Friday sale, 20% off');
   await page.getByTestId('compose-receivers').fill('09121234567\n+98 912 765 4321\n۰۹۱۲۱۲۳۴۵۶۷\n12345');
   await page.getByTestId('compose-invalid-list').waitFor();
   await screenshot(page, `${language}-compose`);
@@ -62,7 +79,11 @@ describe('language and direction (web UI)', () => {
     app = await startApp({ locale: 'en-US' });
     // Something to show: a send through the HTTP API, followed to its final statuses.
     const receivers = Array.from({ length: 12 }, (_, i) => `0912${String(1000000 + i * 7919).padStart(7, '0')}`);
-    const sent = await post(`${app.url}/v2/sms/send`, { message: 'Hello from Chapar', sender: '30001111', receivers }, KEY);
+    const sent = await post(
+      `${app.url}/v2/sms/send`,
+      { message: 'Hello from Chapar', sender: '30001111', receivers },
+      KEY,
+    );
     expect(sent.status).toBe(200);
   }, 180_000);
 

@@ -11,11 +11,20 @@ describe('messages table with many rows (web UI)', () => {
   let app: RunningApp;
 
   beforeAll(async () => {
-    const accounts = (testSeed().accounts ?? []).map((account) => (account.name === 'acme' ? { ...account, credit_rials: 1_000_000_000 } : account));
+    const accounts = (testSeed().accounts ?? []).map((account) =>
+      account.name === 'acme' ? { ...account, credit_rials: 1_000_000_000 } : account,
+    );
     app = await startApp({ seed: { accounts } });
     for (let send = 0; send < SENDS; send++) {
-      const receivers = Array.from({ length: PER_SEND }, (_, i) => `091${String(send * PER_SEND + i).padStart(8, '0')}`);
-      const result = await post(`${app.url}/v2/sms/send`, { message: `bulk ${send}`, sender: '30001111', receivers }, KEY);
+      const receivers = Array.from(
+        { length: PER_SEND },
+        (_, i) => `091${String(send * PER_SEND + i).padStart(8, '0')}`,
+      );
+      const result = await post(
+        `${app.url}/v2/sms/send`,
+        { message: `bulk ${send}`, sender: '30001111', receivers },
+        KEY,
+      );
       expect(result.status).toBe(200);
     }
   }, 300_000);
@@ -27,7 +36,9 @@ describe('messages table with many rows (web UI)', () => {
   it('keeps the DOM small and reaches the last row by scrolling', async () => {
     const { page } = app;
     await openPage(page, 'messages');
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 30_000 }).toBe(String(SENDS * PER_SEND));
+    await expect
+      .poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 30_000 })
+      .toBe(String(SENDS * PER_SEND));
     await page.getByTestId('message-row').first().waitFor();
     expect(await page.getByTestId('message-row').count()).toBeLessThan(80);
 
@@ -37,8 +48,10 @@ describe('messages table with many rows (web UI)', () => {
     expect(await page.getByTestId('message-row').count()).toBeLessThan(80);
 
     // And back to the middle: rows there load too.
-    await page.getByTestId('messages-scroll').evaluate((element) => element.scrollTo({ top: element.scrollHeight / 2 }));
-    await page.locator(`[data-testid="message-row"][data-id="${SENDS * PER_SEND / 2}"]`).waitFor();
+    await page
+      .getByTestId('messages-scroll')
+      .evaluate((element) => element.scrollTo({ top: element.scrollHeight / 2 }));
+    await page.locator(`[data-testid="message-row"][data-id="${(SENDS * PER_SEND) / 2}"]`).waitFor();
     await screenshot(page, 'en-messages-large');
     expect(app.problems).toEqual([]);
   });

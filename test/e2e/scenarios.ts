@@ -15,10 +15,13 @@ export function statusesOf(rows: Locator): Promise<Array<string | null>> {
 /** Waits until every row the locator finds (at least one) shows a final status. */
 export async function waitAllFinal(rows: Locator, timeout = 20_000): Promise<void> {
   await expect
-    .poll(async () => {
-      const statuses = await statusesOf(rows);
-      return statuses.length > 0 && statuses.every((s) => s !== null && FINAL_STATUSES.includes(s));
-    }, { timeout })
+    .poll(
+      async () => {
+        const statuses = await statusesOf(rows);
+        return statuses.length > 0 && statuses.every((s) => s !== null && FINAL_STATUSES.includes(s));
+      },
+      { timeout },
+    )
     .toBe(true);
 }
 

@@ -37,7 +37,8 @@ describe('API keys (web UI)', () => {
     expect(await row.innerText()).not.toContain(key);
     expect(await page.locator('body').innerText()).not.toContain(key);
 
-    const send = () => post(`${url}/v2/sms/send`, { message: 'from the website', sender: '30001111', receivers: ['09121234567'] }, key);
+    const send = () =>
+      post(`${url}/v2/sms/send`, { message: 'from the website', sender: '30001111', receivers: ['09121234567'] }, key);
     const ok = await send();
     expect(ok.status).toBe(200);
     expect(ok.body.return.status).toBe(200);

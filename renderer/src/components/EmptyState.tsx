@@ -2,7 +2,17 @@
 import { Stack, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-export function EmptyState({ icon, title, hint, testId }: { icon: ReactNode; title: string; hint?: string; testId: string }) {
+export function EmptyState({
+  icon,
+  title,
+  hint,
+  testId,
+}: {
+  icon: ReactNode;
+  title: string;
+  hint?: string;
+  testId: string;
+}) {
   return (
     <Stack align="center" gap="xs" py="xl" data-testid={testId}>
       <ThemeIcon size={56} radius="xl" variant="light" color="gray">

@@ -9,7 +9,14 @@ export function StatusBadge({ status }: { status: number }) {
   const color = isMessageStatus(status) ? statusColor(status) : 'gray';
   return (
     <Tooltip label={label} openDelay={400} multiline maw={320}>
-      <Badge color={color} variant="light" maw={220} data-testid="status-badge" data-status={status} style={{ textTransform: 'none' }}>
+      <Badge
+        color={color}
+        variant="light"
+        maw={220}
+        data-testid="status-badge"
+        data-status={status}
+        style={{ textTransform: 'none' }}
+      >
         {label}
       </Badge>
     </Tooltip>

@@ -68,7 +68,8 @@ export const en = {
     invalidList: 'Not mobile numbers (will be skipped):',
     duplicateList: 'Repeated numbers (sent once):',
     rejectedHint: 'Invalid and repeated numbers are not charged; they show in the result with their status.',
-    noCredit: 'Not enough credit: this send costs {{cost}} rials, the account has {{credit}} rials. Top up in Settings → Credit.',
+    noCredit:
+      'Not enough credit: this send costs {{cost}} rials, the account has {{credit}} rials. Top up in Settings → Credit.',
     sendHint: 'Credit is checked for the whole send first.',
     send: 'Send',
     result: 'Send result',
@@ -220,7 +221,8 @@ export const en = {
       pickPlaceholder: 'Pick a backup',
       path: 'Backup file',
       restoreTitle: 'Restore this backup?',
-      restoreWarning: 'Everything shown now is replaced by the backup’s data. A safety backup of the current data is made first.',
+      restoreWarning:
+        'Everything shown now is replaced by the backup’s data. A safety backup of the current data is made first.',
       restored: 'Restored. The app reloads its data.',
     },
   },

@@ -3,13 +3,19 @@ import { en } from './en';
 import { fa } from './fa';
 
 // Every component and store, as text (Vite's glob import: no file system access needed).
-const sources = import.meta.glob(['../**/*.tsx', '../**/*.ts', '!../**/*.test.ts'], { query: '?raw', import: 'default', eager: true }) as Record<
-  string,
-  string
->;
+const sources = import.meta.glob(['../**/*.tsx', '../**/*.ts', '!../**/*.test.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 function lookup(texts: object, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), texts);
+  return key
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      texts,
+    );
 }
 
 describe('translation keys used in the code', () => {
@@ -30,10 +36,14 @@ describe('translation keys used in the code', () => {
 
   it('cover the keys built from names (nav, providers, settings tabs, ledger kinds, periods)', () => {
     for (const texts of [en, fa]) {
-      for (const page of ['dashboard', 'compose', 'messages', 'settings']) expect(typeof lookup(texts, `nav.${page}`)).toBe('string');
-      for (const provider of ['sms', 'bale', 'rubika']) expect(typeof lookup(texts, `provider.${provider}`)).toBe('string');
-      for (const kind of ['topup', 'send', 'refund', 'adjust']) expect(typeof lookup(texts, `settings.credit.kinds.${kind}`)).toBe('string');
-      for (const period of ['all', 'today', 'week', 'month']) expect(typeof lookup(texts, `messages.periods.${period}`)).toBe('string');
+      for (const page of ['dashboard', 'compose', 'messages', 'settings'])
+        expect(typeof lookup(texts, `nav.${page}`)).toBe('string');
+      for (const provider of ['sms', 'bale', 'rubika'])
+        expect(typeof lookup(texts, `provider.${provider}`)).toBe('string');
+      for (const kind of ['topup', 'send', 'refund', 'adjust'])
+        expect(typeof lookup(texts, `settings.credit.kinds.${kind}`)).toBe('string');
+      for (const period of ['all', 'today', 'week', 'month'])
+        expect(typeof lookup(texts, `messages.periods.${period}`)).toBe('string');
       for (const tab of ['general', 'accounts', 'apiKeys', 'lines', 'credit', 'pricing', 'simulator', 'backup'])
         expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
     }

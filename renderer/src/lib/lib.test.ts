@@ -30,7 +30,12 @@ describe('compose preview', () => {
 
   it('leaves messenger texts alone at the messenger price', () => {
     const preview = composePreview('Hello', 'bale', pricing, 2);
-    expect(preview).toMatchObject({ finalText: 'Hello', encoding: 'GSM-7', costPerMessageRials: 500, totalRials: 1000 });
+    expect(preview).toMatchObject({
+      finalText: 'Hello',
+      encoding: 'GSM-7',
+      costPerMessageRials: 500,
+      totalRials: 1000,
+    });
   });
 
   it('marks the runs of characters forcing UCS-2', () => {

@@ -17,12 +17,7 @@ export interface ComposePreview {
   totalRials: number;
 }
 
-export function composePreview(
-  text: string,
-  provider: Provider,
-  pricing: Pricing,
-  receivers: number,
-): ComposePreview {
+export function composePreview(text: string, provider: Provider, pricing: Pricing, receivers: number): ComposePreview {
   const messenger = isMessengerProvider(provider);
   const final = finalText(text, messenger);
   const seg = segment(final);

@@ -32,7 +32,10 @@ export function DashboardPage() {
   }
   const buckets = span === 'week' ? stats.daily : stats.hourly;
   const data = buckets.map((b) => ({
-    label: span === 'week' ? formatDay(b.start, language) : digits(new Date(b.start).getHours().toString().padStart(2, '0'), language),
+    label:
+      span === 'week'
+        ? formatDay(b.start, language)
+        : digits(new Date(b.start).getHours().toString().padStart(2, '0'), language),
     delivered: b.delivered,
     pending: b.pending,
     undelivered: b.undelivered,
@@ -79,7 +82,12 @@ export function DashboardPage() {
           />
         </Group>
         {stats.week.total === 0 ? (
-          <EmptyState testId="dashboard-empty" icon={<IconChartBar size={28} />} title={t('dashboard.empty')} hint={t('dashboard.emptyHint')} />
+          <EmptyState
+            testId="dashboard-empty"
+            icon={<IconChartBar size={28} />}
+            title={t('dashboard.empty')}
+            hint={t('dashboard.emptyHint')}
+          />
         ) : (
           <div data-testid="status-chart" dir="ltr">
             <BarChart
@@ -92,7 +100,10 @@ export function DashboardPage() {
               barProps={{ isAnimationActive: !reduceMotion }}
               legendProps={{ verticalAlign: 'bottom' }}
               valueFormatter={(value) => formatNumber(value, language)}
-              yAxisProps={{ tickFormatter: (value: number) => formatNumber(value, language), orientation: language === 'fa' ? 'right' : 'left' }}
+              yAxisProps={{
+                tickFormatter: (value: number) => formatNumber(value, language),
+                orientation: language === 'fa' ? 'right' : 'left',
+              }}
               xAxisProps={{ reversed: language === 'fa' }}
             />
           </div>

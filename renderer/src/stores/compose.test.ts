@@ -7,7 +7,10 @@ const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
 describe('compose store', () => {
   it('loads lines and picks the first one the panel may send from', async () => {
     const { api } = fakeApi({
-      'lines:list': () => [line({ id: 1, number: 'api_only', can_send_panel_campaign: false }), line({ id: 2, number: '30001111' })],
+      'lines:list': () => [
+        line({ id: 1, number: 'api_only', can_send_panel_campaign: false }),
+        line({ id: 2, number: '30001111' }),
+      ],
       'segments:list': () => [],
       'pricing:get': () => pricing,
     });
@@ -23,7 +26,13 @@ describe('compose store', () => {
       'lines:list': () => [line()],
       'segments:list': () => [],
       'pricing:get': () => pricing,
-      'messages:send': () => ({ send_ids: [9], accepted: 2, total_rials: 3000, invalid: ['12'], duplicates: ['09120000001'] }),
+      'messages:send': () => ({
+        send_ids: [9],
+        accepted: 2,
+        total_rials: 3000,
+        invalid: ['12'],
+        duplicates: ['09120000001'],
+      }),
       // Newest first, as the service answers.
       'messages:list': () => ({ rows: [messageRow(2), messageRow(1)], next_cursor: null }),
     });

@@ -3,7 +3,15 @@ import { createDashboardStore, TRAILING_MS } from './dashboard';
 import { fakeApi } from '../test/fakes';
 import type { DashboardStats, StatusCounts } from '../api';
 
-const counts = (total: number): StatusCounts => ({ total, pending: 0, delivered: total, undelivered: 0, cancelled: 0, blocked: 0, cost_rials: 0 });
+const counts = (total: number): StatusCounts => ({
+  total,
+  pending: 0,
+  delivered: total,
+  undelivered: 0,
+  cancelled: 0,
+  blocked: 0,
+  cost_rials: 0,
+});
 const stats = (total: number): DashboardStats => ({
   now: 0,
   today: counts(total),

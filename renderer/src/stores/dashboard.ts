@@ -22,62 +22,63 @@ export type DashboardState = StatsSlice;
 /** Longer than the service's stats cache (1 s). */
 export const TRAILING_MS = 1200;
 
-const statsSlice = (api: Api): StateCreator<DashboardState, [], [], StatsSlice> => (set, get) => {
-  let running: Promise<void> | null = null;
-  let trailing: ReturnType<typeof setTimeout> | null = null;
-  let again = false;
-  const read = async () => {
-    const accountId = get().accountId;
-    if (accountId === null) return set({ stats: null });
-    try {
-      // The user's own day: "today" starts at local midnight.
-      const stats = await api.invoke('dashboard:stats', {
-        account_id: accountId,
-        utc_offset_minutes: -new Date().getTimezoneOffset(),
-      });
-      if (get().accountId === accountId) set({ stats, error: null });
-    } catch (error) {
-      set({ error: errorMessage(error) });
-    }
-  };
-  return {
-    accountId: null,
-    stats: null,
-    error: null,
-    async load(accountId) {
-      set({ accountId, stats: null });
-      await read();
-    },
-    async refresh() {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await read();
-        } while (again);
-      })();
+const statsSlice =
+  (api: Api): StateCreator<DashboardState, [], [], StatsSlice> =>
+  (set, get) => {
+    let running: Promise<void> | null = null;
+    let trailing: ReturnType<typeof setTimeout> | null = null;
+    let again = false;
+    const read = async () => {
+      const accountId = get().accountId;
+      if (accountId === null) return set({ stats: null });
       try {
-        await running;
-      } finally {
-        running = null;
+        // The user's own day: "today" starts at local midnight.
+        const stats = await api.invoke('dashboard:stats', {
+          account_id: accountId,
+          utc_offset_minutes: -new Date().getTimezoneOffset(),
+        });
+        if (get().accountId === accountId) set({ stats, error: null });
+      } catch (error) {
+        set({ error: errorMessage(error) });
       }
-    },
-    followPushes() {
-      void get().refresh();
-      if (trailing) clearTimeout(trailing);
-      trailing = setTimeout(() => {
-        trailing = null;
+    };
+    return {
+      accountId: null,
+      stats: null,
+      error: null,
+      async load(accountId) {
+        set({ accountId, stats: null });
+        await read();
+      },
+      async refresh() {
+        if (running) {
+          again = true;
+          return running;
+        }
+        running = (async () => {
+          do {
+            again = false;
+            await read();
+          } while (again);
+        })();
+        try {
+          await running;
+        } finally {
+          running = null;
+        }
+      },
+      followPushes() {
         void get().refresh();
-      }, TRAILING_MS);
-    },
+        if (trailing) clearTimeout(trailing);
+        trailing = setTimeout(() => {
+          trailing = null;
+          void get().refresh();
+        }, TRAILING_MS);
+      },
+    };
   };
-};
 
 export function createDashboardStore(api: Api) {
   return createStore<DashboardState>()((...a) => ({ ...statsSlice(api)(...a) }));
 }
 export type DashboardStore = ReturnType<typeof createDashboardStore>;
-

@@ -46,7 +46,12 @@ describe('messages store', () => {
     const stop = followStatusChanges(api, store);
     store.getState().setAccount(1);
     await until(store, (s) => s.pages[0] !== undefined);
-    transport.emit('messages:status-changed', { changes: [{ id: 2, account_id: 1, status: 4 }, { id: 3, account_id: 9, status: 11 }] });
+    transport.emit('messages:status-changed', {
+      changes: [
+        { id: 2, account_id: 1, status: 4 },
+        { id: 3, account_id: 9, status: 11 },
+      ],
+    });
     expect(messagesSelectors.row(store.getState(), 1)).toMatchObject({ id: 2, status: 4 });
     expect(messagesSelectors.row(store.getState(), 0)).toMatchObject({ id: 3, status: 1 });
     stop();
@@ -58,7 +63,10 @@ describe('messages store', () => {
     let total = 2;
     const { api, transport } = fakeApi({
       'messages:count': () => ({ count: total }),
-      'messages:list': () => ({ rows: Array.from({ length: total }, (_, i) => messageRow(total - i)), next_cursor: null }),
+      'messages:list': () => ({
+        rows: Array.from({ length: total }, (_, i) => messageRow(total - i)),
+        next_cursor: null,
+      }),
     });
     const store = createMessagesStore(api);
     store.getState().setAccount(1);
@@ -73,14 +81,24 @@ describe('messages store', () => {
     const { api, transport } = fakeApi({
       'messages:count': () => ({ count: 0 }),
       'messages:list': () => ({ rows: [], next_cursor: null }),
-      'messages:export': ({ format }) => ({ export_id: 'e1', format, rows: 7, path: null, url: '/exports/x.csv', file_name: 'x.csv' }),
+      'messages:export': ({ format }) => ({
+        export_id: 'e1',
+        format,
+        rows: 7,
+        path: null,
+        url: '/exports/x.csv',
+        file_name: 'x.csv',
+      }),
     });
     const store = createMessagesStore(api);
     store.getState().setAccount(1);
     store.getState().setFilter({ statuses: [11] });
     const result = await store.getState().exportRows('csv');
     expect(result).toMatchObject({ rows: 7, url: '/exports/x.csv' });
-    expect(transport.calls.at(-1)).toMatchObject({ channel: 'messages:export', input: { account_id: 1, status: [11], format: 'csv' } });
+    expect(transport.calls.at(-1)).toMatchObject({
+      channel: 'messages:export',
+      input: { account_id: 1, status: [11], format: 'csv' },
+    });
   });
 });
 
@@ -90,7 +108,9 @@ describe('messages store, new messages while scrolled', () => {
     const { api, transport } = fakeApi({
       'messages:count': () => ({ count: total }),
       'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({
-        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => messageRow(total - offset - i)),
+        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) =>
+          messageRow(total - offset - i),
+        ),
         next_cursor: null,
       }),
     });

@@ -138,7 +138,11 @@ const rowsSlice =
       if (accountId === null) return;
       set({ loadingPages: [...get().loadingPages, page] });
       try {
-        const { rows } = await api.invoke('messages:list', { ...toQuery(accountId, filter), offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+        const { rows } = await api.invoke('messages:list', {
+          ...toQuery(accountId, filter),
+          offset: page * PAGE_SIZE,
+          limit: PAGE_SIZE,
+        });
         if (get().generation !== generation) return;
         set({ pages: { ...get().pages, [page]: rows } });
       } catch (error) {
@@ -183,7 +187,10 @@ const rowsSlice =
         const { accountId, filter } = get();
         if (accountId === null) return set({ count: 0 });
         try {
-          const [{ count }] = await Promise.all([api.invoke('messages:count', toQuery(accountId, filter)), loadPage(0, generation)]);
+          const [{ count }] = await Promise.all([
+            api.invoke('messages:count', toQuery(accountId, filter)),
+            loadPage(0, generation),
+          ]);
           if (get().generation === generation) set({ count });
         } catch (error) {
           if (get().generation === generation) set({ error: errorMessage(error), count: 0 });
@@ -255,7 +262,10 @@ const timelineSlice =
       if (accountId === null) return;
       if (get().openMessage?.id !== row.id) set({ openMessage: row, timeline: null });
       try {
-        const { message, events } = await api.invoke('messages:timeline', { message_id: row.id, account_id: accountId });
+        const { message, events } = await api.invoke('messages:timeline', {
+          message_id: row.id,
+          account_id: accountId,
+        });
         if (get().openMessage?.id === row.id) set({ openMessage: message, timeline: events });
       } catch (error) {
         set({ error: errorMessage(error) });
@@ -281,7 +291,11 @@ const exportSlice =
       });
       set({ exporting: true, exportProgress: null, exported: null, error: null });
       try {
-        const exported = await api.invoke('messages:export', { ...toQuery(accountId, filter), format, export_id: exportId });
+        const exported = await api.invoke('messages:export', {
+          ...toQuery(accountId, filter),
+          format,
+          export_id: exportId,
+        });
         set({ exporting: false, exportProgress: null, exported });
         return exported;
       } catch (error) {
@@ -310,6 +324,7 @@ export function followStatusChanges(api: Api, store: MessagesStore): () => void 
 }
 
 export const messagesSelectors = {
-  row: (s: MessagesState, index: number): MessageRow | undefined => s.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE],
+  row: (s: MessagesState, index: number): MessageRow | undefined =>
+    s.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE],
   isFiltered: (s: MessagesState): boolean => Object.keys(s.filter).length > 0,
 };

@@ -51,6 +51,10 @@ describe('settings store', () => {
     await store.getState().load(1);
     expect(await store.getState().topUp(5000, 'cash')).toBe(true);
     expect(store.getState().balance).toBe(5100);
-    expect(transport.calls.find((c) => c.channel === 'credit:topUp')?.input).toEqual({ account_id: 1, amount_rials: 5000, note: 'cash' });
+    expect(transport.calls.find((c) => c.channel === 'credit:topUp')?.input).toEqual({
+      account_id: 1,
+      amount_rials: 5000,
+      note: 'cash',
+    });
   });
 });

@@ -146,7 +146,11 @@ const creditSlice =
         async () => {
           const accountId = get().accountId;
           if (accountId === null) return false;
-          const { credit_rials } = await api.invoke('credit:topUp', { account_id: accountId, amount_rials: amountRials, note });
+          const { credit_rials } = await api.invoke('credit:topUp', {
+            account_id: accountId,
+            amount_rials: amountRials,
+            note,
+          });
           const { entries } = await api.invoke('credit:ledger', { account_id: accountId });
           set({ balance: credit_rials, ledger: entries });
           return true;
@@ -225,7 +229,8 @@ const loadSlice =
             api.invoke('credit:balance', { account_id: accountId }),
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
-          if (get().accountId === accountId) set({ keys, lines, balance: balance.credit_rials, ledger: ledger.entries });
+          if (get().accountId === accountId)
+            set({ keys, lines, balance: balance.credit_rials, ledger: ledger.entries });
         },
         undefined,
       );

@@ -49,7 +49,10 @@ export const messageRow = (id: number, overrides: Partial<MessageRow> = {}): Mes
 });
 
 /** Waits until the store's state satisfies `check` (stores load asynchronously). */
-export async function until<S>(store: { getState(): S; subscribe(l: (s: S) => void): () => void }, check: (s: S) => boolean): Promise<S> {
+export async function until<S>(
+  store: { getState(): S; subscribe(l: (s: S) => void): () => void },
+  check: (s: S) => boolean,
+): Promise<S> {
   if (check(store.getState())) return store.getState();
   return new Promise((resolve) => {
     const stop = store.subscribe((state) => {

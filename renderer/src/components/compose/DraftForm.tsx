@@ -11,7 +11,13 @@ export function DraftForm() {
   const { compose } = useStores();
   const { lines, lineNumber, text, setLine, setText } = useStore(
     compose,
-    useShallow((s) => ({ lines: s.lines, lineNumber: s.lineNumber, text: s.text, setLine: s.setLine, setText: s.setText })),
+    useShallow((s) => ({
+      lines: s.lines,
+      lineNumber: s.lineNumber,
+      text: s.text,
+      setLine: s.setLine,
+      setText: s.setText,
+    })),
   );
   return (
     <Paper withBorder p="md">
@@ -21,7 +27,10 @@ export function DraftForm() {
           placeholder={t('compose.linePlaceholder')}
           data-testid="compose-line"
           allowDeselect={false}
-          data={sendableLines(lines).map((l) => ({ value: l.number, label: `${l.number} · ${t(`provider.${l.provider}`)}` }))}
+          data={sendableLines(lines).map((l) => ({
+            value: l.number,
+            label: `${l.number} · ${t(`provider.${l.provider}`)}`,
+          }))}
           value={lineNumber}
           onChange={setLine}
         />

@@ -35,11 +35,19 @@ export function PreviewCard({ preview, receivers }: { preview: ComposePreview | 
           </Text>
         </Paper>
         <SimpleGrid cols={3} spacing="xs">
-          <Figure label={t('compose.characters')} value={formatNumber(preview.characters, language)} testId="compose-characters" />
+          <Figure
+            label={t('compose.characters')}
+            value={formatNumber(preview.characters, language)}
+            testId="compose-characters"
+          />
           <Figure label={t('compose.pages')} value={formatNumber(preview.pages, language)} testId="compose-pages" />
           <Figure
             label={t('compose.encoding')}
-            value={<Badge variant="light" color={preview.encoding === 'UCS-2' ? 'yellow' : 'teal'}>{preview.encoding}</Badge>}
+            value={
+              <Badge variant="light" color={preview.encoding === 'UCS-2' ? 'yellow' : 'teal'}>
+                {preview.encoding}
+              </Badge>
+            }
             testId="compose-encoding"
           />
         </SimpleGrid>

@@ -45,18 +45,36 @@ export function ReceiversCard({ analysis }: { analysis: ReceiversAnalysis }) {
           placeholder={segments.length === 0 ? t('compose.noSegments') : t('compose.segmentPlaceholder')}
           disabled={segments.length === 0}
           clearable
-          data={segments.map((s) => ({ value: String(s.id), label: `${s.name} (${formatNumber(s.member_count, language)})` }))}
+          data={segments.map((s) => ({
+            value: String(s.id),
+            label: `${s.name} (${formatNumber(s.member_count, language)})`,
+          }))}
           value={segmentId === null ? null : String(segmentId)}
           onChange={(value) => setSegment(value === null ? null : Number(value))}
           data-testid="compose-segment"
         />
         <SimpleGrid cols={3} spacing="xs">
           <Count label={t('compose.valid')} value={analysis.valid.length} color="teal" testId="compose-valid-count" />
-          <Count label={t('compose.invalid')} value={analysis.invalid.length} color="red" testId="compose-invalid-count" />
-          <Count label={t('compose.duplicates')} value={analysis.duplicates.length} color="yellow" testId="compose-duplicate-count" />
+          <Count
+            label={t('compose.invalid')}
+            value={analysis.invalid.length}
+            color="red"
+            testId="compose-invalid-count"
+          />
+          <Count
+            label={t('compose.duplicates')}
+            value={analysis.duplicates.length}
+            color="yellow"
+            testId="compose-duplicate-count"
+          />
         </SimpleGrid>
         <Rejected title={t('compose.invalidList')} items={analysis.invalid} color="red" testId="compose-invalid-list" />
-        <Rejected title={t('compose.duplicateList')} items={analysis.duplicates} color="yellow" testId="compose-duplicate-list" />
+        <Rejected
+          title={t('compose.duplicateList')}
+          items={analysis.duplicates}
+          color="yellow"
+          testId="compose-duplicate-list"
+        />
         {analysis.invalid.length + analysis.duplicates.length > 0 ? (
           <Text size="xs" c="dimmed">
             {t('compose.rejectedHint')}
@@ -65,7 +83,6 @@ export function ReceiversCard({ analysis }: { analysis: ReceiversAnalysis }) {
       </Stack>
     </Paper>
   );
-
 }
 
 function Count({ label, value, color, testId }: { label: string; value: number; color: string; testId: string }) {
@@ -91,7 +108,13 @@ function Rejected({ title, items, color, testId }: { title: string; items: strin
       <Text size="sm">{title}</Text>
       <Group gap={4}>
         {items.slice(0, SHOWN).map((item, i) => (
-          <Badge key={`${item}-${i}`} color={color} variant="light" style={{ textTransform: 'none' }} className="ltr-value">
+          <Badge
+            key={`${item}-${i}`}
+            color={color}
+            variant="light"
+            style={{ textTransform: 'none' }}
+            className="ltr-value"
+          >
             {item}
           </Badge>
         ))}

@@ -28,9 +28,27 @@ export function SendResult() {
   );
   if (!result) return null;
   const lines: ResultLine[] = [
-    ...rows.map((r) => ({ key: `m${r.id}`, receptor: r.receptor, status: r.status, messageId: r.id, cost: r.cost_rials })),
-    ...result.invalid.map((raw, i) => ({ key: `i${i}`, receptor: raw, status: MessageStatus.Invalid, messageId: null, cost: 0 })),
-    ...result.duplicates.map((p, i) => ({ key: `d${i}`, receptor: p, status: MessageStatus.Duplicate, messageId: null, cost: 0 })),
+    ...rows.map((r) => ({
+      key: `m${r.id}`,
+      receptor: r.receptor,
+      status: r.status,
+      messageId: r.id,
+      cost: r.cost_rials,
+    })),
+    ...result.invalid.map((raw, i) => ({
+      key: `i${i}`,
+      receptor: raw,
+      status: MessageStatus.Invalid,
+      messageId: null,
+      cost: 0,
+    })),
+    ...result.duplicates.map((p, i) => ({
+      key: `d${i}`,
+      receptor: p,
+      status: MessageStatus.Duplicate,
+      messageId: null,
+      cost: 0,
+    })),
   ];
   const more = result.accepted - rows.length;
   return (

@@ -40,7 +40,10 @@ export function ExportButtons() {
     notifications.show({
       color: 'teal',
       title: t('messages.exported'),
-      message: t('messages.exportedRows', { n: formatNumber(result.rows, language), file: result.path ?? result.file_name }),
+      message: t('messages.exportedRows', {
+        n: formatNumber(result.rows, language),
+        file: result.path ?? result.file_name,
+      }),
     });
   };
   return (
@@ -55,7 +58,10 @@ export function ExportButtons() {
       ) : null}
       {exported && !exporting ? (
         <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
-          {t('messages.exportedRows', { n: formatNumber(exported.rows, language), file: exported.path ?? exported.file_name })}
+          {t('messages.exportedRows', {
+            n: formatNumber(exported.rows, language),
+            file: exported.path ?? exported.file_name,
+          })}
         </Text>
       ) : null}
       <Button

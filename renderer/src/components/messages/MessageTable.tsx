@@ -76,7 +76,14 @@ export function MessageTable() {
           {items.map((item) => (
             <Box
               key={item.key}
-              style={{ position: 'absolute', top: 0, insetInlineStart: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              style={{
+                position: 'absolute',
+                top: 0,
+                insetInlineStart: 0,
+                width: '100%',
+                height: ROW_HEIGHT,
+                transform: `translateY(${item.start}px)`,
+              }}
             >
               <Row index={item.index} />
             </Box>

@@ -54,7 +54,12 @@ export function ApiKeysSettings() {
         </form>
       </Paper>
       {keys.length === 0 ? (
-        <EmptyState testId="apikeys-empty" icon={<IconKey size={28} />} title={t('settings.apiKeys.empty')} hint={t('settings.apiKeys.emptyHint')} />
+        <EmptyState
+          testId="apikeys-empty"
+          icon={<IconKey size={28} />}
+          title={t('settings.apiKeys.empty')}
+          hint={t('settings.apiKeys.emptyHint')}
+        />
       ) : (
         <Paper withBorder>
           <Table data-testid="apikeys-table">
@@ -88,7 +93,13 @@ export function ApiKeysSettings() {
                   </Table.Td>
                   <Table.Td>
                     {key.revoked_at === null ? (
-                      <Button size="xs" color="red" variant="subtle" onClick={() => setRevoking(key)} data-testid="apikey-revoke">
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="subtle"
+                        onClick={() => setRevoking(key)}
+                        data-testid="apikey-revoke"
+                      >
                         {t('settings.apiKeys.revoke')}
                       </Button>
                     ) : null}
@@ -100,7 +111,13 @@ export function ApiKeysSettings() {
         </Paper>
       )}
 
-      <Modal opened={newKey !== null} onClose={dismissNewKey} title={t('settings.apiKeys.newTitle')} size="lg" data-testid="apikey-modal">
+      <Modal
+        opened={newKey !== null}
+        onClose={dismissNewKey}
+        title={t('settings.apiKeys.newTitle')}
+        size="lg"
+        data-testid="apikey-modal"
+      >
         <Stack>
           <Text size="sm">{t('settings.apiKeys.newWarning')}</Text>
           <Group wrap="nowrap" gap="xs">
@@ -132,7 +149,10 @@ export function ApiKeysSettings() {
       <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={t('settings.apiKeys.revokeTitle')}>
         <Stack>
           <Text size="sm">
-            {t('settings.apiKeys.revokeWarning', { hint: revoking ? `…${revoking.hint}` : '', label: revoking?.label || digits(revoking?.id ?? 0, language) })}
+            {t('settings.apiKeys.revokeWarning', {
+              hint: revoking ? `…${revoking.hint}` : '',
+              label: revoking?.label || digits(revoking?.id ?? 0, language),
+            })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>

@@ -61,7 +61,12 @@ export function CreditSettings() {
                 data-testid="credit-amount"
                 w={200}
               />
-              <TextInput label={t('settings.credit.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} style={{ flex: 1 }} />
+              <TextInput
+                label={t('settings.credit.note')}
+                value={note}
+                onChange={(event) => setNote(event.currentTarget.value)}
+                style={{ flex: 1 }}
+              />
               <Button type="submit" disabled={typeof amount !== 'number' || amount <= 0} data-testid="credit-topup">
                 {t('settings.credit.topUp')}
               </Button>

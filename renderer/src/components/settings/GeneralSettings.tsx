@@ -1,6 +1,18 @@
 // Language, the local HTTP API (on/off and address where the host lets it change) and the data
 // folder (the desktop app can move to another one from its next start).
-import { Badge, Button, Code, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Code,
+  Group,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,13 +96,28 @@ function HttpApiSettings({ settings }: { settings: AppSettings }) {
         </Group>
         {api.can_toggle ? (
           <Group align="end">
-            <TextInput label={t('settings.general.host')} value={host} onChange={(e) => setHost(e.currentTarget.value)} dir="ltr" w={200} />
-            <NumberInput label={t('settings.general.port')} value={port} onChange={setPort} min={0} max={65535} allowDecimal={false} w={120} />
+            <TextInput
+              label={t('settings.general.host')}
+              value={host}
+              onChange={(e) => setHost(e.currentTarget.value)}
+              dir="ltr"
+              w={200}
+            />
+            <NumberInput
+              label={t('settings.general.port')}
+              value={port}
+              onChange={setPort}
+              min={0}
+              max={65535}
+              allowDecimal={false}
+              w={120}
+            />
             <Button
               variant="light"
               disabled={!changed || !host.trim()}
               onClick={async () => {
-                if (await setHttpApi({ host: host.trim(), port: Number(port) })) notifications.show({ color: 'teal', message: t('common.saved') });
+                if (await setHttpApi({ host: host.trim(), port: Number(port) }))
+                  notifications.show({ color: 'teal', message: t('common.saved') });
               }}
             >
               {t('common.save')}
@@ -134,7 +161,11 @@ function DataDirSettings({ settings }: { settings: AppSettings }) {
               dir="ltr"
               style={{ flex: 1 }}
             />
-            <Button variant="light" disabled={!dir.trim() || dir === settings.data_dir} onClick={() => void setDataDir(dir.trim())}>
+            <Button
+              variant="light"
+              disabled={!dir.trim() || dir === settings.data_dir}
+              onClick={() => void setDataDir(dir.trim())}
+            >
               {t('settings.general.useNextStart')}
             </Button>
           </Group>

@@ -29,13 +29,19 @@ export function LinesSettings() {
 
   const toggle = async (line: Line, permission: LinePermission, on: boolean) => {
     const permissions = on ? [...permissionsOf(line), permission] : permissionsOf(line).filter((p) => p !== permission);
-    if (await saveLine({ number: line.number, provider: line.provider, permissions, active: line.active })) reloadCompose();
+    if (await saveLine({ number: line.number, provider: line.provider, permissions, active: line.active }))
+      reloadCompose();
   };
 
   return (
     <Stack>
       {lines.length === 0 ? (
-        <EmptyState testId="lines-empty" icon={<IconAntenna size={28} />} title={t('settings.lines.empty')} hint={t('settings.lines.emptyHint')} />
+        <EmptyState
+          testId="lines-empty"
+          icon={<IconAntenna size={28} />}
+          title={t('settings.lines.empty')}
+          hint={t('settings.lines.emptyHint')}
+        />
       ) : (
         <Paper withBorder>
           <Table data-testid="lines-table">
@@ -70,7 +76,12 @@ export function LinesSettings() {
                   </Table.Td>
                   <Table.Td>
                     {line.active ? (
-                      <Button size="xs" variant="subtle" color="red" onClick={async () => (await removeLine(line.number), reloadCompose())}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        onClick={async () => (await removeLine(line.number), reloadCompose())}
+                      >
                         {t('settings.lines.deactivate')}
                       </Button>
                     ) : (
@@ -78,7 +89,14 @@ export function LinesSettings() {
                         size="xs"
                         variant="subtle"
                         onClick={async () => {
-                          if (await saveLine({ number: line.number, provider: line.provider, permissions: permissionsOf(line), active: true }))
+                          if (
+                            await saveLine({
+                              number: line.number,
+                              provider: line.provider,
+                              permissions: permissionsOf(line),
+                              active: true,
+                            })
+                          )
                             reloadCompose();
                         }}
                       >
@@ -96,7 +114,11 @@ export function LinesSettings() {
         <form
           onSubmit={async (event) => {
             event.preventDefault();
-            const ok = await saveLine({ number: number.trim(), provider, permissions: ['can_send_api_campaign', 'can_send_panel_campaign'] });
+            const ok = await saveLine({
+              number: number.trim(),
+              provider,
+              permissions: ['can_send_api_campaign', 'can_send_panel_campaign'],
+            });
             if (ok) {
               setNumber('');
               reloadCompose();

@@ -10,7 +10,10 @@ import { useStores } from '../../stores/context';
 import type { Pricing } from '../../api';
 
 export function PricingSettings() {
-  const { pricing } = useStore(useStores().settings, useShallow((s) => ({ pricing: s.pricing })));
+  const { pricing } = useStore(
+    useStores().settings,
+    useShallow((s) => ({ pricing: s.pricing })),
+  );
   // Remount the form when the stored prices arrive or change, so it starts from them.
   return pricing ? <PricingForm key={JSON.stringify(pricing)} pricing={pricing} /> : null;
 }

@@ -36,7 +36,11 @@ function SimulatorForm({ simulator }: { simulator: Simulator }) {
             {t('settings.simulator.hint')}
           </Text>
           <SimpleGrid cols={3}>
-            <NumberInput label={t('settings.simulator.seed')} value={draft.seed} onChange={(v) => setDraft({ ...draft, seed: Math.round(Number(v) || 0) })} />
+            <NumberInput
+              label={t('settings.simulator.seed')}
+              value={draft.seed}
+              onChange={(v) => setDraft({ ...draft, seed: Math.round(Number(v) || 0) })}
+            />
             <NumberInput
               label={t('settings.simulator.handoff')}
               value={draft.handoff_ms}
@@ -60,12 +64,16 @@ function SimulatorForm({ simulator }: { simulator: Simulator }) {
               <NumberInput
                 key={status}
                 label={statusLabel(Number(status), language)}
-                styles={{ label: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' } }}
+                styles={{
+                  label: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' },
+                }}
                 value={draft.outcomes[status] ?? 0}
                 min={0}
                 step={0.01}
                 decimalScale={3}
-                onChange={(v) => setDraft({ ...draft, outcomes: { ...draft.outcomes, [status]: Math.max(0, Number(v) || 0) } })}
+                onChange={(v) =>
+                  setDraft({ ...draft, outcomes: { ...draft.outcomes, [status]: Math.max(0, Number(v) || 0) } })
+                }
               />
             ))}
           </SimpleGrid>
