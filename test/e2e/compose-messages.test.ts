@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-import { acceptedResultRows, composeMixedSend, statusesOf, waitAllFinal } from './scenarios';
+import { acceptedResultRows, composeMixedSend, poll, statusesOf, waitAllFinal } from './scenarios';
 
 describe('compose, send and follow messages (web UI)', () => {
   let app: RunningApp;
@@ -46,7 +46,7 @@ describe('compose, send and follow messages (web UI)', () => {
   it('shows statuses reaching their final values in Messages without a reload', async () => {
     const { page, url } = app;
     await openPage(page, 'messages');
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('2');
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('2');
     // A mark on the page's window: it survives only if the page is never reloaded.
     await page.evaluate('window.e2eMark = 42');
 
@@ -54,10 +54,8 @@ describe('compose, send and follow messages (web UI)', () => {
     const receivers = ['09123333333', '09124444444', '09125555555'];
     const sent = await post(`${url}/v2/sms/send`, { message: 'API send', sender: '30001111', receivers }, KEY);
     expect(sent.status).toBe(200);
-    await expect
-      .poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 15_000 })
-      .toBe('5');
-    await expect.poll(() => page.getByTestId('message-row').count()).toBe(5);
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 15_000 }).toBe('5');
+    await poll(() => page.getByTestId('message-row').count()).toBe(5);
     await waitAllFinal(page.getByTestId('message-row'));
     expect(await page.evaluate('window.e2eMark')).toBe(42);
 
@@ -66,7 +64,7 @@ describe('compose, send and follow messages (web UI)', () => {
 
     // The timeline of one message: queued -> with the carrier -> final.
     await page.getByTestId('message-row').first().click();
-    await expect.poll(() => page.getByTestId('timeline-item').count()).toBe(3);
+    await poll(() => page.getByTestId('timeline-item').count()).toBe(3);
     await screenshot(page, 'en-messages-timeline');
     await page.keyboard.press('Escape');
     await page.getByTestId('timeline-item').first().waitFor({ state: 'detached' });
@@ -75,16 +73,16 @@ describe('compose, send and follow messages (web UI)', () => {
   it('filters by receiver and by status, and exports the filtered rows', async () => {
     const { page } = app;
     await page.getByTestId('filter-receptor').fill('09124444444');
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('1');
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('1');
     expect(await page.getByTestId('message-row').first().innerText()).toContain('09124444444');
     await page.getByTestId('filter-clear').click();
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('5');
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe('5');
 
     const delivered = (await statusesOf(page.getByTestId('message-row'))).filter((s) => s === '10').length;
     await page.getByTestId('filter-status').click();
     await page.getByRole('option', { name: 'Delivered', exact: true }).click();
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe(String(delivered));
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value')).toBe(String(delivered));
     expect((await statusesOf(page.getByTestId('message-row'))).every((s) => s === '10')).toBe(true);
 
     const download = page.waitForEvent('download');

@@ -11,7 +11,7 @@ import { ROOT, tempDir, testSeed } from '../helpers/server';
 import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
 import { openPage } from './app';
-import { acceptedResultRows, composeMixedSend, switchToPersian, waitAllFinal } from './scenarios';
+import { acceptedResultRows, composeMixedSend, poll, switchToPersian, waitAllFinal } from './scenarios';
 
 /**
  * The installed Electron binary, found without `require('electron')`: that would try to
@@ -74,7 +74,7 @@ describe.skipIf(!binary)('desktop app (Electron)', () => {
     await waitAllFinal(acceptedResultRows(page));
 
     await openPage(page, 'messages');
-    await expect.poll(() => page.getByTestId('message-row').count()).toBe(2);
+    await poll(() => page.getByTestId('message-row').count()).toBe(2);
     await waitAllFinal(page.getByTestId('message-row'));
 
     await switchToPersian(page);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-import { switchToPersian, waitAllFinal } from './scenarios';
+import { poll, switchToPersian, waitAllFinal } from './scenarios';
 
 /** Latin words on a Persian screen that are names, not untranslated texts. */
 const LATIN_ALLOWED = new Set([
@@ -96,7 +96,7 @@ describe('language and direction (web UI)', () => {
     expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     await openPage(page, 'messages');
-    await expect.poll(() => page.getByTestId('message-row').count()).toBe(12);
+    await poll(() => page.getByTestId('message-row').count()).toBe(12);
     await waitAllFinal(page.getByTestId('message-row'));
     expect(await page.getByTestId('message-date').first().innerText()).toMatch(/^20\d\d-\d\d-\d\d/);
     await screens(page, 'en');
@@ -126,7 +126,7 @@ describe('language and direction (web UI)', () => {
     const { page } = app;
     await page.reload();
     await page.getByTestId('app-title').waitFor();
-    await expect.poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
+    await poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
     expect(await page.getByTestId('app-title').innerText()).toBe('چاپار');
     expect(app.problems).toEqual([]);
   });

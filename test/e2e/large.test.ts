@@ -2,6 +2,7 @@
 // the visible ones exist in the page; scrolling to the far end fetches just the pages shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, post, testSeed } from '../helpers/server';
+import { poll } from './scenarios';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 
 const SENDS = 3;
@@ -36,9 +37,9 @@ describe('messages table with many rows (web UI)', () => {
   it('keeps the DOM small and reaches the last row by scrolling', async () => {
     const { page } = app;
     await openPage(page, 'messages');
-    await expect
-      .poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 30_000 })
-      .toBe(String(SENDS * PER_SEND));
+    await poll(() => page.getByTestId('messages-count').getAttribute('data-value'), { timeout: 30_000 }).toBe(
+      String(SENDS * PER_SEND),
+    );
     await page.getByTestId('message-row').first().waitFor();
     expect(await page.getByTestId('message-row').count()).toBeLessThan(80);
 

@@ -5,6 +5,14 @@ import type { Locator, Page } from 'playwright-core';
 
 export const FINAL_STATUSES = ['10', '11', '13', '14'];
 
+/**
+ * expect.poll with room for a loaded machine (its default gives up after one second). It waits
+ * for the app's state and returns as soon as it holds; the timeout is only a ceiling.
+ */
+export function poll<T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(check, { interval: 50, ...options, timeout: options.timeout ?? 15_000 });
+}
+
 export const MIXED_RECEIVERS = '09121111111\n+98 912 222 2222, 12345\n09121111111\nnot-a-number';
 
 /** Statuses (data-status) of the rows a locator finds. */
@@ -14,15 +22,13 @@ export function statusesOf(rows: Locator): Promise<Array<string | null>> {
 
 /** Waits until every row the locator finds (at least one) shows a final status. */
 export async function waitAllFinal(rows: Locator, timeout = 20_000): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const statuses = await statusesOf(rows);
-        return statuses.length > 0 && statuses.every((s) => s !== null && FINAL_STATUSES.includes(s));
-      },
-      { timeout },
-    )
-    .toBe(true);
+  await poll(
+    async () => {
+      const statuses = await statusesOf(rows);
+      return statuses.length > 0 && statuses.every((s) => s !== null && FINAL_STATUSES.includes(s));
+    },
+    { timeout },
+  ).toBe(true);
 }
 
 /**
@@ -30,10 +36,10 @@ export async function waitAllFinal(rows: Locator, timeout = 20_000): Promise<voi
  * checks the preview, sends, and checks the result table's five rows.
  */
 export async function composeMixedSend(page: Page): Promise<void> {
-  await expect.poll(() => page.getByTestId('compose-line').inputValue()).toContain('30001111');
+  await poll(() => page.getByTestId('compose-line').inputValue()).toContain('30001111');
   await page.getByTestId('compose-text').fill('Hello from Chapar {sale}');
   // The opt-out phrase joins the final text and makes it UCS-2; its characters are marked.
-  await expect.poll(() => page.getByTestId('compose-final-text').innerText()).toContain('لغو۱۱');
+  await poll(() => page.getByTestId('compose-final-text').innerText()).toContain('لغو۱۱');
   expect(await page.getByTestId('compose-encoding').innerText()).toContain('UCS-2');
   expect(await page.getByTestId('ucs2-char').count()).toBeGreaterThan(0);
 
@@ -48,7 +54,7 @@ export async function composeMixedSend(page: Page): Promise<void> {
   expect(await page.getByTestId('result-accepted').getAttribute('data-value')).toBe('2');
   expect(await page.getByTestId('result-invalid').getAttribute('data-value')).toBe('2');
   expect(await page.getByTestId('result-duplicate').getAttribute('data-value')).toBe('1');
-  await expect.poll(() => page.getByTestId('result-row').count()).toBe(5);
+  await poll(() => page.getByTestId('result-row').count()).toBe(5);
   expect(await page.locator('[data-testid="result-row"][data-status="0"]').count()).toBe(2);
   expect(await page.locator('[data-testid="result-row"][data-status="15"]').count()).toBe(1);
 }
@@ -62,6 +68,6 @@ export function acceptedResultRows(page: Page): Locator {
 export async function switchToPersian(page: Page): Promise<void> {
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('settings-language').getByText('فارسی').click();
-  await expect.poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
+  await poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
   expect(await page.locator('html').getAttribute('lang')).toBe('fa');
 }

@@ -2,6 +2,7 @@
 // revoke it and see the API refuse it (403). Credit top-up and a backup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../helpers/server';
+import { poll } from './scenarios';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 
 describe('API keys (web UI)', () => {
@@ -32,7 +33,7 @@ describe('API keys (web UI)', () => {
     await page.getByTestId('apikey-done').click();
     await value.waitFor({ state: 'detached' });
     // The list shows only the key's last characters, never the key.
-    await expect.poll(() => page.getByTestId('apikey-row').count()).toBe(before + 1);
+    await poll(() => page.getByTestId('apikey-row').count()).toBe(before + 1);
     const row = page.locator(`[data-testid="apikey-row"][data-hint="${key.slice(-4)}"]`);
     expect(await row.innerText()).not.toContain(key);
     expect(await page.locator('body').innerText()).not.toContain(key);
@@ -74,8 +75,8 @@ describe('credit and backup (web UI)', () => {
     const rows = await page.getByTestId('ledger-row').count();
     await page.getByTestId('credit-amount').fill('50000');
     await page.getByTestId('credit-topup').click();
-    await expect.poll(() => page.getByTestId('credit-balance').innerText()).toContain('10,050,000');
-    await expect.poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
+    await poll(() => page.getByTestId('credit-balance').innerText()).toContain('10,050,000');
+    await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
     expect(await page.getByTestId('ledger-row').count()).toBe(rows + 1);
 
     await page.getByTestId('settings-tab-backup').click();
