@@ -20,8 +20,9 @@ it('falls back to the web UI with one line saying why', async () => {
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       output += chunk;
+      // serve prints `listening on` first, then the web UI's address.
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
+      if (match && output.includes('chapar: web UI:')) resolve(match[1]!);
     });
     child.on('exit', (code) => reject(new Error(`start exited with ${code}:\n${output}`)));
   });

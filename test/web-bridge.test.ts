@@ -173,13 +173,15 @@ describe('contracts over HTTP', () => {
 });
 
 describe('serve', () => {
-  it('prints the web UI address with its token and keeps the listening line', async () => {
-    process.env['CHAPAR_WEB_TOKEN'] = 'spawned-token-abcdef';
-    const serve = await spawnServe({ dataDir: tempDir('chapar-serve-web-') });
+  it('prints the web UI address with its token after the listening line', async () => {
+    const serve = await spawnServe({ dataDir: tempDir('chapar-serve-web-'), webUi: true, env: { CHAPAR_WEB_TOKEN: 'spawned-token-abcdef' } });
     try {
-      // The listening line comes right after the web UI line.
-      while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(serve.output())) await new Promise((r) => serve.child.stdout!.once('data', r));
-      expect(serve.output()).toMatch(/chapar: web UI: http:\/\/127\.0\.0\.1:\d+\/\?token=spawned-token-abcdef/);
+      expect(serve.webUrl).toBe(`${serve.url}/?token=spawned-token-abcdef`);
+      const lines = serve.output().split('\n');
+      const listening = lines.findIndex((line) => line.startsWith('chapar: listening on http://127.0.0.1:'));
+      const webUi = lines.findIndex((line) => line.startsWith('chapar: web UI: http://127.0.0.1:'));
+      expect(listening).toBeGreaterThanOrEqual(0);
+      expect(webUi).toBeGreaterThan(listening);
       const response = await fetch(`${serve.url}/bridge/invoke/accounts:list`, {
         method: 'POST',
         headers: { authorization: 'Bearer spawned-token-abcdef', 'content-type': 'application/json' },
@@ -187,7 +189,6 @@ describe('serve', () => {
       });
       expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
     } finally {
-      delete process.env['CHAPAR_WEB_TOKEN'];
       expect(await serve.stop()).toBe(0);
     }
   });

@@ -24,7 +24,10 @@ export async function extraHttpPlugins(
         const address = app.server.address();
         if (!address || typeof address === 'string') return;
         baseUrl = `http://${host}:${address.port}`;
-        log(`chapar: web UI: ${baseUrl}/?token=${token}`);
+        // After serve's own lines (printed once listen() resolves, in this same turn of the loop),
+        // so the `listening on` line and the demo key come first, as tools reading them expect.
+        const url = `${baseUrl}/?token=${token}`;
+        setImmediate(() => log(`chapar: web UI: ${url}`));
       });
     },
     webUiPlugin({ core, token, rendererDir: built ? RENDERER_DIR : null, url: () => baseUrl }),
