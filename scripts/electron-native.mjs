@@ -46,10 +46,20 @@ export async function buildElectronSqlite({ force = false, log = console.log } =
     }
     fs.writeFileSync(
       path.join(scratch, 'package.json'),
-      JSON.stringify({ name: 'chapar-electron-native', private: true, dependencies: { 'better-sqlite3': wanted.better_sqlite3 } }),
+      JSON.stringify({
+        name: 'chapar-electron-native',
+        private: true,
+        dependencies: { 'better-sqlite3': wanted.better_sqlite3 },
+      }),
     );
     const { rebuild } = await import('@electron/rebuild');
-    await rebuild({ buildPath: scratch, electronVersion: electron, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
+    await rebuild({
+      buildPath: scratch,
+      electronVersion: electron,
+      onlyModules: ['better-sqlite3'],
+      force: true,
+      mode: 'sequential',
+    });
     const built = path.join(modules, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     if (!fs.existsSync(built)) throw new Error('the rebuild produced no better_sqlite3.node');
     fs.mkdirSync(OUT_DIR, { recursive: true });
@@ -65,7 +75,9 @@ export async function buildElectronSqlite({ force = false, log = console.log } =
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   buildElectronSqlite({ force: process.argv.includes('--force') }).catch((error) => {
-    console.error(`chapar: better-sqlite3 for Electron failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `chapar: better-sqlite3 for Electron failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   });
 }

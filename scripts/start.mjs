@@ -28,13 +28,21 @@ function run(command, args, options = {}) {
 async function desktop() {
   const { buildElectronSqlite } = await import('./electron-native.mjs');
   await buildElectronSqlite();
-  const build = await run(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
+  const build = await run(process.execPath, [
+    path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+    'build',
+  ]);
   if (build !== 0) return build;
   return run(electronBinary(), [ROOT], { env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined } });
 }
 
 async function web() {
-  return run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron', 'cli', 'serve.ts'), ...process.argv.slice(2)]);
+  return run(process.execPath, [
+    '--import',
+    'tsx',
+    path.join(ROOT, 'electron', 'cli', 'serve.ts'),
+    ...process.argv.slice(2),
+  ]);
 }
 
 const reason = whyNoDesktop();

@@ -27,10 +27,23 @@ let account: number;
 beforeAll(async () => {
   core = new Core({ dataDir: tempDir('chapar-responsive-') });
   // The default simulator's delays: handed on after 300 ms, final 1.5 s later.
-  applySeed(core, testSeed({ simulator: { seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } } }));
+  applySeed(
+    core,
+    testSeed({
+      simulator: {
+        seed: 7,
+        handoff_ms: 300,
+        delivery_ms: 1500,
+        outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 },
+      },
+    }),
+  );
   account = core.accounts.findByName('acme')!.id;
   core.credit.adjust(account, SENDS * RECEIVERS * 1500 * 2, 'load test');
-  app = await buildHttpServer({ core, plugins: [webUiPlugin({ core, token: TOKEN, rendererDir: null, url: () => null })] });
+  app = await buildHttpServer({
+    core,
+    plugins: [webUiPlugin({ core, token: TOKEN, rendererDir: null, url: () => null })],
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -48,7 +61,12 @@ function percentile(values: number[], p: number): number {
 
 it('keeps IPC round trips under 100 ms at p99 while 200,000 messages are accepted and delivered', async () => {
   // One small send first, so the measurement is of the work and not of the JIT warming up.
-  await client.invoke('messages:send', { account_id: account, sender: '30001111', message: 'warm-up', receivers: ['09350000000'] });
+  await client.invoke('messages:send', {
+    account_id: account,
+    sender: '30001111',
+    message: 'warm-up',
+    receivers: ['09350000000'],
+  });
 
   const latencies: number[] = [];
   const dashboardLatencies: number[] = [];
@@ -72,9 +90,17 @@ it('keeps IPC round trips under 100 ms at p99 while 200,000 messages are accepte
 
   const sendTimes: number[] = [];
   for (let s = 0; s < SENDS; s++) {
-    const receivers = Array.from({ length: RECEIVERS }, (_, i) => '09' + String(100_000_000 + s * RECEIVERS + i).slice(0, 9));
+    const receivers = Array.from(
+      { length: RECEIVERS },
+      (_, i) => '09' + String(100_000_000 + s * RECEIVERS + i).slice(0, 9),
+    );
     const started = performance.now();
-    const result = await client.invoke('messages:send', { account_id: account, sender: '30001111', message: `load ${s}`, receivers });
+    const result = await client.invoke('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: `load ${s}`,
+      receivers,
+    });
     sendTimes.push(performance.now() - started);
     expect(result.accepted).toBe(RECEIVERS);
   }

@@ -10,11 +10,15 @@ it('falls back to the web UI with one line saying why', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, CHAPAR_WEB_TOKEN: 'start-token' };
   delete env['DISPLAY'];
   delete env['WAYLAND_DISPLAY'];
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs'), '--host', '127.0.0.1', '--port', '0', '--data', tempDir('chapar-start-')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'start.mjs'), '--host', '127.0.0.1', '--port', '0', '--data', tempDir('chapar-start-')],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stderr.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
@@ -27,7 +31,9 @@ it('falls back to the web UI with one line saying why', async () => {
     child.on('exit', (code) => reject(new Error(`start exited with ${code}:\n${output}`)));
   });
   const lines = output.trim().split('\n');
-  expect(lines[0]).toMatch(/^chapar: desktop app unavailable here: (no Electron binary|no display).*; starting the web UI instead$/);
+  expect(lines[0]).toMatch(
+    /^chapar: desktop app unavailable here: (no Electron binary|no display).*; starting the web UI instead$/,
+  );
   expect(lines.filter((line) => line.includes('desktop app unavailable'))).toHaveLength(1);
   expect(output).toContain(`chapar: web UI: ${url}/?token=start-token`);
   expect((await fetch(`${url}/health`)).status).toBe(200);

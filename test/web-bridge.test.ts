@@ -22,7 +22,10 @@ beforeAll(async () => {
   const dataDir = tempDir('chapar-bridge-');
   const rendererDir = path.join(dataDir, 'renderer-build');
   fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Chapar</title><script type="module" src="./assets/app.js"></script>');
+  fs.writeFileSync(
+    path.join(rendererDir, 'index.html'),
+    '<!doctype html><title>Chapar</title><script type="module" src="./assets/app.js"></script>',
+  );
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("chapar")');
   core = new Core({ dataDir });
   applySeed(core, testSeed());
@@ -44,7 +47,10 @@ async function invoke(channel: string, body: unknown, headers: Record<string, st
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { ok: boolean; value?: unknown; error?: { code: number } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { ok: boolean; value?: unknown; error?: { code: number } },
+  };
 }
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
@@ -85,7 +91,11 @@ describe('token', () => {
   });
 
   it('leaves the API routes alone', async () => {
-    const sent = await post(`${base}/v2/sms/send`, { message: 'hi', sender: '30001111', receivers: ['09121234567'] }, KEY);
+    const sent = await post(
+      `${base}/v2/sms/send`,
+      { message: 'hi', sender: '30001111', receivers: ['09121234567'] },
+      KEY,
+    );
     expect(sent.status).toBe(200);
     expect((await fetch(`${base}/health`)).status).toBe(200);
     const unknown = await fetch(`${base}/no/such/path`, { method: 'POST' });
@@ -124,7 +134,10 @@ describe('contracts over HTTP', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
-    const nextEvent = async (): Promise<{ event: string; data: { changes: Array<{ id: number; status: number }> } }> => {
+    const nextEvent = async (): Promise<{
+      event: string;
+      data: { changes: Array<{ id: number; status: number }> };
+    }> => {
       for (;;) {
         const end = buffer.indexOf('\n\n');
         if (end >= 0) {
@@ -143,7 +156,11 @@ describe('contracts over HTTP', () => {
     // The stream is open (its first comment arrived) before the send, so no change is missed.
     while (!buffer.includes(': connected')) buffer += (await reader.read()).value ?? '';
 
-    const sent = await invoke('messages:send', { account_id: account, sender: '30001111', message: 'sse', receivers: ['09127770001'] }, bearer);
+    const sent = await invoke(
+      'messages:send',
+      { account_id: account, sender: '30001111', message: 'sse', receivers: ['09127770001'] },
+      bearer,
+    );
     expect(sent.body.ok).toBe(true);
     const [sendId] = (sent.body.value as { send_ids: number[] }).send_ids;
     const id = core.db.prepare<[number], { id: number }>('SELECT id FROM messages WHERE send_id = ?').get(sendId!)!.id;
@@ -174,7 +191,11 @@ describe('contracts over HTTP', () => {
 
 describe('serve', () => {
   it('prints the web UI address with its token after the listening line', async () => {
-    const serve = await spawnServe({ dataDir: tempDir('chapar-serve-web-'), webUi: true, env: { CHAPAR_WEB_TOKEN: 'spawned-token-abcdef' } });
+    const serve = await spawnServe({
+      dataDir: tempDir('chapar-serve-web-'),
+      webUi: true,
+      env: { CHAPAR_WEB_TOKEN: 'spawned-token-abcdef' },
+    });
     try {
       expect(serve.webUrl).toBe(`${serve.url}/?token=spawned-token-abcdef`);
       const lines = serve.output().split('\n');

@@ -16,7 +16,10 @@ beforeEach(() => {
   core = new Core({ dataDir: tempDir('chapar-desktop-api-') });
   applySeed(core, testSeed());
   api = new HttpApi(core, (line) => lines.push(line));
-  dispatcher = createDispatcher(core, { mode: 'desktop', httpApi: { url: () => api.url(), canToggle: true, apply: (config) => api.start(config) } });
+  dispatcher = createDispatcher(core, {
+    mode: 'desktop',
+    httpApi: { url: () => api.url(), canToggle: true, apply: (config) => api.start(config) },
+  });
 });
 afterEach(async () => {
   dispatcher.close();
@@ -34,15 +37,23 @@ it('starts, moves and stops the API as Settings say', async () => {
   expect((await fetch(`${url}/bridge/invoke/accounts:list`, { method: 'POST' })).status).toBe(404);
 
   const off = await dispatcher.invoke('settings:set', { http_api: { enabled: false } });
-  expect(off.ok && (off.value as { http_api: { url: string | null; enabled: boolean } }).http_api).toMatchObject({ url: null, enabled: false });
+  expect(off.ok && (off.value as { http_api: { url: string | null; enabled: boolean } }).http_api).toMatchObject({
+    url: null,
+    enabled: false,
+  });
   await expect(fetch(`${url}/health`)).rejects.toThrow();
   const stored = await dispatcher.invoke('settings:get', undefined);
-  expect(stored.ok && (stored.value as { http_api: { enabled: boolean; port: number } }).http_api).toMatchObject({ enabled: false, port: 0 });
+  expect(stored.ok && (stored.value as { http_api: { enabled: boolean; port: number } }).http_api).toMatchObject({
+    enabled: false,
+    port: 0,
+  });
 });
 
 it('stays off with a line saying why when the port is taken', async () => {
   const first = await dispatcher.invoke('settings:set', { http_api: { enabled: true, host: '127.0.0.1', port: 0 } });
-  const port = Number(new URL((first.ok && (first.value as { http_api: { url: string } }).http_api.url) || 'http://x:1').port);
+  const port = Number(
+    new URL((first.ok && (first.value as { http_api: { url: string } }).http_api.url) || 'http://x:1').port,
+  );
   const second = new HttpApi(core, (line) => lines.push(line));
   await second.start({ enabled: true, host: '127.0.0.1', port });
   expect(second.url()).toBeNull();

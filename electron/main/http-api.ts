@@ -32,7 +32,9 @@ export class HttpApi {
     } catch (error) {
       await server.close();
       // A busy port must not keep the app from opening; Settings shows the API as off.
-      this.log(`chapar: HTTP API not started on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `chapar: HTTP API not started on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return;
     }
     const address = server.server.address();

@@ -29,7 +29,8 @@ registerAppScheme();
 lockDownContents();
 
 // One instance per workspace: a second one would write the same database.
-if (!app.requestSingleInstanceLock()) app.quit();
+const primary = app.requestSingleInstanceLock();
+if (!primary) app.quit();
 
 let core: Core | null = null;
 let dispatcher: IpcDispatcher | null = null;
@@ -91,7 +92,10 @@ async function start(): Promise<void> {
   window.on('closed', () => (window = null));
 }
 
-async function chooseFile(purpose: 'backup-restore' | 'backup-save' | 'data-folder', defaultPath: string | undefined): Promise<string | null> {
+async function chooseFile(
+  purpose: 'backup-restore' | 'backup-save' | 'data-folder',
+  defaultPath: string | undefined,
+): Promise<string | null> {
   const parent = window ?? BrowserWindow.getFocusedWindow();
   const backups = [{ name: 'Chapar backup', extensions: ['db'] }];
   if (purpose === 'backup-save') {
@@ -142,13 +146,14 @@ app.on('before-quit', (event) => {
     .finally(() => app.exit(0));
 });
 
-app
-  .whenReady()
-  .then(start)
-  .catch((error: unknown) => {
-    console.error('chapar: could not start', error);
-    // better-sqlite3 built for Node, not for this Electron: the one step `npm start` does first.
-    if (String(error).includes('NODE_MODULE_VERSION'))
-      console.error('chapar: run `node scripts/electron-native.mjs` to build better-sqlite3 for Electron');
-    app.exit(1);
-  });
+if (primary)
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('chapar: could not start', error);
+      // better-sqlite3 built for Node, not for this Electron: the one step `npm start` does first.
+      if (String(error).includes('NODE_MODULE_VERSION'))
+        console.error('chapar: run `node scripts/electron-native.mjs` to build better-sqlite3 for Electron');
+      app.exit(1);
+    });

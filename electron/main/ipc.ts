@@ -7,7 +7,10 @@ import { IpcErrorCode, type IpcResult } from '../../shared/ipc/contract';
 import type { Channel } from '../../shared/ipc/contracts';
 import { isTrustedFrame } from './security';
 
-const refused: IpcResult<never> = { ok: false, error: { code: IpcErrorCode.Unauthorized, message: 'not the app’s own page' } };
+const refused: IpcResult<never> = {
+  ok: false,
+  error: { code: IpcErrorCode.Unauthorized, message: 'not the app’s own page' },
+};
 
 export function wireIpc(dispatcher: IpcDispatcher): () => void {
   const channels = registerHandlers((channel, handle) => {
@@ -16,7 +19,8 @@ export function wireIpc(dispatcher: IpcDispatcher): () => void {
 
   const unsubscribe = dispatcher.services.events.subscribe((event, payload) => {
     for (const window of BrowserWindow.getAllWindows()) {
-      if (!window.isDestroyed() && isTrustedFrame(window.webContents.mainFrame)) window.webContents.send(event, payload);
+      if (!window.isDestroyed() && isTrustedFrame(window.webContents.mainFrame))
+        window.webContents.send(event, payload);
     }
   });
 

@@ -28,7 +28,12 @@ describe('window security rules', () => {
     expect(rendererFile(ROOT, 'app://chapar/')).toBe(path.join(ROOT, 'index.html'));
     expect(rendererFile(ROOT, 'app://chapar/assets/index-1.js')).toBe(path.join(ROOT, 'assets', 'index-1.js'));
     // Whatever the URL says, the file is inside the folder or refused.
-    for (const attempt of ['app://chapar/../../main/index.js', 'app://chapar/%2e%2e/%2e%2e/secrets.json', 'app://chapar/..%2F..%2Fpreload%2Findex.cjs', 'app://chapar/assets/..%2F..%2F..%2Fetc%2Fpasswd']) {
+    for (const attempt of [
+      'app://chapar/../../main/index.js',
+      'app://chapar/%2e%2e/%2e%2e/secrets.json',
+      'app://chapar/..%2F..%2Fpreload%2Findex.cjs',
+      'app://chapar/assets/..%2F..%2F..%2Fetc%2Fpasswd',
+    ]) {
       const file = rendererFile(ROOT, attempt);
       expect(file === null || file.startsWith(ROOT + path.sep), `${attempt} -> ${file}`).toBe(true);
     }

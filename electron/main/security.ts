@@ -6,7 +6,14 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { app, protocol, session, shell, type WebContents, type WebFrameMain } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security';
-import { APP_SCHEME, appOrigin, isExternalLink, isSameOrigin, isTrustedFrame as trustedFrame, rendererFile } from './origin';
+import {
+  APP_SCHEME,
+  appOrigin,
+  isExternalLink,
+  isSameOrigin,
+  isTrustedFrame as trustedFrame,
+  rendererFile,
+} from './origin';
 
 const DEV_URL = process.env['ELECTRON_RENDERER_URL'];
 

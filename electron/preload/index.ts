@@ -15,11 +15,15 @@ const events: ReadonlySet<string> = new Set(EVENT_NAMES);
 const bridge: ChaparBridge = {
   invoke(channel: string, input: unknown): Promise<IpcResult<unknown>> {
     if (typeof channel !== 'string' || !channels.has(channel))
-      return Promise.resolve({ ok: false, error: { code: 404, message: `unknown channel ${String(channel).slice(0, 100)}` } });
+      return Promise.resolve({
+        ok: false,
+        error: { code: 404, message: `unknown channel ${String(channel).slice(0, 100)}` },
+      });
     return ipcRenderer.invoke(channel, input) as Promise<IpcResult<unknown>>;
   },
   on(event: string, listener: (payload: unknown) => void): () => void {
-    if (typeof event !== 'string' || !events.has(event)) throw new Error(`unknown event ${String(event).slice(0, 100)}`);
+    if (typeof event !== 'string' || !events.has(event))
+      throw new Error(`unknown event ${String(event).slice(0, 100)}`);
     if (typeof listener !== 'function') throw new Error('listener must be a function');
     const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
     ipcRenderer.on(event, forward);

@@ -2,7 +2,15 @@
 // bridge (web-transport.ts) or an in-memory fake for renderer tests. Channel names, inputs,
 // outputs and event payloads are all checked by the compiler against the contracts.
 import { IpcErrorCode, type IpcError, type IpcResult } from './contract';
-import { isChannel, isEventName, type Channel, type EventName, type InputOf, type OutputOf, type PayloadOf } from './contracts';
+import {
+  isChannel,
+  isEventName,
+  type Channel,
+  type EventName,
+  type InputOf,
+  type OutputOf,
+  type PayloadOf,
+} from './contracts';
 
 /** What a transport must do; `window.chapar` in the desktop app has exactly this shape. */
 export interface Transport {
@@ -47,7 +55,10 @@ export function createClient(transport: Transport): Client {
       return (await transport.invoke(channel, input)) as IpcResult<OutputOf<C>>;
     } catch (error) {
       // A transport failure (bridge unreachable, process gone) is a result too, not a crash.
-      return { ok: false, error: { code: IpcErrorCode.Internal, message: error instanceof Error ? error.message : String(error) } };
+      return {
+        ok: false,
+        error: { code: IpcErrorCode.Internal, message: error instanceof Error ? error.message : String(error) },
+      };
     }
   };
   return {
@@ -84,7 +95,8 @@ export function createFakeTransport(handlers: FakeHandlers = {}): Transport & {
     async invoke(channel, input) {
       calls.push({ channel, input });
       const handler = handlers[channel as Channel] as ((input: unknown) => unknown) | undefined;
-      if (!handler) return { ok: false, error: { code: IpcErrorCode.NotImplemented, message: `no fake for ${channel}` } };
+      if (!handler)
+        return { ok: false, error: { code: IpcErrorCode.NotImplemented, message: `no fake for ${channel}` } };
       try {
         return { ok: true, value: await handler(input) };
       } catch (error) {

@@ -3,18 +3,23 @@
 // with. Pure TypeScript: the preload, main, the web bridge and the renderer all build on it.
 import type { z } from 'zod';
 
-export interface Contract<Channel extends string = string, Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
+export interface Contract<
+  Channel extends string = string,
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType = z.ZodType,
+> {
   readonly channel: Channel;
   readonly input: Input;
   readonly output: Output;
 }
 
-export function defineContract<const Channel extends string, Input extends z.ZodType, Output extends z.ZodType>(contract: {
-  channel: Channel;
-  input: Input;
-  output: Output;
-}): Contract<Channel, Input, Output> {
-  if (!/^[a-z][A-Za-z]*:[a-z][A-Za-z]*$/.test(contract.channel)) throw new Error(`bad channel name ${contract.channel}`);
+export function defineContract<
+  const Channel extends string,
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+>(contract: { channel: Channel; input: Input; output: Output }): Contract<Channel, Input, Output> {
+  if (!/^[a-z][A-Za-z]*:[a-z][A-Za-z]*$/.test(contract.channel))
+    throw new Error(`bad channel name ${contract.channel}`);
   return contract;
 }
 

@@ -1,6 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CHANNEL_NAMES } from './channels';
-import { CHANNELS, EVENT_NAMES, contracts, events, createClient, createFakeTransport, IpcCallError, isChannel } from './index';
+import {
+  CHANNELS,
+  EVENT_NAMES,
+  contracts,
+  events,
+  createClient,
+  createFakeTransport,
+  IpcCallError,
+  isChannel,
+} from './index';
 
 describe('ipc contracts', () => {
   it('names every contract by its own key, and the allowlist holds exactly the contracts', () => {

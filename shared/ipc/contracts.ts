@@ -39,7 +39,11 @@ export const contracts = {
     /** `key` is the only time the key is ever shown; only its hash is stored. */
     output: z.object({ key: z.string(), info: s.ApiKeyInfoSchema }),
   }),
-  'apiKeys:revoke': defineContract({ channel: 'apiKeys:revoke', input: z.object({ id: s.Id }), output: s.ApiKeyInfoSchema }),
+  'apiKeys:revoke': defineContract({
+    channel: 'apiKeys:revoke',
+    input: z.object({ id: s.Id }),
+    output: s.ApiKeyInfoSchema,
+  }),
   'lines:list': defineContract({ channel: 'lines:list', input: byAccount, output: z.array(s.LineSchema) }),
   'lines:upsert': defineContract({
     channel: 'lines:upsert',
@@ -70,7 +74,10 @@ export const contracts = {
     input: z.object({
       account_id: s.Id,
       /** Positive adds; a negative amount (kind 'adjust') corrects, never below zero. */
-      amount_rials: z.number().int().refine((n) => n !== 0, 'amount cannot be zero'),
+      amount_rials: z
+        .number()
+        .int()
+        .refine((n) => n !== 0, 'amount cannot be zero'),
       note: z.string().max(500).optional(),
       kind: z.enum(['topup', 'adjust']).default('topup'),
     }),
@@ -78,7 +85,11 @@ export const contracts = {
   }),
   'credit:ledger': defineContract({
     channel: 'credit:ledger',
-    input: z.object({ account_id: s.Id, limit: z.number().int().positive().max(1000).default(100), before_id: s.Id.optional() }),
+    input: z.object({
+      account_id: s.Id,
+      limit: z.number().int().positive().max(1000).default(100),
+      before_id: s.Id.optional(),
+    }),
     output: z.object({ entries: z.array(s.LedgerEntrySchema), next_before_id: s.Id.nullable() }),
   }),
 
@@ -89,7 +100,11 @@ export const contracts = {
   'simulator:set': defineContract({ channel: 'simulator:set', input: s.SimulatorSchema, output: s.SimulatorSchema }),
 
   // ---- compose and send
-  'compose:preview': defineContract({ channel: 'compose:preview', input: s.ComposePreviewInputSchema, output: s.ComposePreviewSchema }),
+  'compose:preview': defineContract({
+    channel: 'compose:preview',
+    input: s.ComposePreviewInputSchema,
+    output: s.ComposePreviewSchema,
+  }),
   /**
    * A panel send: pasted receivers and/or a segment. The receivers are recorded as several sends
    * of at most 1,000 each (`send_ids`), so the app stays responsive while a large send is
@@ -113,7 +128,11 @@ export const contracts = {
   }),
 
   // ---- messages
-  'messages:list': defineContract({ channel: 'messages:list', input: s.MessageListInputSchema, output: s.MessageListSchema }),
+  'messages:list': defineContract({
+    channel: 'messages:list',
+    input: s.MessageListInputSchema,
+    output: s.MessageListSchema,
+  }),
   'messages:count': defineContract({
     channel: 'messages:count',
     input: s.MessageFilterSchema,
@@ -125,14 +144,26 @@ export const contracts = {
     output: s.MessageTimelineSchema,
   }),
   /** Streams the filtered rows to a file; export:progress reports while it runs. */
-  'messages:export': defineContract({ channel: 'messages:export', input: s.MessageExportInputSchema, output: s.MessageExportSchema }),
+  'messages:export': defineContract({
+    channel: 'messages:export',
+    input: s.MessageExportInputSchema,
+    output: s.MessageExportSchema,
+  }),
 
   // ---- dashboard
-  'dashboard:stats': defineContract({ channel: 'dashboard:stats', input: s.DashboardInputSchema, output: s.DashboardStatsSchema }),
+  'dashboard:stats': defineContract({
+    channel: 'dashboard:stats',
+    input: s.DashboardInputSchema,
+    output: s.DashboardStatsSchema,
+  }),
 
   // ---- app settings
   'settings:get': defineContract({ channel: 'settings:get', input: s.NoInput, output: s.AppSettingsSchema }),
-  'settings:set': defineContract({ channel: 'settings:set', input: s.AppSettingsPatchSchema, output: s.AppSettingsSchema }),
+  'settings:set': defineContract({
+    channel: 'settings:set',
+    input: s.AppSettingsPatchSchema,
+    output: s.AppSettingsSchema,
+  }),
 
   // ---- backup
   /** An online copy of the whole workspace database; default folder: <data>/backups. */
@@ -154,17 +185,28 @@ export const contracts = {
   }),
 
   // ---- segments (contacts)
-  'segments:list': defineContract({ channel: 'segments:list', input: byAccount, output: z.array(s.SegmentSummarySchema) }),
+  'segments:list': defineContract({
+    channel: 'segments:list',
+    input: byAccount,
+    output: z.array(s.SegmentSummarySchema),
+  }),
 
   // ---- the desktop's file dialogs (web mode answers 501: the browser has no access to the server's disk)
   /** A native dialog: a backup to restore, where to save a backup, a workspace folder. Null when cancelled. */
   'files:choose': defineContract({
     channel: 'files:choose',
-    input: z.object({ purpose: z.enum(['backup-restore', 'backup-save', 'data-folder']), default_path: z.string().optional() }),
+    input: z.object({
+      purpose: z.enum(['backup-restore', 'backup-save', 'data-folder']),
+      default_path: z.string().optional(),
+    }),
     output: z.object({ path: z.string().nullable() }),
   }),
   /** Shows a file (an export, a backup) in the system's file manager. */
-  'files:reveal': defineContract({ channel: 'files:reveal', input: z.object({ path: z.string().min(1) }), output: s.Empty }),
+  'files:reveal': defineContract({
+    channel: 'files:reveal',
+    input: z.object({ path: z.string().min(1) }),
+    output: s.Empty,
+  }),
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {

@@ -75,7 +75,12 @@ export const SimulatorSchema = z.object({
   delivery_ms: z.number().int().nonnegative(),
   /** Shares of the final statuses; normalized, so they need not sum to 1. */
   outcomes: z
-    .object({ '10': z.number().nonnegative(), '11': z.number().nonnegative(), '13': z.number().nonnegative(), '14': z.number().nonnegative() })
+    .object({
+      '10': z.number().nonnegative(),
+      '11': z.number().nonnegative(),
+      '13': z.number().nonnegative(),
+      '14': z.number().nonnegative(),
+    })
     .partial()
     .refine((o) => Object.values(o).some((share) => share > 0), 'at least one outcome share must be positive'),
 });

@@ -33,8 +33,11 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
   const makeSource: EventSourceFactory =
     options.eventSource ??
     ((url) => {
-      const Source = (globalThis as unknown as { EventSource?: new (url: string, init?: { withCredentials?: boolean }) => EventSourceLike })
-        .EventSource;
+      const Source = (
+        globalThis as unknown as {
+          EventSource?: new (url: string, init?: { withCredentials?: boolean }) => EventSourceLike;
+        }
+      ).EventSource;
       if (!Source) throw new Error('EventSource is not available here');
       return new Source(url, { withCredentials: true });
     });
@@ -60,7 +63,10 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
       } catch {
         // not JSON: fall through to a transport error
       }
-      return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) || response.statusText } };
+      return {
+        ok: false,
+        error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) || response.statusText },
+      };
     },
     on(event, listener) {
       if (!source) {

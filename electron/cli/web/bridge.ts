@@ -108,7 +108,9 @@ export function webUiPlugin(options: WebUiOptions) {
       {
         // A body that is not JSON is a refused call, not the API's envelope.
         errorHandler: (_error, _request, reply) =>
-          reply.code(400).send({ ok: false, error: { code: IpcErrorCode.InvalidInput, message: 'the body is not valid JSON' } }),
+          reply
+            .code(400)
+            .send({ ok: false, error: { code: IpcErrorCode.InvalidInput, message: 'the body is not valid JSON' } }),
       },
       async (request, reply) => {
         if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
@@ -148,7 +150,9 @@ export function webUiPlugin(options: WebUiOptions) {
       const file = path.join(exportsDir, name);
       if (name !== request.params.file || !/\.(csv|xlsx)$/.test(name) || !fs.existsSync(file))
         return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
-      const type = name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+      const type = name.endsWith('.csv')
+        ? 'text/csv; charset=utf-8'
+        : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
       return reply
         .type(type)
         .header('content-disposition', `attachment; filename="${name}"`)

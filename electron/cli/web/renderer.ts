@@ -17,10 +17,14 @@ export async function ensureRendererBuilt(log: (line: string) => void): Promise<
   if (rendererBuilt()) return true;
   log('chapar: web UI not built yet (out/renderer is missing); building it now');
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--if-missing', '--quiet'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--if-missing', '--quiet'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let errors = '';
     child.stderr.on('data', (chunk) => (errors += chunk));
     child.on('error', () => resolve(-1));

@@ -8,7 +8,11 @@ import { LanguageSchema } from '../../../shared/ipc/schemas';
 export const StoredAppSettingsSchema = z.object({
   language: LanguageSchema.default('system'),
   http_api: z
-    .object({ enabled: z.boolean().default(true), host: z.string().default('127.0.0.1'), port: z.number().int().default(8080) })
+    .object({
+      enabled: z.boolean().default(true),
+      host: z.string().default('127.0.0.1'),
+      port: z.number().int().default(8080),
+    })
     .default({ enabled: true, host: '127.0.0.1', port: 8080 }),
 });
 export type StoredAppSettings = z.infer<typeof StoredAppSettingsSchema>;

@@ -71,13 +71,19 @@ function checkBackup(file: string): number {
     return version;
   } catch (error) {
     if (error instanceof ServiceError) throw error;
-    throw new ServiceError(ApiCode.BadRequest, `not a readable database: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ServiceError(
+      ApiCode.BadRequest,
+      `not a readable database: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     source?.close();
   }
 }
 
-export async function restoreBackup(core: Core, file: string): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
+export async function restoreBackup(
+  core: Core,
+  file: string,
+): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
   const source = path.resolve(file);
   const live = path.join(core.dataDir, 'chapar.db');
   if (path.resolve(live) === source) throw new ServiceError(ApiCode.BadRequest, 'that is the live database');

@@ -112,7 +112,8 @@ export async function panelSend(
   const line = core.accounts.findLine(input.account_id, input.sender);
   if (!line || !line.active) throw new ServiceError(ApiCode.InvalidSender, input.sender);
   const messenger = isMessengerProvider(line.provider);
-  const total = messageCostRials(finalText(input.message, messenger), messenger, core.settings.pricing()) * receivers.length;
+  const total =
+    messageCostRials(finalText(input.message, messenger), messenger, core.settings.pricing()) * receivers.length;
   if (core.credit.balance(input.account_id) < total) throw new ServiceError(ApiCode.NoCredit);
 
   const sendIds: number[] = [];
@@ -122,7 +123,12 @@ export async function panelSend(
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const result = core.sending.send(
       input.account_id,
-      { message: input.message, sender: input.sender, receivers: receivers.slice(start, start + PANEL_CHUNK), file_id: input.file_id ?? null },
+      {
+        message: input.message,
+        sender: input.sender,
+        receivers: receivers.slice(start, start + PANEL_CHUNK),
+        file_id: input.file_id ?? null,
+      },
       'panel',
     );
     sendIds.push(result.sendId);

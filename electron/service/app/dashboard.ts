@@ -75,7 +75,9 @@ export class Dashboard {
     private readonly clock: Clock,
   ) {
     // created_at is in unix seconds.
-    this.firstIdStmt = db.prepare<[number], { id: number }>('SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1');
+    this.firstIdStmt = db.prepare<[number], { id: number }>(
+      'SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1',
+    );
     this.lastIdStmt = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM messages');
     // NOT INDEXED: walk the slice by rowid, never the whole week through an index, per slice.
     const slice = (accountCondition: string) =>
@@ -83,7 +85,9 @@ export class Dashboard {
        FROM messages NOT INDEXED
        WHERE id >= ? AND id < ? ${accountCondition} AND created_at >= ? AND created_at < ?
        GROUP BY hour, status`;
-    this.sliceStmt = db.prepare<[number, number, number, number, number, number], GroupRow>(slice('AND account_id = ?'));
+    this.sliceStmt = db.prepare<[number, number, number, number, number, number], GroupRow>(
+      slice('AND account_id = ?'),
+    );
     this.sliceAllStmt = db.prepare<[number, number, number, number, number], GroupRow>(slice(''));
     this.accountsStmt = db.prepare<[], { credit_rials: number }>('SELECT credit_rials FROM accounts');
     this.creditStmt = db.prepare<[number], { credit_rials: number }>('SELECT credit_rials FROM accounts WHERE id = ?');
@@ -107,8 +111,16 @@ export class Dashboard {
     const today = startOfDay(now, offset);
     const weekStart = today - 6 * DAY;
     const weekEnd = today + DAY;
-    const hourly = Array.from({ length: 24 }, (_, i) => ({ ...emptyCounts(), start: today + i * HOUR, end: today + (i + 1) * HOUR }));
-    const daily = Array.from({ length: 7 }, (_, i) => ({ ...emptyCounts(), start: weekStart + i * DAY, end: weekStart + (i + 1) * DAY }));
+    const hourly = Array.from({ length: 24 }, (_, i) => ({
+      ...emptyCounts(),
+      start: today + i * HOUR,
+      end: today + (i + 1) * HOUR,
+    }));
+    const daily = Array.from({ length: 7 }, (_, i) => ({
+      ...emptyCounts(),
+      start: weekStart + i * DAY,
+      end: weekStart + (i + 1) * DAY,
+    }));
     const week = emptyCounts();
     const todayCounts = emptyCounts();
 

@@ -45,7 +45,11 @@ export class Exporter {
     private readonly now: () => number,
   ) {}
 
-  async run(filter: MessageFilter, format: ExportFormat, exportId: string = randomUUID()): Promise<{
+  async run(
+    filter: MessageFilter,
+    format: ExportFormat,
+    exportId: string = randomUUID(),
+  ): Promise<{
     export_id: string;
     rows: number;
     path: string;
@@ -78,7 +82,13 @@ export class Exporter {
       return { export_id: exportId, rows: done, path: file, file_name: fileName };
     } catch (error) {
       fs.rmSync(partial, { force: true });
-      this.onProgress({ export_id: exportId, state: 'failed', done, total, error: error instanceof Error ? error.message : String(error) });
+      this.onProgress({
+        export_id: exportId,
+        state: 'failed',
+        done,
+        total,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     }
   }
@@ -108,7 +118,11 @@ async function csvWriter(file: string): Promise<RowWriter> {
 }
 
 function xlsxWriter(file: string): RowWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: file,
+    useSharedStrings: false,
+    useStyles: false,
+  });
   const sheet = workbook.addWorksheet('messages', { views: [{ rightToLeft: false }] });
   sheet.addRow(COLUMNS.map((c) => c.header)).commit();
   return {

@@ -6,7 +6,14 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import { CHANNELS, events, type Channel, type InputOf, type OutputOf, type PayloadOf } from '../../../shared/ipc/contracts';
+import {
+  CHANNELS,
+  events,
+  type Channel,
+  type InputOf,
+  type OutputOf,
+  type PayloadOf,
+} from '../../../shared/ipc/contracts';
 import { createDispatcher, registerHandlers, type AppHost, type IpcDispatcher } from './handlers';
 
 let core: Core;
@@ -18,7 +25,8 @@ const host: AppHost = { mode: 'desktop' };
 
 async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
   const result = await dispatcher.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message} ${result.error.detail ?? ''}`);
+  if (!result.ok)
+    throw new Error(`${channel}: ${result.error.code} ${result.error.message} ${result.error.detail ?? ''}`);
   return result.value as OutputOf<C>;
 }
 async function refused(channel: string, input?: unknown): Promise<{ code: number; message: string; detail?: string }> {
@@ -64,7 +72,9 @@ describe('the dispatcher', () => {
 
   it('maps the core refusals to their API codes', async () => {
     expect((await refused('credit:balance', { account_id: 999 })).code).toBe(404);
-    expect((await refused('credit:topUp', { account_id: account, amount_rials: -1e12, kind: 'adjust' })).code).toBe(418);
+    expect((await refused('credit:topUp', { account_id: account, amount_rials: -1e12, kind: 'adjust' })).code).toBe(
+      418,
+    );
     expect((await refused('compose:preview', { account_id: account, sender: 'nope', message: 'x' })).code).toBe(412);
   });
 
@@ -102,7 +112,12 @@ describe('accounts, keys, lines, credit, settings', () => {
   });
 
   it('upserts and removes lines', async () => {
-    const line = await ok('lines:upsert', { account_id: account, number: '30005555', provider: 'sms', permissions: ['can_send_api_campaign'] });
+    const line = await ok('lines:upsert', {
+      account_id: account,
+      number: '30005555',
+      provider: 'sms',
+      permissions: ['can_send_api_campaign'],
+    });
     expect(line).toMatchObject({ number: '30005555', can_send_api_campaign: true, active: true });
     expect((await ok('lines:remove', { account_id: account, number: '30005555' })).active).toBe(false);
     expect((await refused('lines:remove', { account_id: account, number: '39999999' })).code).toBe(404);
@@ -111,7 +126,9 @@ describe('accounts, keys, lines, credit, settings', () => {
 
   it('tops up and lists the ledger', async () => {
     const before = (await ok('credit:balance', { account_id: account })).credit_rials;
-    expect((await ok('credit:topUp', { account_id: account, amount_rials: 1000, note: 'cash' })).credit_rials).toBe(before + 1000);
+    expect((await ok('credit:topUp', { account_id: account, amount_rials: 1000, note: 'cash' })).credit_rials).toBe(
+      before + 1000,
+    );
     expect((await refused('credit:topUp', { account_id: account, amount_rials: -5 })).code).toBe(400);
     const ledger = await ok('credit:ledger', { account_id: account, limit: 1 });
     expect(ledger.entries[0]).toMatchObject({ amount_rials: 1000, kind: 'topup', note: 'cash' });
@@ -119,7 +136,10 @@ describe('accounts, keys, lines, credit, settings', () => {
   });
 
   it('reads and writes pricing, simulator and app settings', async () => {
-    expect(await ok('pricing:set', { sms_page_tomans: 200, messenger_message_tomans: 60 })).toEqual({ sms_page_tomans: 200, messenger_message_tomans: 60 });
+    expect(await ok('pricing:set', { sms_page_tomans: 200, messenger_message_tomans: 60 })).toEqual({
+      sms_page_tomans: 200,
+      messenger_message_tomans: 60,
+    });
     expect((await ok('pricing:get')).sms_page_tomans).toBe(200);
     const simulator = await ok('simulator:get');
     expect((await ok('simulator:set', { ...simulator, seed: 99 })).seed).toBe(99);
@@ -158,13 +178,28 @@ describe('compose and messages', () => {
     expect(preview.total_cost_rials).toBe(3000);
     expect(preview.enough_credit).toBe(true);
 
-    const bale = await ok('compose:preview', { account_id: account, sender: 'bale_acme_bot', message: 'Hi', receivers: ['09120000000'] });
-    expect(bale).toMatchObject({ final_text: 'Hi', messenger: true, opt_out_added: false, cost_per_message_rials: 500 });
+    const bale = await ok('compose:preview', {
+      account_id: account,
+      sender: 'bale_acme_bot',
+      message: 'Hi',
+      receivers: ['09120000000'],
+    });
+    expect(bale).toMatchObject({
+      final_text: 'Hi',
+      messenger: true,
+      opt_out_added: false,
+      cost_per_message_rials: 500,
+    });
   });
 
   it('sends from the panel, lists, filters, pages, counts and shows a timeline', async () => {
     const receivers = Array.from({ length: 25 }, (_, i) => `0912000${String(i).padStart(4, '0')}`);
-    const sent = await ok('messages:send', { account_id: account, sender: '30001111', message: 'hello', receivers: [...receivers, 'bad', receivers[0]!] });
+    const sent = await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'hello',
+      receivers: [...receivers, 'bad', receivers[0]!],
+    });
     expect(sent).toMatchObject({ accepted: 25, invalid: ['bad'], duplicates: [receivers[0]] });
     expect(sent.total_rials).toBe(25 * 1500);
     await deliverAll();
@@ -208,7 +243,12 @@ describe('compose and messages', () => {
     const stop = dispatcher.services.events.subscribe((event, payload) => {
       if (event === 'messages:status-changed') received.push(payload as PayloadOf<'messages:status-changed'>);
     });
-    await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', receivers: ['09121234567', '09121234568'] });
+    await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'x',
+      receivers: ['09121234567', '09121234568'],
+    });
     await deliverAll();
     dispatcher.services.events.flushStatus();
     stop();
@@ -229,7 +269,10 @@ describe('compose and messages', () => {
     const last = received.filter((p) => p.job_id === jobId).at(-1)!;
     expect(last).toMatchObject({ kind: 'import', status: 'done', valid: 2, invalid: 1 });
     const segments = await ok('segments:list', { account_id: account });
-    expect(segments.find((segment) => segment.id === last.segment_id)).toMatchObject({ name: 'customers', member_count: 2 });
+    expect(segments.find((segment) => segment.id === last.segment_id)).toMatchObject({
+      name: 'customers',
+      member_count: 2,
+    });
   });
 
   it('exports CSV and XLSX with progress', async () => {
@@ -254,7 +297,12 @@ describe('compose and messages', () => {
   });
 
   it('gives dashboard figures for today and the week', async () => {
-    await ok('messages:send', { account_id: account, sender: '30001111', message: 'hi', receivers: ['09121234567', '09121234568', '09121234569'] });
+    await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'hi',
+      receivers: ['09121234567', '09121234568', '09121234569'],
+    });
     await deliverAll();
     const stats = await ok('dashboard:stats', { account_id: account, utc_offset_minutes: 210 });
     expect(stats.today.total).toBe(3);
@@ -281,11 +329,18 @@ describe('backup and segments', () => {
 
     const restored = await ok('backup:restore', { path: backup.path });
     expect(fs.existsSync(restored.safety_backup.path)).toBe(true);
-    expect((await ok('backup:list')).map((b) => b.path).sort()).toEqual([backup.path, restored.safety_backup.path].sort());
+    expect((await ok('backup:list')).map((b) => b.path).sort()).toEqual(
+      [backup.path, restored.safety_backup.path].sort(),
+    );
     expect((await ok('accounts:list')).map((a) => a.name)).not.toContain('after-backup');
     expect((await ok('pricing:get')).sms_page_tomans).toBe(150);
     // The core keeps working on the restored data.
-    const sent = await ok('messages:send', { account_id: account, sender: '30001111', message: 'after', receivers: ['09121234567'] });
+    const sent = await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'after',
+      receivers: ['09121234567'],
+    });
     expect(sent.accepted).toBe(1);
 
     expect((await refused('backup:restore', { path: path.join(core.dataDir, 'missing.db') })).code).toBe(404);
@@ -300,16 +355,37 @@ describe('backup and segments', () => {
     const now = clock.now();
     const id = Number(
       core.db
-        .prepare("INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, 'vip', '[\"name\"]', 'ready', 2, 'import', ?, ?)")
+        .prepare(
+          "INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, 'vip', '[\"name\"]', 'ready', 2, 'import', ?, ?)",
+        )
         .run(account, now, now).lastInsertRowid,
     );
-    core.db.prepare("INSERT INTO segment_members (segment_id, phone, fields) VALUES (?, '09121110001', 'a'), (?, '09121110002', 'b')").run(id, id);
+    core.db
+      .prepare(
+        "INSERT INTO segment_members (segment_id, phone, fields) VALUES (?, '09121110001', 'a'), (?, '09121110002', 'b')",
+      )
+      .run(id, id);
     const segments = await ok('segments:list', { account_id: account });
     expect(segments[0]).toMatchObject({ id, name: 'vip', columns: ['name'], member_count: 2, status: 'ready' });
-    const preview = await ok('compose:preview', { account_id: account, sender: '30001111', message: 'x', segment_id: id, receivers: ['09121110001'] });
+    const preview = await ok('compose:preview', {
+      account_id: account,
+      sender: '30001111',
+      message: 'x',
+      segment_id: id,
+      receivers: ['09121110001'],
+    });
     expect(preview.receivers.total).toBe(3);
-    const sent = await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id, receivers: ['09121110001'] });
+    const sent = await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'x',
+      segment_id: id,
+      receivers: ['09121110001'],
+    });
     expect(sent).toMatchObject({ accepted: 2, duplicates: ['09121110001'] });
-    expect((await refused('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id + 1 })).code).toBe(404);
+    expect(
+      (await refused('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id + 1 }))
+        .code,
+    ).toBe(404);
   });
 });

@@ -37,14 +37,19 @@ export interface AppHost {
   /** Desktop: the workspace folder chosen for the next start. */
   nextDataDir?: { get(): string | null; set(dir: string): void };
   /** Desktop: native file dialogs (null when the user cancels). */
-  chooseFile?(purpose: 'backup-restore' | 'backup-save' | 'data-folder', defaultPath: string | undefined): Promise<string | null>;
+  chooseFile?(
+    purpose: 'backup-restore' | 'backup-save' | 'data-folder',
+    defaultPath: string | undefined,
+  ): Promise<string | null>;
   /** Desktop: show a file in the system's file manager. */
   reveal?(file: string): void;
   /** Where unexpected errors are reported (they reach the caller only as code 500). */
   log?(message: string, error: unknown): void;
 }
 
-type Handler<C extends Channel> = (input: ParsedInputOf<C>) => z.input<(typeof contracts)[C]['output']> | Promise<z.input<(typeof contracts)[C]['output']>>;
+type Handler<C extends Channel> = (
+  input: ParsedInputOf<C>,
+) => z.input<(typeof contracts)[C]['output']> | Promise<z.input<(typeof contracts)[C]['output']>>;
 export type Handlers = { [C in Channel]: Handler<C> };
 
 export interface AppServices {
@@ -65,8 +70,11 @@ export function createAppServices(core: Core, host: AppHost): AppServices {
     events,
     messages,
     dashboard: new Dashboard(core.db, core.clock),
-    exporter: new Exporter(messages, path.join(core.dataDir, 'exports'), (progress) => events.emit('export:progress', progress), () =>
-      core.clock.now(),
+    exporter: new Exporter(
+      messages,
+      path.join(core.dataDir, 'exports'),
+      (progress) => events.emit('export:progress', progress),
+      () => core.clock.now(),
     ),
   };
 }
@@ -113,7 +121,8 @@ export function createHandlers(services: AppServices): Handlers {
     },
     'credit:balance': ({ account_id }) => ({ account_id, credit_rials: core.credit.balance(account_id) }),
     'credit:topUp': ({ account_id, amount_rials, note, kind }) => {
-      if (kind === 'topup' && amount_rials < 0) throw new ServiceError(400, 'a top-up is positive; use kind adjust to correct');
+      if (kind === 'topup' && amount_rials < 0)
+        throw new ServiceError(400, 'a top-up is positive; use kind adjust to correct');
       return { account_id, credit_rials: core.credit.adjust(account_id, amount_rials, note ?? '', kind) };
     },
     'credit:ledger': ({ account_id, limit, before_id }) => {
@@ -182,9 +191,16 @@ export function createHandlers(services: AppServices): Handlers {
 
 /** Turns anything a handler threw into the error of a result. */
 export function toIpcError(error: unknown, log?: AppHost['log']): IpcError {
-  if (error instanceof ServiceError) return { code: error.code, message: apiCodeMessage[error.code], detail: error.detail };
-  if (error instanceof z.ZodError) return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(error) };
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_CONSTRAINT'))
+  if (error instanceof ServiceError)
+    return { code: error.code, message: apiCodeMessage[error.code], detail: error.detail };
+  if (error instanceof z.ZodError)
+    return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(error) };
+  if (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('SQLITE_CONSTRAINT')
+  )
     return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: error.message };
   log?.('ipc handler failed', error);
   return { code: IpcErrorCode.Internal, message: apiCodeMessage[500] };
@@ -200,11 +216,19 @@ export class IpcDispatcher {
   /** Answers one call. Never throws: every failure is an `{ok: false}` result. */
   async invoke(channel: unknown, input: unknown): Promise<IpcResult<unknown>> {
     if (!isChannel(channel))
-      return { ok: false, error: { code: IpcErrorCode.UnknownChannel, message: `unknown channel ${String(channel).slice(0, 100)}` } };
+      return {
+        ok: false,
+        error: { code: IpcErrorCode.UnknownChannel, message: `unknown channel ${String(channel).slice(0, 100)}` },
+      };
     const contract = contracts[channel];
-    const parsed = contract.input.safeParse(input === null && !contract.input.safeParse(null).success ? undefined : input);
+    const parsed = contract.input.safeParse(
+      input === null && !contract.input.safeParse(null).success ? undefined : input,
+    );
     if (!parsed.success)
-      return { ok: false, error: { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(parsed.error) } };
+      return {
+        ok: false,
+        error: { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(parsed.error) },
+      };
     try {
       const handler = this.handlers[channel] as (input: unknown) => unknown;
       const value = await handler(parsed.data);

@@ -27,7 +27,8 @@ beforeAll(() => {
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
        VALUES (?, ?, ?, 'sms', ?, 1, 'panel', 10000, 15000000, ?)`,
     );
-    for (let s = 0; s < 100; s++) insertSend.run(account, line, s % 2 ? '30001111' : '30002222', `text ${s}`, (START + s * 10_000) * 1000);
+    for (let s = 0; s < 100; s++)
+      insertSend.run(account, line, s % 2 ? '30001111' : '30002222', `text ${s}`, (START + s * 10_000) * 1000);
     core.db
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
@@ -61,8 +62,16 @@ describe('message views at 1,000,000 messages', () => {
     ['receiver prefix', { receptor: '0912000' }, /SEARCH m USING INDEX messages_receptor/],
     // A prefix matching most numbers: newest first along the primary key, stopping at a page.
     ['short number prefix', { receptor: '0912' }, /SCAN m/],
-    ['date range', { from: (START + 500_000) * 1000, to: (START + 500_100) * 1000 }, /SEARCH m USING INTEGER PRIMARY KEY/],
-    ['wide date range', { from: (START + 1000) * 1000, to: (START + 900_000) * 1000 }, /SEARCH m USING INTEGER PRIMARY KEY/],
+    [
+      'date range',
+      { from: (START + 500_000) * 1000, to: (START + 500_100) * 1000 },
+      /SEARCH m USING INTEGER PRIMARY KEY/,
+    ],
+    [
+      'wide date range',
+      { from: (START + 1000) * 1000, to: (START + 900_000) * 1000 },
+      /SEARCH m USING INTEGER PRIMARY KEY/,
+    ],
     ['send', { send_id: 42 }, /SEARCH m USING INDEX messages_send/],
   ];
 
@@ -75,25 +84,39 @@ describe('message views at 1,000,000 messages', () => {
   it('pages newest first with a cursor, and counts', () => {
     const first = timed('first page (100)', () => queries.list({ account_id: account, limit: 100 }));
     expect(first.rows).toHaveLength(100);
-    const deep = timed('page after a cursor in the middle', () => queries.list({ account_id: account, limit: 100, cursor: 500_000 }));
+    const deep = timed('page after a cursor in the middle', () =>
+      queries.list({ account_id: account, limit: 100, cursor: 500_000 }),
+    );
     expect(deep.rows[0]!.id).toBeLessThan(500_000);
-    const rare = timed('first page of a rare status', () => queries.list({ account_id: account, status: [4], limit: 100 }));
+    const rare = timed('first page of a rare status', () =>
+      queries.list({ account_id: account, status: [4], limit: 100 }),
+    );
     expect(rare.rows.every((row) => row.status === 4)).toBe(true);
-    const several = timed('first page of three statuses', () => queries.list({ account_id: account, status: [11, 13, 14], limit: 100 }));
+    const several = timed('first page of three statuses', () =>
+      queries.list({ account_id: account, status: [11, 13, 14], limit: 100 }),
+    );
     expect(several.rows.map((r) => r.id)).toEqual([...several.rows.map((r) => r.id)].sort((a, b) => b - a));
     const next = queries.list({ account_id: account, status: [11, 13, 14], limit: 100, cursor: several.next_cursor });
     expect(next.rows[0]!.id).toBeLessThan(several.rows.at(-1)!.id);
-    expect(queries.list({ account_id: account, status: [11, 13, 14], limit: 100, offset: 100 }).rows.map((r) => r.id)).toEqual(next.rows.map((r) => r.id));
-    const wide = timed('first page of a wide date range', () => queries.list({ from: (START + 1000) * 1000, to: (START + 900_000) * 1000, limit: 100 }));
+    expect(
+      queries.list({ account_id: account, status: [11, 13, 14], limit: 100, offset: 100 }).rows.map((r) => r.id),
+    ).toEqual(next.rows.map((r) => r.id));
+    const wide = timed('first page of a wide date range', () =>
+      queries.list({ from: (START + 1000) * 1000, to: (START + 900_000) * 1000, limit: 100 }),
+    );
     expect(wide.rows[0]!.created_at).toBe((START + 900_000 - 1) * 1000);
-    const old = timed('first page of an old narrow date range', () => queries.list({ from: (START + 10) * 1000, to: (START + 20) * 1000, limit: 100 }));
+    const old = timed('first page of an old narrow date range', () =>
+      queries.list({ from: (START + 10) * 1000, to: (START + 20) * 1000, limit: 100 }),
+    );
     expect(old.rows.map((r) => r.created_at / 1000 - START)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10]);
     expect(queries.list({ from: (START + ROWS + 10) * 1000, limit: 100 }).rows).toEqual([]);
     timed('first page of a short number prefix', () => queries.list({ receptor: '0912', limit: 100 }));
     const count = timed('count of one status', () => queries.count({ account_id: account, status: [13] }));
     expect(count).toBe(30_000);
     expect(timed('count of one receiver', () => queries.count({ receptor: '09120001234' }))).toBeGreaterThan(0);
-    expect(timed('count of a date range', () => queries.count({ from: (START + 10) * 1000, to: (START + 20) * 1000 }))).toBe(10);
+    expect(
+      timed('count of a date range', () => queries.count({ from: (START + 10) * 1000, to: (START + 20) * 1000 })),
+    ).toBe(10);
     timed('count of everything of an account', () => queries.count({ account_id: account }));
   });
 });

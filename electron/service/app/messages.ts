@@ -152,11 +152,18 @@ export class MessageQueries {
 
   /** The id range of messages created in [from, to): ids are given in creation order. */
   private idRange(filter: MessageFilter): { idFrom: number | null; idTo: number | null } {
-    this.firstIdFromStmt ??= this.db.prepare('SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1');
-    this.lastIdBeforeStmt ??= this.db.prepare('SELECT id FROM messages WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1');
-    const idFrom = filter.from === undefined ? 0 : (this.firstIdFromStmt.get(Math.ceil(filter.from / CREATED_AT_MS))?.id ?? null);
+    this.firstIdFromStmt ??= this.db.prepare(
+      'SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1',
+    );
+    this.lastIdBeforeStmt ??= this.db.prepare(
+      'SELECT id FROM messages WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    );
+    const idFrom =
+      filter.from === undefined ? 0 : (this.firstIdFromStmt.get(Math.ceil(filter.from / CREATED_AT_MS))?.id ?? null);
     const idTo =
-      filter.to === undefined ? Number.MAX_SAFE_INTEGER : (this.lastIdBeforeStmt.get(Math.ceil(filter.to / CREATED_AT_MS))?.id ?? null);
+      filter.to === undefined
+        ? Number.MAX_SAFE_INTEGER
+        : (this.lastIdBeforeStmt.get(Math.ceil(filter.to / CREATED_AT_MS))?.id ?? null);
     return { idFrom, idTo };
   }
 
@@ -217,7 +224,8 @@ export class MessageQueries {
     const first = message.status === 2 ? 2 : 1;
     events.push({ status: first, status_text: statusText(first), at: message.created_at });
     if (message.handed_at !== null) events.push({ status: 4, status_text: statusText(4), at: message.handed_at });
-    if (message.final_at !== null) events.push({ status: message.status, status_text: message.status_text, at: message.final_at });
+    if (message.final_at !== null)
+      events.push({ status: message.status, status_text: message.status_text, at: message.final_at });
     return { message, events };
   }
 
@@ -237,6 +245,8 @@ export class MessageQueries {
     // Several statuses are listed one status at a time (see list()).
     const one = filter.status && filter.status.length > 1 ? { ...filter, status: [filter.status[0]!] } : filter;
     const { sql, params } = this.listSql(one);
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 100, 0) as Array<{ detail: string }>).map((r) => r.detail);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 100, 0) as Array<{ detail: string }>).map(
+      (r) => r.detail,
+    );
   }
 }

@@ -12,7 +12,8 @@ export function listSegments(core: Core, accountId: number): SegmentSummary[] {
 
 function readySegment(core: Core, accountId: number, segmentId: number) {
   const segment = core.segments.get(accountId, segmentId);
-  if (segment.status !== 'ready') throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${segment.status}`);
+  if (segment.status !== 'ready')
+    throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${segment.status}`);
   return segment;
 }
 
