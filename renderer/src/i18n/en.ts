@@ -47,6 +47,8 @@ export const en = {
     textPlaceholder: 'Write your message…',
     preview: 'What receivers get',
     previewEmpty: 'Pick a line to see the preview and the cost.',
+    optOutAdded:
+      'SMS lines always end with the opt-out phrase (لغو۱۱), added for you; it is Persian, so every SMS is UCS-2.',
     characters: 'Characters',
     pages: 'Pages',
     encoding: 'Encoding',
@@ -193,6 +195,7 @@ export const en = {
       change: 'Change',
       ref: 'For',
       empty: 'No credit changes yet',
+      older: 'Older entries',
       sendRef: 'Send {{id}}',
       messageRef: 'Message {{id}}',
       kinds: { topup: 'Top-up', send: 'Send', refund: 'Refund', adjust: 'Correction' },

@@ -49,6 +49,8 @@ export const fa: Translation = {
     textPlaceholder: 'پیام خود را بنویسید…',
     preview: 'آنچه گیرنده دریافت می‌کند',
     previewEmpty: 'برای دیدن پیش‌نمایش و هزینه، یک خط انتخاب کنید.',
+    optOutAdded:
+      'پیامک‌ها همیشه با عبارت لغو (لغو۱۱) تمام می‌شوند که خودکار افزوده می‌شود؛ این عبارت فارسی است، پس هر پیامک UCS-2 است.',
     characters: 'نویسه‌ها',
     pages: 'صفحه‌ها',
     encoding: 'کدگذاری',
@@ -199,6 +201,7 @@ export const fa: Translation = {
       change: 'تغییر',
       ref: 'بابت',
       empty: 'هنوز تغییری در اعتبار ثبت نشده',
+      older: 'ردیف‌های قدیمی‌تر',
       sendRef: 'ارسال {{id}}',
       messageRef: 'پیام {{id}}',
       kinds: { topup: 'افزایش', send: 'ارسال', refund: 'بازگشت وجه', adjust: 'اصلاح' },

@@ -6,6 +6,8 @@ import { isMessengerProvider, type Provider } from '../../../shared/status';
 
 export interface ComposePreview {
   finalText: string;
+  /** SMS lines get the opt-out phrase; messenger lines are sent as typed. */
+  optOutAdded: boolean;
   encoding: Encoding;
   /** Units as the carrier counts them (septets or UTF-16 code units). */
   characters: number;
@@ -24,6 +26,7 @@ export function composePreview(text: string, provider: Provider, pricing: Pricin
   const cost = messageCostRials(final, messenger, pricing);
   return {
     finalText: final,
+    optOutAdded: !messenger,
     encoding: seg.encoding,
     characters: seg.units,
     pages: messenger ? 1 : seg.pages,

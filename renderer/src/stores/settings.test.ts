@@ -58,3 +58,35 @@ describe('settings store', () => {
     });
   });
 });
+
+describe('settings store, ledger pages', () => {
+  it('loads older ledger entries until there are none', async () => {
+    const entry = (id: number) => ({
+      id,
+      account_id: 1,
+      amount_rials: -1500,
+      kind: 'send' as const,
+      send_id: id,
+      message_id: null,
+      note: '',
+      created_at: 0,
+    });
+    const { api: client } = fakeApi({
+      'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+      'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+      'apiKeys:list': () => [],
+      'lines:list': () => [],
+      'credit:balance': () => ({ account_id: 1, credit_rials: 100 }),
+      'credit:ledger': ({ before_id }) =>
+        before_id === undefined
+          ? { entries: [entry(4), entry(3)], next_before_id: 3 }
+          : { entries: [entry(2), entry(1)], next_before_id: null },
+    });
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    expect(store.getState().ledgerBefore).toBe(3);
+    await store.getState().loadOlderLedger();
+    expect(store.getState().ledger.map((e) => e.id)).toEqual([4, 3, 2, 1]);
+    expect(store.getState().ledgerBefore).toBeNull();
+  });
+});

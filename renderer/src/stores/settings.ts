@@ -37,6 +37,9 @@ export interface LinesSlice {
 export interface CreditSlice {
   balance: number | null;
   ledger: LedgerEntry[];
+  /** Where older ledger entries start, or null when all are loaded. */
+  ledgerBefore: number | null;
+  loadOlderLedger(): Promise<void>;
   topUp(amountRials: number, note: string): Promise<boolean>;
   /** Re-reads balance and ledger (sends and refunds change them behind this store's back). */
   refreshCredit(): Promise<void>;
@@ -140,6 +143,19 @@ const creditSlice =
   (set, get) => ({
     balance: null,
     ledger: [],
+    ledgerBefore: null,
+    loadOlderLedger: () =>
+      guarded(
+        set,
+        async () => {
+          const { accountId, ledgerBefore } = get();
+          if (accountId === null || ledgerBefore === null) return;
+          const page = await api.invoke('credit:ledger', { account_id: accountId, before_id: ledgerBefore });
+          if (get().accountId === accountId)
+            set({ ledger: [...get().ledger, ...page.entries], ledgerBefore: page.next_before_id });
+        },
+        undefined,
+      ),
     topUp: (amountRials, note) =>
       guarded(
         set,
@@ -151,8 +167,8 @@ const creditSlice =
             amount_rials: amountRials,
             note,
           });
-          const { entries } = await api.invoke('credit:ledger', { account_id: accountId });
-          set({ balance: credit_rials, ledger: entries });
+          const ledger = await api.invoke('credit:ledger', { account_id: accountId });
+          set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id });
           return true;
         },
         false,
@@ -167,7 +183,8 @@ const creditSlice =
             api.invoke('credit:balance', { account_id: accountId }),
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
-          if (get().accountId === accountId) set({ balance: balance.credit_rials, ledger: ledger.entries });
+          if (get().accountId === accountId)
+            set({ balance: balance.credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id });
         },
         undefined,
       ),
@@ -222,7 +239,7 @@ const loadSlice =
         async () => {
           const [pricing, simulator] = await Promise.all([api.invoke('pricing:get'), api.invoke('simulator:get')]);
           set({ pricing, simulator });
-          if (accountId === null) return set({ keys: [], lines: [], balance: null, ledger: [] });
+          if (accountId === null) return set({ keys: [], lines: [], balance: null, ledger: [], ledgerBefore: null });
           const [keys, lines, balance, ledger] = await Promise.all([
             api.invoke('apiKeys:list', { account_id: accountId }),
             api.invoke('lines:list', { account_id: accountId }),
@@ -230,7 +247,13 @@ const loadSlice =
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
           if (get().accountId === accountId)
-            set({ keys, lines, balance: balance.credit_rials, ledger: ledger.entries });
+            set({
+              keys,
+              lines,
+              balance: balance.credit_rials,
+              ledger: ledger.entries,
+              ledgerBefore: ledger.next_before_id,
+            });
         },
         undefined,
       );

@@ -34,6 +34,11 @@ export function PreviewCard({ preview, receivers }: { preview: ComposePreview | 
             )}
           </Text>
         </Paper>
+        {preview.optOutAdded ? (
+          <Text size="xs" c="dimmed" data-testid="compose-optout-hint">
+            {t('compose.optOutAdded')}
+          </Text>
+        ) : null}
         <SimpleGrid cols={3} spacing="xs">
           <Figure
             label={t('compose.characters')}

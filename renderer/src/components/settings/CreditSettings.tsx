@@ -16,9 +16,16 @@ export function CreditSettings() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { settings, session } = useStores();
-  const { balance, ledger, topUp, refreshCredit } = useStore(
+  const { balance, ledger, more, topUp, refreshCredit, loadOlder } = useStore(
     settings,
-    useShallow((s) => ({ balance: s.balance, ledger: s.ledger, topUp: s.topUp, refreshCredit: s.refreshCredit })),
+    useShallow((s) => ({
+      balance: s.balance,
+      ledger: s.ledger,
+      more: s.ledgerBefore !== null,
+      topUp: s.topUp,
+      refreshCredit: s.refreshCredit,
+      loadOlder: s.loadOlderLedger,
+    })),
   );
   // The header's credit follows sends and refunds; when it moves, the ledger has new rows.
   const headerCredit = useStore(session, sessionSelectors.credit);
@@ -120,6 +127,13 @@ export function CreditSettings() {
           </Table.Tbody>
         </Table>
       </Paper>
+      {more ? (
+        <Group justify="center">
+          <Button variant="subtle" onClick={() => void loadOlder()} data-testid="ledger-more">
+            {t('settings.credit.older')}
+          </Button>
+        </Group>
+      ) : null}
     </Stack>
   );
 }
