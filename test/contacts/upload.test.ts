@@ -179,6 +179,28 @@ describe('contact upload (spec 4.4)', () => {
     expect(server.core.segments.list(other.id)).toEqual([]);
   });
 
+  it('keeps answering HTTP while a large import runs in its worker thread', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const lines = ['phone,NAME'];
+    for (let i = 0; i < 300_000; i++) lines.push(`0915${String(i).padStart(7, '0')},n${i}`);
+    const file = path.join(server.dataDir, 'responsive.csv');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const account = server.core.accounts.findByName('acme')!;
+    let running = false;
+    const { jobId } = await server.core.imports.start(account.id, { file }, (p) => (running ||= p.status === 'running'));
+    await eventually(() => (running ? true : undefined), 30_000);
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) answers.push((await get(`${server.url}/health`, null)).status);
+    const stillRunning = server.core.imports.get(account.id, jobId)!.status === 'running';
+    expect(answers).toEqual([200, 200, 200, 200, 200]);
+    const created = await post(contacts, [{ phone_number: '09121234567' }]);
+    expect(created.status).toBe(201);
+    expect((await server.core.imports.wait(jobId)).status).toBe('done');
+    // The answers came while the import was still writing (the point of the worker thread).
+    expect(stillRunning).toBe(true);
+  });
+
   it('documents both operations in the OpenAPI document', async () => {
     const doc = await get(`${server.url}/openapi.json`, null);
     expect(doc.body.paths['/v2/sms/campaigns/contacts'].post.responses['414']).toBeDefined();

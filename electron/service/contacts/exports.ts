@@ -1,6 +1,5 @@
 // Exports written by the import worker (large segments never block the main thread): a segment
 // as CSV or XLSX (exceljs's streaming writer), an import's rejection report, the opt-out list.
-import ExcelJS from 'exceljs';
 import type { Db } from '../db/database';
 import { rejectionReasonText, type RejectionReason } from '../../../shared/contacts';
 import { CsvWriter } from './csv';
@@ -18,8 +17,10 @@ interface RowWriter {
   close(): Promise<void>;
 }
 
-function xlsxWriter(file: string, sheetName: string): RowWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+async function xlsxWriter(file: string, sheetName: string): Promise<RowWriter> {
+  // Loaded on first use: exceljs is large and most exports are CSV.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31) || 'Sheet1');
   return {
     write(values) {
@@ -39,7 +40,7 @@ export async function runExport(db: Db, request: ExportRequest, progress: (rows:
     const segment = db.prepare<[number], { name: string; columns: string; member_count: number }>('SELECT name, columns, member_count FROM segments WHERE id = ?').get(request.segmentId);
     if (!segment) throw new Error('segment not found');
     const columns = JSON.parse(segment.columns) as string[];
-    const writer: RowWriter = request.format === 'xlsx' ? xlsxWriter(request.file, segment.name) : new CsvWriter(request.file);
+    const writer: RowWriter = request.format === 'xlsx' ? await xlsxWriter(request.file, segment.name) : new CsvWriter(request.file);
     await writer.write(['phone_number', ...columns]);
     const page = db
       .prepare<[number, string], [string, string]>(`SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT ${PAGE}`)

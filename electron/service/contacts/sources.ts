@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import Papa from 'papaparse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { normalizePhone } from '../../../shared/phone';
 import type { FileEncoding, Preview, ReadOptions } from '../../../shared/contacts';
@@ -251,10 +251,13 @@ export async function readXlsx(
   sink: RowSink,
   onSheets?: (sheets: SheetInfo[]) => void,
 ): Promise<string> {
+  // Loaded on first use: exceljs is large, and CSV imports (the common case) never need it.
+  // Before the file is opened: the byte counter below starts the stream flowing.
+  const { default: excel } = await import('exceljs');
   const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
   let read = 0;
   input.on('data', (chunk) => (read += chunk.length));
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input as unknown as Readable as never, {
+  const reader = new excel.stream.xlsx.WorkbookReader(input as unknown as Readable as never, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

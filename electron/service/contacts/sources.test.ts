@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
+import { AutoDecoder, cellText, detectLayout, guessDelimiter } from './sources';
+
+const rows = (...lines: string[][]) => lines.map((cells, i) => ({ row: i + 1, cells }));
+
+describe('AutoDecoder', () => {
+  it('keeps a UTF-8 character cut between two chunks', () => {
+    const bytes = Buffer.from('ab,علی\n', 'utf8');
+    const decoder = new AutoDecoder();
+    const text = decoder.write(bytes.subarray(0, 4)) + decoder.write(bytes.subarray(4)) + decoder.end();
+    expect(text).toBe('ab,علی\n');
+    expect(decoder.encoding).toBe('utf-8');
+  });
+
+  it('settles on Windows-1256 at the first byte that is not UTF-8, after plain ASCII chunks', () => {
+    const decoder = new AutoDecoder();
+    const text = decoder.write(Buffer.from('phone,name\n')) + decoder.write(iconv.encode('09121234567,محمد\n', 'windows-1256')) + decoder.end();
+    expect(text).toBe('phone,name\n09121234567,محمد\n');
+    expect(decoder.encoding).toBe('windows-1256');
+  });
+
+  it('drops a UTF-8 BOM and reads UTF-16 by its BOM', () => {
+    const utf8 = new AutoDecoder();
+    expect(utf8.write(Buffer.from('\ufeffa,b', 'utf8'))).toBe('a,b');
+    const utf16 = new AutoDecoder();
+    expect(utf16.write(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tب', 'utf16le')]))).toBe('a\tب');
+    expect(utf16.encoding).toBe('utf-16le');
+  });
+});
+
+describe('layout detection', () => {
+  it('takes the nearest non-empty row above the first number as the header', () => {
+    expect(detectLayout(rows(['Title'], [], ['Name', 'Tel'], ['A', '09121234567']))).toEqual({ headerRow: 3, columns: ['NAME', 'TEL'], phoneColumn: 1 });
+  });
+
+  it('finds no header when numbers start on the first row, and names columns', () => {
+    expect(detectLayout(rows(['09121234567', 'x'], ['09121234568', 'y']))).toEqual({ headerRow: null, columns: ['COLUMN_1', 'COLUMN_2'], phoneColumn: 0 });
+  });
+
+  it('prefers the column with more numbers, a phone-like header breaking ties, and makes names unique', () => {
+    const layout = detectLayout(rows(['code', 'mobile', 'mobile'], ['09121234567', '09121234567', ''], ['', '09121234568', '']));
+    expect(layout).toEqual({ headerRow: 1, columns: ['CODE', 'MOBILE', 'MOBILE_2'], phoneColumn: 1 });
+  });
+
+  it('honours an explicit header row, or none', () => {
+    expect(detectLayout(rows(['a', 'b'], ['09121234567', 'c']), null).headerRow).toBeNull();
+    expect(detectLayout(rows(['x'], ['a', 'b'], ['09121234567', 'c']), 2).columns).toEqual(['A', 'B']);
+  });
+});
+
+describe('cells and delimiters', () => {
+  it('turns XLSX cell values into the text a user sees', () => {
+    expect(cellText(9121234567)).toBe('9121234567');
+    expect(cellText(989121234567)).toBe('989121234567');
+    expect(cellText({ richText: [{ text: '0912' }, { text: '1234567' }] })).toBe('09121234567');
+    expect(cellText({ formula: 'A1', result: 5 } as never)).toBe('5');
+    expect(cellText({ text: 'link', hyperlink: 'http://x' })).toBe('link');
+    expect(cellText(null)).toBe('');
+  });
+
+  it('guesses the delimiter, ignoring the final newline', () => {
+    expect(guessDelimiter('a;b\n1;2\n')).toBe(';');
+    expect(guessDelimiter('a\tb\n1\t2\n')).toBe('\t');
+    expect(guessDelimiter('a|b|c\n1|2|3\n')).toBe('|');
+    expect(guessDelimiter('09121234567\n')).toBe(',');
+  });
+});
