@@ -11,6 +11,7 @@ import { useRoute, type Page } from './useRoute';
 import { Money } from './Money';
 import { lazy, Suspense } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
+import { ErrorBoundary } from './ErrorBoundary';
 
 // Pages load on first visit: the charts of the dashboard and the settings forms stay out of the
 // first script the window parses.
@@ -70,12 +71,14 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <ErrorNotifier />
-        <Suspense fallback={<Loader size="sm" m="xl" />}>
-          {page === 'dashboard' && <DashboardPage />}
-          {page === 'compose' && <ComposePage />}
-          {page === 'messages' && <MessagesPage />}
-          {page === 'settings' && <SettingsPage />}
-        </Suspense>
+        <ErrorBoundary resetKey={page}>
+          <Suspense fallback={<Loader size="sm" m="xl" />}>
+            {page === 'dashboard' && <DashboardPage />}
+            {page === 'compose' && <ComposePage />}
+            {page === 'messages' && <MessagesPage />}
+            {page === 'settings' && <SettingsPage />}
+          </Suspense>
+        </ErrorBoundary>
       </AppShell.Main>
     </AppShell>
   );

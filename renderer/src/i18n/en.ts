@@ -14,6 +14,7 @@ export const en = {
     copy: 'Copy',
     copied: 'Copied',
     error: 'Something went wrong',
+    reload: 'Reload',
     active: 'Active',
     inactive: 'Inactive',
   },

@@ -16,6 +16,7 @@ export const fa: Translation = {
     copy: 'کپی',
     copied: 'کپی شد',
     error: 'مشکلی پیش آمد',
+    reload: 'بارگذاری دوباره',
     active: 'فعال',
     inactive: 'غیرفعال',
   },
