@@ -34,9 +34,9 @@ import {
   type Rejection,
   type RejectionReason,
 } from '../../../shared/contacts';
-import { runTask, WorkerTaskError, type JobOutcome, type ToWorker } from './threads';
-import type { CombineSpec, Counters, ImportSpec, JobRow } from './pipeline';
-import { finishJob } from './pipeline';
+import { runTask, WorkerTaskError } from './threads';
+import type { Batch, CombineSpec, Counters, ImportSpec, JobRow } from './pipeline';
+import { finishJob, JobWriter } from './writer';
 import { ImportFileError, preview, sniffFormat } from './sources';
 import type { ExportRequest } from './exports';
 
@@ -67,8 +67,13 @@ const MAX_ATTEMPTS = 5;
 
 interface Running {
   thread: Thread;
-  stopping: boolean;
+  /** Set by cancel() or stop(): batches still arriving are ignored. */
+  ended: boolean;
 }
+
+/** Batches applied in one commit at most: bounds how long one commit holds the main thread. */
+const MAX_BATCHES_PER_COMMIT = 4;
+const PROGRESS_EVERY_MS = 100;
 
 export class Imports {
   readonly events = new EventEmitter<{ progress: [ImportProgress] }>();
@@ -198,9 +203,10 @@ export class Imports {
     if (!row || row.account_id !== accountId || isFinal(row.status)) return false;
     const running = this.running.get(jobId);
     if (running) {
-      running.thread.postMessage({ type: 'cancel' } satisfies ToWorker);
-      return true;
+      running.ended = true;
+      void running.thread.terminate();
     }
+    // Between two commits: the batches written so far go with the segment, purged in the background.
     this.db.transaction(() => finishJob(this.db, row, 'cancelled', 'cancelled', 0, this.clock.now()))();
     this.settle(jobId);
     this.onPurge();
@@ -240,19 +246,15 @@ export class Imports {
     return task.result;
   }
 
-  /** Core.close: running threads stop after their current batch; their jobs resume on the next start. */
+  /** Core.close: the threads are ended between two commits; their jobs resume on the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
-    const exits = [...this.running.values()].map(
-      (running) =>
-        new Promise<void>((resolve) => {
-          running.stopping = true;
-          running.thread.once('exit', () => resolve());
-          running.thread.postMessage({ type: 'stop' } satisfies ToWorker);
-          setTimeout(() => void running.thread.terminate(), 10_000).unref();
-        }),
+    await Promise.all(
+      [...this.running.values()].map((running) => {
+        running.ended = true;
+        return running.thread.terminate();
+      }),
     );
-    await Promise.all(exits);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -316,45 +318,75 @@ export class Imports {
 
   private startNext(): boolean {
     if (this.stopped || this.running.size >= MAX_RUNNING) return false;
-    const now = this.clock.now();
     const job = this.db
-      .prepare<[number], JobRow>(
+      .prepare<[number], JobRow & { attempts: number }>(
         `UPDATE import_jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
          WHERE id = (SELECT id FROM import_jobs WHERE status = 'queued' ORDER BY id LIMIT 1) RETURNING *`,
       )
-      .get(now);
+      .get(this.clock.now());
     if (!job) return false;
-    const { result, worker } = runTask<JobOutcome>(
-      { op: 'job', dbFile: this.dbFile, jobId: job.id, clockOffset: now - Date.now() },
-      (counters) => this.emitProgress(job, 'running', counters, null),
-    );
-    const running: Running = { thread: worker, stopping: false };
+    const writer = new JobWriter(this.db, job, () => this.clock.now());
+    if (job.kind === 'combine' && job.attempts > 1) writer.restartCombine();
+    const ctl = new Int32Array(new SharedArrayBuffer(4));
+    let queue: Batch[] = [];
+    let lastProgress = 0;
+    // Batches that arrived together are committed together (fewer commits, each one bounded).
+    const drain = () => {
+      const batches = queue.splice(0, MAX_BATCHES_PER_COMMIT);
+      if (batches.length === 0 || running.ended) return;
+      writer.apply(batches);
+      Atomics.add(ctl, 0, batches.length);
+      Atomics.notify(ctl, 0);
+      if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = Date.now();
+        this.emitProgress(job, 'running', writer.counters, null);
+      }
+      if (queue.length > 0) setImmediate(drainSafely);
+    };
+    let failure: unknown = null;
+    const drainSafely = () => {
+      try {
+        drain();
+      } catch (error) {
+        failure ??= error;
+        running.ended = true;
+        void running.thread.terminate();
+      }
+    };
+    const { result, worker } = runTask<{ end: true }>({ op: 'job', dbFile: this.dbFile, jobId: job.id, ctl: ctl.buffer as SharedArrayBuffer }, undefined, (batch) => {
+      queue.push(batch);
+      if (queue.length === 1) setImmediate(drainSafely);
+    });
+    const running: Running = { thread: worker, ended: false };
     this.running.set(job.id, running);
-    result
-      .then(
-        (outcome) => this.finished(job, outcome, running),
-        (error: unknown) => this.crashed(job, error, running),
-      )
-      .finally(() => {
+    const end = async () => {
+      try {
+        await result;
+        // Whatever is still queued goes before the end.
+        while (queue.length > 0 && !running.ended) drain();
+        if (failure) throw failure;
+        if (running.ended) return;
+        writer.finish();
+        this.settle(job.id);
+      } catch (error) {
+        if (running.ended && !failure) return;
+        const cause = failure ?? error;
+        const message = cause instanceof Error ? cause.message : String(cause);
+        this.fail(job, message);
+      } finally {
+        queue = [];
         this.running.delete(job.id);
         this.poke();
-      });
+      }
+    };
+    void end();
     return true;
   }
 
-  private finished(job: JobRow, outcome: JobOutcome, running: Running): void {
-    if (outcome.status === 'stopped') return;
-    if (outcome.status !== 'done') this.onPurge();
-    this.settle(job.id);
-    void running;
-  }
-
-  /** The thread died without a result (an uncaught error): the job fails cleanly, unless we are stopping. */
-  private crashed(job: JobRow, error: unknown, running: Running): void {
-    if (running.stopping) return;
-    const message = error instanceof Error ? error.message : String(error);
+  /** The job fails cleanly: its segment is marked and its members purged in the background. */
+  private fail(job: JobRow, message: string): void {
     const row = this.byId.get(job.id);
-    if (row && !isFinal(row.status)) this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now()))();
+    if (row && !isFinal(row.status)) this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now())).immediate();
     this.onPurge();
     this.settle(job.id);
   }

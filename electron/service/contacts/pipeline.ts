@@ -1,13 +1,15 @@
-// The work of one import job, run inside the import worker thread on its own SQLite connection:
-// rows in, normalized numbers out, in batched transactions that also write the job's checkpoint.
-// The segment becomes 'ready' (and the upload COMPLETED) in the very transaction of the last
-// batch, so a crash at any point leaves either the finished result or a resumable checkpoint.
+// The reading half of an import job, run inside the import worker thread: rows in, classified
+// rows out (normalized number, invalid, opted out), in batches posted to the main process, which
+// is the database's only writer (STYLE.md). The worker reads the database (job, opt-outs, the
+// segments a combine reads) on its own read-only connection and never writes, so no transaction
+// of the main process ever meets a second writer. Flow control: at most a few batches in flight;
+// the worker blocks on a shared counter the writer bumps after each commit.
 import fs from 'node:fs';
 import type { Db } from '../db/database';
 import { normalizePhone } from '../../../shared/phone';
-import type { FileEncoding, JobKind, JobStatus, RejectionReason } from '../../../shared/contacts';
+import type { FileEncoding, JobKind, JobStatus } from '../../../shared/contacts';
 import { ImportFileError, readCsv, readXlsx, type RowSink } from './sources';
-import { FIELD_SEPARATOR } from './fields';
+import { FIELD_SEPARATOR, remapFields } from './fields';
 
 /** What an 'import' / 'optouts' job reads (import_jobs.spec), fully resolved when it is queued. */
 export interface ImportSpec {
@@ -68,21 +70,35 @@ export interface Counters {
   opted_out: number;
 }
 
-export interface JobHooks {
-  progress(counters: Counters): void;
-  cancelled(): boolean;
-  now(): number;
+/** Row kinds in a batch. */
+export const KIND_INVALID = 0;
+export const KIND_OPTED_OUT = 1;
+export const KIND_CANDIDATE = 2;
+/** Combine only: a member of an excluded segment (counted, not reported). */
+export const KIND_EXCLUDED = 3;
+
+/** One batch of classified rows, in source order. */
+export interface Batch {
+  /** Source row number of the last row this batch accounts for (the checkpoint after it commits). */
+  lastRow: number;
+  bytes: number;
+  totalBytes: number;
+  /** Reported row numbers (source row - rowOffset). */
+  rows: number[];
+  kinds: number[];
+  /** Normalized number for candidates and opt-outs, '' for invalid rows. */
+  phones: string[];
+  /** The value as the file had it, for the rejection report; null when equal to the number. */
+  raws: Array<string | null>;
+  fields: string[];
 }
 
-export class JobCancelled extends Error {
-  constructor() {
-    super('cancelled');
-  }
+export interface BatchOutput {
+  /** Posts a batch, blocking while too many are waiting for the writer. */
+  emit(batch: Batch): void;
 }
 
-/** Commit when a batch holds this many rows or has been open this long (keeps the main thread's writes waiting briefly). */
-const BATCH_ROWS = 50_000;
-const BATCH_MS = 250;
+const BATCH_ROWS = 10_000;
 
 /** The fast path covers the canonical form; everything else goes through the lenient rules. */
 function normalize(raw: string): string | null {
@@ -106,16 +122,19 @@ function clean(value: string | undefined): string {
   return trimmed.indexOf(FIELD_SEPARATOR) < 0 ? trimmed : trimmed.replaceAll(FIELD_SEPARATOR, ' ');
 }
 
-function loadOptOuts(db: Db, accountId: number): Set<string> {
+export function loadOptOuts(db: Db, accountId: number): Set<string> {
   const set = new Set<string>();
   for (const phone of db.prepare<[number], string>('SELECT phone FROM optouts WHERE account_id = ?').pluck().iterate(accountId))
     set.add(phone);
   return set;
 }
 
-/** Runs an 'import' or 'optouts' job from its checkpoint to the end. */
-export async function runImport(db: Db, job: JobRow, hooks: JobHooks): Promise<Counters> {
-  const spec = JSON.parse(job.spec) as ImportSpec;
+function emptyBatch(): Batch {
+  return { lastRow: 0, bytes: 0, totalBytes: 0, rows: [], kinds: [], phones: [], raws: [], fields: [] };
+}
+
+/** Reads an 'import' or 'optouts' job's file from its checkpoint to the end, as batches. */
+export async function produceImport(db: Db, job: JobRow, spec: ImportSpec, out: BatchOutput): Promise<void> {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(spec.file);
@@ -125,176 +144,112 @@ export async function runImport(db: Db, job: JobRow, hooks: JobHooks): Promise<C
   if (stat.size !== spec.fileSize || Math.trunc(stat.mtimeMs) !== Math.trunc(spec.fileMtimeMs))
     throw new ImportFileError('file_changed', 'فایل پس از شروع ورود اطلاعات تغییر کرده است');
 
-  const toSegment = job.kind === 'import';
-  const optOuts = toSegment ? loadOptOuts(db, job.account_id) : new Set<string>();
-  const insertMember = db.prepare('INSERT OR IGNORE INTO segment_members (segment_id, phone, fields) VALUES (?, ?, ?)');
-  const insertOptOut = db.prepare('INSERT OR IGNORE INTO optouts (account_id, phone, created_at) VALUES (?, ?, ?)');
-  const reject = db.prepare('INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)');
-  const checkpoint = db.prepare(
-    `UPDATE import_jobs SET rows_done = ?, bytes_done = ?, total = ?, valid = ?, invalid = ?, duplicates = ?,
-       opted_out = ? WHERE id = ?`,
-  );
-  const begin = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-
-  const counters: Counters = {
-    rows: job.rows_done,
-    bytes: job.bytes_done,
-    totalBytes: stat.size,
-    total: job.total,
-    valid: job.valid,
-    invalid: job.invalid,
-    duplicates: job.duplicates,
-    opted_out: job.opted_out,
-  };
+  const optOuts = job.kind === 'import' ? loadOptOuts(db, job.account_id) : new Set<string>();
   const skipThrough = Math.max(spec.headerRow, job.rows_done);
-  const segmentId = job.segment_id ?? 0;
-  const accountId = job.account_id;
-  const createdAt = hooks.now();
-  const { phone: phoneIndex, columns, rowOffset, blankRowsAreContacts } = spec;
   const lastRow = spec.lastRow ?? Number.MAX_SAFE_INTEGER;
+  const { phone: phoneIndex, columns, rowOffset, blankRowsAreContacts } = spec;
   const width = columns.length;
-  let open = false;
-  let pending = 0;
-  let openedAt = 0;
+  const totalBytes = stat.size;
+  let batch = emptyBatch();
+  let bytes = 0;
 
-  const rejectRow = (row: number, raw: string, reason: RejectionReason) => reject.run(job.id, row - rowOffset, raw, reason);
   const flush = () => {
-    if (!open) return;
-    checkpoint.run(counters.rows, counters.bytes, counters.total, counters.valid, counters.invalid, counters.duplicates, counters.opted_out, job.id);
-    commit.run();
-    open = false;
-    pending = 0;
-    hooks.progress(counters);
+    batch.bytes = bytes;
+    batch.totalBytes = totalBytes;
+    out.emit(batch);
+    batch = emptyBatch();
   };
 
   const sink: RowSink = {
     rows(rows, numbers) {
-      if (hooks.cancelled()) return false;
       for (let i = 0; i < rows.length; i++) {
         const row = numbers[i]!;
         if (row <= skipThrough || row > lastRow) continue;
         const cells = rows[i]!;
-        if (!open) {
-          begin.run();
-          open = true;
-          openedAt = Date.now();
-        }
-        counters.rows = row;
+        batch.lastRow = row;
         if (!blankRowsAreContacts && (cells.length === 0 || (cells.length === 1 && cells[0]!.trim() === ''))) continue;
-        counters.total++;
         const raw = cells[phoneIndex] ?? '';
         const phone = normalize(raw);
+        batch.rows.push(row - rowOffset);
         if (phone === null) {
-          counters.invalid++;
-          rejectRow(row, raw, 'invalid');
-        } else if (!toSegment) {
-          if (insertOptOut.run(accountId, phone, createdAt).changes === 0) counters.duplicates++;
-          else counters.valid++;
-        } else if (optOuts.has(phone)) {
-          counters.opted_out++;
-          rejectRow(row, raw, 'opted_out');
+          batch.kinds.push(KIND_INVALID);
+          batch.phones.push('');
+          batch.raws.push(raw);
+          batch.fields.push('');
         } else {
+          batch.kinds.push(optOuts.has(phone) ? KIND_OPTED_OUT : KIND_CANDIDATE);
+          batch.phones.push(phone);
+          batch.raws.push(raw === phone ? null : raw);
           let fields = '';
           if (width > 0) {
             fields = clean(cells[columns[0]!]);
             for (let k = 1; k < width; k++) fields += FIELD_SEPARATOR + clean(cells[columns[k]!]);
           }
-          if (insertMember.run(segmentId, phone, fields).changes === 0) {
-            counters.duplicates++;
-            rejectRow(row, raw, 'duplicate');
-          } else counters.valid++;
+          batch.fields.push(fields);
         }
-        if (++pending >= BATCH_ROWS || (pending % 1024 === 0 && Date.now() - openedAt > BATCH_MS)) flush();
+        if (batch.rows.length >= BATCH_ROWS) flush();
       }
       return true;
     },
     bytes(read) {
-      counters.bytes = read;
+      bytes = read;
     },
   };
 
-  try {
-    if (spec.format === 'xlsx') await readXlsx(spec.file, { sheet: spec.sheet }, sink);
-    else await readCsv(spec.file, { encoding: spec.encoding, delimiter: spec.delimiter }, sink);
-    if (hooks.cancelled()) throw new JobCancelled();
-    if (!open) {
-      begin.run();
-      open = true;
-    }
-    counters.bytes = counters.totalBytes;
-    checkpoint.run(counters.rows, counters.bytes, counters.total, counters.valid, counters.invalid, counters.duplicates, counters.opted_out, job.id);
-    finishJob(db, job, 'done', null, counters.valid, hooks.now());
-    commit.run();
-    open = false;
-  } catch (error) {
-    if (open && db.inTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
-  hooks.progress(counters);
-  return counters;
+  if (spec.format === 'xlsx') await readXlsx(spec.file, { sheet: spec.sheet }, sink);
+  else await readCsv(spec.file, { encoding: spec.encoding, delimiter: spec.delimiter }, sink);
+  bytes = totalBytes;
+  if (batch.rows.length > 0 || batch.lastRow > 0) flush();
 }
 
-/** Marks the job final with its segment and upload, inside the caller's transaction. */
-export function finishJob(db: Db, job: JobRow, status: 'done' | 'failed' | 'cancelled', error: string | null, members: number, now: number): void {
-  db.prepare('UPDATE import_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, now, job.id);
-  if (job.segment_id !== null) {
-    if (status === 'done')
-      db.prepare("UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?").run(members, now, job.segment_id);
-    else
-      // An upload's segment stays, 'failed' (its status record names it); an import's is removed.
-      db.prepare("UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'").run(
-        job.upload_id !== null ? 'failed' : 'deleting',
-        error,
-        now,
-        job.segment_id,
-      );
-  }
-  if (job.upload_id !== null)
-    db.prepare('UPDATE uploads SET status = ?, finished_at = ? WHERE id = ?').run(status === 'done' ? 'COMPLETED' : 'FAILED', now, job.upload_id);
-}
-
-/** Union / difference into the job's segment. Restarts from scratch when resumed (it is fast and reads only the database). */
-export function runCombine(db: Db, job: JobRow, hooks: JobHooks, decode: (fields: string, from: string[], to: string[]) => string): Counters {
+/**
+ * Reads a 'combine' job's sources as batches: members of `include` in order (values remapped to
+ * the new segment's columns), classified as excluded / opted out / candidate. Always from the start:
+ * the writer empties the target segment before a resumed combine.
+ */
+export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
   const spec = JSON.parse(job.spec) as CombineSpec;
-  const target = job.segment_id!;
   const columnsOf = db.prepare<[number], string>('SELECT columns FROM segments WHERE id = ?').pluck();
-  const targetColumns = JSON.parse(columnsOf.get(target) ?? '[]') as string[];
+  const targetColumns = JSON.parse(columnsOf.get(job.segment_id!) ?? '[]') as string[];
   const optOuts = spec.excludeOptOuts ? loadOptOuts(db, job.account_id) : new Set<string>();
   const page = db.prepare<[number, string], { phone: string; fields: string }>(
-    'SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 20000',
+    `SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT ${BATCH_ROWS}`,
   );
   const excluded =
     spec.exclude.length > 0
       ? db.prepare(`SELECT 1 FROM segment_members WHERE segment_id IN (${spec.exclude.map(() => '?').join(',')}) AND phone = ? LIMIT 1`).pluck()
       : null;
-  const insert = db.prepare('INSERT OR IGNORE INTO segment_members (segment_id, phone, fields) VALUES (?, ?, ?)');
-  const counters: Counters = { rows: 0, bytes: 0, totalBytes: 0, total: 0, valid: 0, invalid: 0, duplicates: 0, opted_out: 0 };
   const sizes = db.prepare<[number], number>('SELECT member_count FROM segments WHERE id = ?').pluck();
-  counters.totalBytes = spec.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
-  // A resumed combine starts over: whatever an earlier attempt wrote goes first.
-  while (db.prepare('DELETE FROM segment_members WHERE segment_id = ? AND phone IN (SELECT phone FROM segment_members WHERE segment_id = ? LIMIT 20000)').run(target, target).changes > 0);
+  const totalBytes = spec.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
+  let seen = 0;
   for (const source of spec.include) {
     const from = JSON.parse(columnsOf.get(source) ?? '[]') as string[];
     let after = '';
     for (;;) {
-      if (hooks.cancelled()) throw new JobCancelled();
       const members = page.all(source, after);
       if (members.length === 0) break;
       after = members[members.length - 1]!.phone;
-      db.transaction(() => {
-        for (const member of members) {
-          counters.total++;
-          counters.bytes++;
-          if (optOuts.has(member.phone)) counters.opted_out++;
-          else if (excluded && excluded.get(...spec.exclude, member.phone)) counters.invalid++;
-          else if (insert.run(target, member.phone, decode(member.fields, from, targetColumns)).changes === 0) counters.duplicates++;
-          else counters.valid++;
+      const batch = emptyBatch();
+      for (const member of members) {
+        seen++;
+        batch.rows.push(seen);
+        batch.phones.push(member.phone);
+        batch.raws.push(null);
+        if (optOuts.has(member.phone)) {
+          batch.kinds.push(KIND_OPTED_OUT);
+          batch.fields.push('');
+        } else if (excluded && excluded.get(...spec.exclude, member.phone)) {
+          batch.kinds.push(KIND_EXCLUDED);
+          batch.fields.push('');
+        } else {
+          batch.kinds.push(KIND_CANDIDATE);
+          batch.fields.push(remapFields(member.fields, from, targetColumns));
         }
-      })();
-      hooks.progress(counters);
+      }
+      batch.lastRow = seen;
+      batch.bytes = seen;
+      batch.totalBytes = totalBytes;
+      out.emit(batch);
     }
   }
-  db.transaction(() => finishJob(db, job, 'done', null, counters.valid, hooks.now()))();
-  return counters;
 }

@@ -8,27 +8,20 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Preview, ReadOptions } from '../../../shared/contacts';
-import type { Counters } from './pipeline';
+import type { Batch, Counters } from './pipeline';
 import type { ExportRequest } from './exports';
 
 export type WorkerTask =
   | { op: 'preview'; file: string; options: ReadOptions }
-  | { op: 'job'; dbFile: string; jobId: number; clockOffset: number }
+  /** ctl[0] counts the batches the writer committed; the worker waits on it (flow control). */
+  | { op: 'job'; dbFile: string; jobId: number; ctl: SharedArrayBuffer }
   | { op: 'export'; dbFile: string; request: ExportRequest };
-
-/** Messages the main process sends: cancel ends the job as cancelled; stop leaves it to be resumed. */
-export type ToWorker = { type: 'cancel' } | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'progress'; counters: Counters }
-  | { type: 'result'; value: Preview | JobOutcome | { rows: number } }
+  | { type: 'batch'; batch: Batch }
+  | { type: 'result'; value: Preview | { rows: number } | { end: true } }
   | { type: 'error'; code: string; message: string };
-
-export interface JobOutcome {
-  status: 'done' | 'failed' | 'cancelled' | 'stopped';
-  counters: Counters | null;
-  error: string | null;
-}
 
 const here = import.meta.url;
 
@@ -64,13 +57,27 @@ export class WorkerTaskError extends Error {
 }
 
 /** Runs a task to its result; progress messages go to `onProgress`. */
-export function runTask<T>(task: WorkerTask, onProgress?: (counters: Counters) => void): { result: Promise<T>; worker: Worker } {
+export function runTask<T>(
+  task: WorkerTask,
+  onProgress?: (counters: Counters) => void,
+  onBatch?: (batch: Batch) => void,
+): { result: Promise<T>; worker: Worker } {
   const worker = spawnWorker(task);
   const result = new Promise<T>((resolve, reject) => {
     let settled = false;
     worker.on('message', (message: FromWorker) => {
+      if (settled) return;
       if (message.type === 'progress') onProgress?.(message.counters);
-      else if (message.type === 'result') {
+      else if (message.type === 'batch') {
+        try {
+          onBatch?.(message.batch);
+        } catch (error) {
+          // The writer failed (disk full, ...): the job ends here, the thread is not needed.
+          settled = true;
+          reject(error);
+          void worker.terminate();
+        }
+      } else if (message.type === 'result') {
         settled = true;
         resolve(message.value as T);
       } else {

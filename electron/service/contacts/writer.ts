@@ -1,0 +1,136 @@
+// The writing half of an import job, on the main process's connection (the database's only
+// writer): applies the worker's batches of classified rows in immediate transactions, each one
+// also writing the job's checkpoint, and makes the segment 'ready' (the upload COMPLETED) in the
+// same transaction as the job's end. A crash between two commits loses nothing: the job resumes
+// after the last checkpoint.
+import type { Db } from '../db/database';
+import type { RejectionReason } from '../../../shared/contacts';
+import { KIND_CANDIDATE, KIND_EXCLUDED, KIND_INVALID, KIND_OPTED_OUT, type Batch, type Counters, type JobRow } from './pipeline';
+
+export class JobWriter {
+  readonly counters: Counters;
+  private readonly insertMember;
+  private readonly insertOptOut;
+  private readonly reject;
+  private readonly checkpoint;
+  private readonly record: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly job: JobRow,
+    private readonly now: () => number,
+  ) {
+    this.counters = {
+      rows: job.rows_done,
+      bytes: job.bytes_done,
+      totalBytes: job.total_bytes,
+      total: job.total,
+      valid: job.valid,
+      invalid: job.invalid,
+      duplicates: job.duplicates,
+      opted_out: job.opted_out,
+    };
+    this.record = job.kind !== 'combine';
+    this.insertMember = db.prepare('INSERT OR IGNORE INTO segment_members (segment_id, phone, fields) VALUES (?, ?, ?)');
+    this.insertOptOut = db.prepare('INSERT OR IGNORE INTO optouts (account_id, phone, created_at) VALUES (?, ?, ?)');
+    this.reject = db.prepare('INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)');
+    this.checkpoint = db.prepare(
+      `UPDATE import_jobs SET rows_done = ?, bytes_done = ?, total_bytes = ?, total = ?, valid = ?, invalid = ?,
+         duplicates = ?, opted_out = ? WHERE id = ?`,
+    );
+  }
+
+  /** A combine resumed after a crash starts over: what the earlier attempt wrote goes first. */
+  restartCombine(): void {
+    this.db
+      .transaction(() => {
+        this.db.prepare('DELETE FROM segment_members WHERE segment_id = ?').run(this.job.segment_id);
+        Object.assign(this.counters, { rows: 0, bytes: 0, total: 0, valid: 0, invalid: 0, duplicates: 0, opted_out: 0 });
+        this.writeCheckpoint();
+      })
+      .immediate();
+  }
+
+  /** Applies batches (in source order) in one transaction. */
+  apply(batches: readonly Batch[]): void {
+    this.db.transaction(() => {
+      for (const batch of batches) this.applyOne(batch);
+      this.writeCheckpoint();
+    }).immediate();
+  }
+
+  /** The job's end: last checkpoint, job done, segment ready, upload COMPLETED, in one commit. */
+  finish(): void {
+    this.db.transaction(() => {
+      this.counters.bytes = this.counters.totalBytes;
+      this.writeCheckpoint();
+      finishJob(this.db, this.job, 'done', null, this.counters.valid, this.now());
+    }).immediate();
+  }
+
+  private applyOne(batch: Batch): void {
+    const c = this.counters;
+    const { id: jobId, segment_id: segmentId, account_id: accountId } = this.job;
+    const toOptOuts = this.job.kind === 'optouts';
+    const createdAt = this.now();
+    const { rows, kinds, phones, raws, fields } = batch;
+    for (let i = 0; i < kinds.length; i++) {
+      c.total++;
+      switch (kinds[i]) {
+        case KIND_INVALID:
+          c.invalid++;
+          if (this.record) this.rejectRow(jobId, rows[i]!, raws[i] ?? '', 'invalid');
+          break;
+        case KIND_OPTED_OUT:
+          c.opted_out++;
+          if (this.record) this.rejectRow(jobId, rows[i]!, raws[i] ?? phones[i]!, 'opted_out');
+          break;
+        case KIND_EXCLUDED:
+          c.invalid++;
+          break;
+        case KIND_CANDIDATE: {
+          const inserted = toOptOuts
+            ? this.insertOptOut.run(accountId, phones[i], createdAt).changes
+            : this.insertMember.run(segmentId, phones[i], fields[i]).changes;
+          if (inserted) c.valid++;
+          else {
+            c.duplicates++;
+            if (this.record) this.rejectRow(jobId, rows[i]!, raws[i] ?? phones[i]!, 'duplicate');
+          }
+          break;
+        }
+      }
+    }
+    c.rows = batch.lastRow;
+    c.bytes = batch.bytes;
+    c.totalBytes = batch.totalBytes;
+  }
+
+  private rejectRow(jobId: number, row: number, raw: string, reason: RejectionReason): void {
+    this.reject.run(jobId, row, raw, reason);
+  }
+
+  private writeCheckpoint(): void {
+    const c = this.counters;
+    this.checkpoint.run(c.rows, c.bytes, c.totalBytes, c.total, c.valid, c.invalid, c.duplicates, c.opted_out, this.job.id);
+  }
+}
+
+/** Marks the job final with its segment and upload, inside the caller's transaction. */
+export function finishJob(db: Db, job: JobRow, status: 'done' | 'failed' | 'cancelled', error: string | null, members: number, now: number): void {
+  db.prepare('UPDATE import_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, now, job.id);
+  if (job.segment_id !== null) {
+    if (status === 'done')
+      db.prepare("UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?").run(members, now, job.segment_id);
+    else
+      // An upload's segment stays, 'failed' (its status record names it); an import's is removed.
+      db.prepare("UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'").run(
+        job.upload_id !== null ? 'failed' : 'deleting',
+        error,
+        now,
+        job.segment_id,
+      );
+  }
+  if (job.upload_id !== null)
+    db.prepare('UPDATE uploads SET status = ?, finished_at = ? WHERE id = ?').run(status === 'done' ? 'COMPLETED' : 'FAILED', now, job.upload_id);
+}
