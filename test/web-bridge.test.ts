@@ -8,7 +8,7 @@ import { Core } from '../electron/service/core';
 import { applySeed } from '../electron/service/seed';
 import { buildHttpServer } from '../electron/service/http/server';
 import { webUiPlugin } from '../electron/cli/web/bridge';
-import { createClient, createWebTransport } from '../shared/ipc';
+import { createClient, createWebTransport, uploadBackup } from '../shared/ipc';
 import { KEY, post, spawnServe, tempDir, testSeed } from './helpers/server';
 import type { FastifyInstance } from 'fastify';
 
@@ -186,6 +186,33 @@ describe('contracts over HTTP', () => {
     expect(download.headers.get('content-disposition')).toMatch(/attachment/);
     expect(await download.text()).toContain('receptor');
     expect((await fetch(`${base}/bridge/exports/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
+  });
+});
+
+describe('backups over the bridge', () => {
+  it('downloads a backup, uploads it back and restores it', async () => {
+    const created = await invoke('backup:create', null, bearer);
+    const backup = created.body.value as { path: string; url: string };
+    expect(backup.url).toMatch(/^\/bridge\/backups\/chapar-.*\.db$/);
+    expect((await fetch(`${base}${backup.url}`)).status).toBe(401);
+    const download = await fetch(`${base}${backup.url}`, { headers: bearer });
+    expect(download.status).toBe(200);
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 15)).toString('latin1')).toBe('SQLite format 3');
+
+    expect((await uploadBackup(bytes, { baseUrl: base })).ok).toBe(false);
+    const uploaded = await uploadBackup(bytes, { baseUrl: base, token: TOKEN });
+    if (!uploaded.ok) throw new Error(uploaded.error.message);
+    expect(uploaded.value.bytes).toBe(bytes.length);
+    expect(path.dirname(uploaded.value.path)).toBe(path.join(core.dataDir, 'backups'));
+    const listed = await invoke('backup:list', null, bearer);
+    expect((listed.body.value as Array<{ path: string }>).map((b) => b.path)).toContain(uploaded.value.path);
+    const restored = await invoke('backup:restore', { path: uploaded.value.path }, bearer);
+    expect(restored.body).toMatchObject({ ok: true, value: { restored_from: uploaded.value.path } });
+
+    const junk = await uploadBackup(new TextEncoder().encode('not a database'), { baseUrl: base, token: TOKEN });
+    expect(junk).toMatchObject({ ok: false, error: { code: 400 } });
+    expect((await fetch(`${base}/bridge/backups/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
   });
 });
 

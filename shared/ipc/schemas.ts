@@ -299,6 +299,11 @@ export const BackupSchema = z.object({
   path: z.string(),
   bytes: z.number().int().nonnegative(),
   created_at: EpochMs,
+  /**
+   * Web mode: where the browser downloads this backup (same origin, token cookie); a backup from
+   * another computer is uploaded with uploadBackup() (web-transport.ts) and then restored by path.
+   */
+  url: z.string().nullable().optional(),
 });
 
 // ---- segments (owned by contacts; listed here for the composer)

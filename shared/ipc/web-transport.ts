@@ -4,6 +4,10 @@
 // The bridge's token travels in an HttpOnly cookie set when the page was opened with ?token=...
 import { IpcErrorCode, type IpcResult } from './contract';
 import type { Transport } from './client';
+import type { z } from 'zod';
+import type { BackupSchema } from './schemas';
+
+type Backup = z.output<typeof BackupSchema>;
 
 interface EventSourceLike {
   addEventListener(type: string, listener: (event: { data: string }) => void): void;
@@ -89,6 +93,33 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
       };
     },
   };
+}
+
+export const BRIDGE_BACKUPS_PATH = '/bridge/backups';
+
+/**
+ * Web mode: sends a backup file (a File from an <input type="file">) to the server's backups
+ * folder; restore it afterwards with backup:restore and the returned path.
+ */
+export async function uploadBackup(
+  file: NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>,
+  options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
+): Promise<IpcResult<Backup>> {
+  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_BACKUPS_PATH}`, {
+    method: 'POST',
+    headers,
+    credentials: 'same-origin',
+    body: file,
+  });
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as IpcResult<Backup>;
+  } catch {
+    return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
+  }
 }
 
 /** Electron's preload bridge when present, else the HTTP bridge of the page's own origin. */

@@ -1,17 +1,25 @@
 // The web UI of `serve`: the built renderer at `/` and the HTTP bridge carrying the IPC contracts
-// (POST /bridge/invoke/:channel, server-sent events at GET /bridge/events, export downloads at
-// GET /bridge/exports/:file), all behind the start token. The API routes (/v2, /health, ...) are
+// (POST /bridge/invoke/:channel, server-sent events at GET /bridge/events, downloads of exports
+// and backups at GET /bridge/exports/:file and /bridge/backups/:file, a backup upload at POST
+// /bridge/backups), all behind the start token. The API routes (/v2, /health, ...) are
 // registered elsewhere and never see the token.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Core } from '../../service/core';
 import { createDispatcher, type IpcDispatcher } from '../../service/app/handlers';
+import { backupsDir, uploadedBackupPath } from '../../service/app/backup';
 import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../../../shared/security';
 import { TOKEN_COOKIE, hasToken, sameToken } from './token';
+
+/** Every SQLite database file starts with these 16 bytes. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const MAX_BACKUP_UPLOAD_BYTES = 8 * 1024 * 1024 * 1024;
 
 export interface WebUiOptions {
   core: Core;
@@ -55,6 +63,7 @@ export function webUiPlugin(options: WebUiOptions) {
     const dispatcher: IpcDispatcher = createDispatcher(core, {
       mode: 'web',
       exportUrl: (fileName) => `/bridge/exports/${encodeURIComponent(fileName)}`,
+      backupUrl: (fileName) => `/bridge/backups/${encodeURIComponent(fileName)}`,
       httpApi: { url: options.url, canToggle: false },
       log: (message, error) => app.log.error({ err: error }, message),
     });
@@ -144,20 +153,74 @@ export function webUiPlugin(options: WebUiOptions) {
       });
     });
 
-    app.get<{ Params: { file: string } }>('/bridge/exports/:file', async (request, reply) => {
-      if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
-      const name = path.basename(request.params.file);
-      const file = path.join(exportsDir, name);
-      if (name !== request.params.file || !/\.(csv|xlsx)$/.test(name) || !fs.existsSync(file))
-        return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
-      const type = name.endsWith('.csv')
-        ? 'text/csv; charset=utf-8'
-        : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-      return reply
-        .type(type)
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .header('cache-control', 'no-store')
-        .send(fs.createReadStream(file));
+    // Downloads of exports and backups: only plain names of files in those folders.
+    const download = (dir: string, pattern: RegExp, type: (name: string) => string) =>
+      async function (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) {
+        if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
+        const name = path.basename(request.params.file);
+        const file = path.join(dir, name);
+        if (name !== request.params.file || !pattern.test(name) || !fs.existsSync(file))
+          return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+        return reply
+          .type(type(name))
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .header('cache-control', 'no-store')
+          .send(fs.createReadStream(file));
+      };
+    app.get(
+      '/bridge/exports/:file',
+      download(exportsDir, /\.(csv|xlsx)$/, (name) =>
+        name.endsWith('.csv')
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ),
+    );
+    app.get(
+      '/bridge/backups/:file',
+      download(backupsDir(core), /\.db$/, () => 'application/vnd.sqlite3'),
+    );
+
+    // A backup from another computer: the raw file as the body, written to the backups folder
+    // (restored afterwards with backup:restore, which checks it). Streamed, never held in memory.
+    await app.register(async (uploads) => {
+      uploads.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+      uploads.post('/bridge/backups', async (request, reply) => {
+        if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
+        const body = request.body as NodeJS.ReadableStream | undefined;
+        const refuse = (message: string) =>
+          reply.code(400).send({ ok: false, error: { code: IpcErrorCode.InvalidInput, message } });
+        if (!body || typeof body.pipe !== 'function') return refuse('send the backup file as application/octet-stream');
+        const file = uploadedBackupPath(core);
+        const partial = `${file}.part`;
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        let bytes = 0;
+        let header = Buffer.alloc(0);
+        const limit = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            bytes += chunk.length;
+            if (header.length < 16) header = Buffer.concat([header, chunk]).subarray(0, 16);
+            callback(bytes > MAX_BACKUP_UPLOAD_BYTES ? new Error('the file is too large') : null, chunk);
+          },
+        });
+        try {
+          await pipeline(body, limit, fs.createWriteStream(partial));
+        } catch (error) {
+          fs.rmSync(partial, { force: true });
+          return refuse(error instanceof Error ? error.message : String(error));
+        }
+        if (!header.equals(SQLITE_HEADER)) {
+          fs.rmSync(partial, { force: true });
+          return refuse('not a SQLite database');
+        }
+        fs.renameSync(partial, file);
+        const value = {
+          path: file,
+          bytes,
+          created_at: core.clock.now(),
+          url: `/bridge/backups/${encodeURIComponent(path.basename(file))}`,
+        };
+        return reply.header('cache-control', 'no-store').send({ ok: true, value });
+      });
     });
   };
 }

@@ -20,7 +20,12 @@ export interface BackupInfo {
 }
 
 export function backupsDir(core: Core): string {
-  return path.join(core.dataDir, 'backups');
+  return path.resolve(core.dataDir, 'backups');
+}
+
+/** A name for a backup file arriving from elsewhere (an upload through the web bridge). */
+export function uploadedBackupPath(core: Core): string {
+  return stampedName(core, 'uploaded');
 }
 
 function stampedName(core: Core, prefix: string): string {

@@ -14,7 +14,7 @@ import type { AppSettings } from '../../../shared/ipc/schemas';
 import { MessageQueries } from './messages';
 import { Dashboard } from './dashboard';
 import { Exporter } from './export';
-import { createBackup, listBackups, restoreBackup } from './backup';
+import { backupsDir, createBackup, listBackups, restoreBackup, type BackupInfo } from './backup';
 import { panelSend, preview } from './compose';
 import { listSegments } from './segments';
 import { readAppSettings, writeAppSettings } from './app-settings';
@@ -25,6 +25,8 @@ export interface AppHost {
   mode: 'desktop' | 'web';
   /** Web mode: the URL a browser downloads an export file from. */
   exportUrl?(fileName: string): string;
+  /** Web mode: the URL a browser downloads a backup of the backups folder from. */
+  backupUrl?(fileName: string): string;
   /** The local HTTP API as the host runs it. */
   httpApi?: {
     /** Where it answers now, or null when off. */
@@ -93,6 +95,14 @@ function appSettings(services: AppServices): AppSettings {
 
 export function createHandlers(services: AppServices): Handlers {
   const { core, host } = services;
+  // Only backups in the workspace's backups folder can be downloaded.
+  const withBackupUrl = (backup: BackupInfo): BackupInfo & { url: string | null } => ({
+    ...backup,
+    url:
+      host.backupUrl && path.dirname(backup.path) === backupsDir(core)
+        ? host.backupUrl(path.basename(backup.path))
+        : null,
+  });
   return {
     'accounts:list': () => core.accounts.list(),
     'accounts:create': (input) =>
@@ -169,9 +179,12 @@ export function createHandlers(services: AppServices): Handlers {
       writeAppSettings(core, { language: patch.language ?? stored.language, http_api: httpApi });
       return appSettings(services);
     },
-    'backup:create': (input) => createBackup(core, input?.path),
-    'backup:list': () => listBackups(core),
-    'backup:restore': ({ path: file }) => restoreBackup(core, file),
+    'backup:create': async (input) => withBackupUrl(await createBackup(core, input?.path)),
+    'backup:list': () => listBackups(core).map(withBackupUrl),
+    'backup:restore': async ({ path: file }) => {
+      const restored = await restoreBackup(core, file);
+      return { ...restored, safety_backup: withBackupUrl(restored.safety_backup) };
+    },
     'segments:list': ({ account_id }) => {
       core.accounts.get(account_id);
       return listSegments(core, account_id);
