@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-import { poll, switchToPersian, waitAllFinal } from './scenarios';
+import { acceptedResultRows, poll, switchToPersian, waitAllFinal } from './scenarios';
 
 /** Latin words on a Persian screen that are names, not untranslated texts. */
 const LATIN_ALLOWED = new Set([
@@ -27,8 +27,9 @@ const LATIN_ALLOWED = new Set([
 
 async function untranslated(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
-  // Paths, addresses and keys are shown as code: data, not UI texts.
-  const data = (await page.locator('code, pre').allInnerTexts()).join(' ');
+  // Paths, addresses and keys are shown as code, and texts users typed keep their own direction
+  // (dir="auto"): data, not UI texts.
+  const data = (await page.locator('code, pre, [dir="auto"]').allInnerTexts()).join(' ');
   const words = text.match(/[A-Za-z]{3,}/g) ?? [];
   // Data the user typed (message texts) and paths/addresses are not UI texts.
   return [...new Set(words)].filter((w) => !LATIN_ALLOWED.has(w) && !data.includes(w));
@@ -47,10 +48,19 @@ async function screens(page: Page, language: 'en' | 'fa'): Promise<void> {
   await page.getByTestId('compose-receivers').fill('09121234567\n+98 912 765 4321\n۰۹۱۲۱۲۳۴۵۶۷\n12345');
   await page.getByTestId('compose-invalid-list').waitFor();
   await screenshot(page, `${language}-compose`);
+  await page.getByTestId('compose-send').click();
+  await waitAllFinal(acceptedResultRows(page));
+  await page.getByTestId('compose-result').scrollIntoViewIfNeeded();
+  await screenshot(page, `${language}-compose-result`);
 
   await openPage(page, 'messages');
   await page.getByTestId('message-row').first().waitFor();
   await screenshot(page, `${language}-messages`);
+  await page.getByTestId('message-row').first().click();
+  await page.getByTestId('timeline-item').first().waitFor();
+  await screenshot(page, `${language}-messages-timeline`);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('timeline-item').first().waitFor({ state: 'detached' });
 
   await openPage(page, 'settings');
   await screenshot(page, `${language}-settings`);
@@ -111,9 +121,14 @@ describe('language and direction (web UI)', () => {
     // Jalali: the year 14xx, in Persian digits.
     expect(await page.getByTestId('message-date').first().innerText()).toMatch(/^۱۴[۰-۹]{2}\/[۰-۹]{2}\/[۰-۹]{2} /);
     expect(await page.getByTestId('messages-count').innerText()).toMatch(/^[۰-۹٬]+ پیام$/);
-    // The navigation sits on the right in right-to-left.
+    // The navigation sits on the right in right-to-left, the timeline drawer opens on the left.
     const nav = await page.getByTestId('nav').boundingBox();
     expect(nav!.x).toBeGreaterThan(600);
+    await page.getByTestId('message-row').first().click();
+    await page.getByTestId('timeline-item').first().waitFor();
+    expect((await page.getByTestId('timeline').boundingBox())!.x).toBeLessThan(600);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('timeline-item').first().waitFor({ state: 'detached' });
 
     await screens(page, 'fa');
     for (const name of ['dashboard', 'compose', 'messages', 'settings'] as const) {

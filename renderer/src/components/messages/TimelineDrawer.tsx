@@ -31,7 +31,8 @@ export function TimelineDrawer() {
     <Drawer
       opened={message !== null}
       onClose={close}
-      position={language === 'fa' ? 'left' : 'right'}
+      // The end side: Mantine mirrors it in right-to-left, so this opens on the left in Persian.
+      position="right"
       title={message ? t('messages.timelineTitle', { id: digits(message.id, language) }) : ''}
       size="md"
       data-testid="timeline-drawer"
