@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, KEY, OTHER_KEY, INACTIVE_KEY, post, startServer, type TestServer } from '../helpers/server';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+/** Response bodies are checked field by field. */
 type Body = any;
 
 async function get(url: string, key: string | null = KEY): Promise<{ status: number; body: Body }> {
