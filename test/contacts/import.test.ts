@@ -281,3 +281,45 @@ describe('opt-outs', () => {
     expect(fs.readFileSync(out, 'utf8').split('\n')[1]).toMatch(/^09120000001,/);
   });
 });
+
+describe('interrupted jobs', () => {
+  it('closing the core mid-import leaves the job to resume on the next start, with the exact result', async () => {
+    const dir = tempDir('chapar-close-');
+    const first = openCore(dir);
+    const lines = ['phone,NAME'];
+    for (let i = 0; i < 300_000; i++) lines.push(`0916${String(i).padStart(7, '0')},n${i}`);
+    const file = writeText(dir, 'close.csv', lines.join('\n') + '\n');
+    let running = false;
+    const { jobId, segmentId } = await first.core.imports.start(first.accountId, { file }, (p) => (running ||= p.status === 'running'));
+    await eventually(() => (running ? true : undefined), 30_000);
+    await first.close();
+    const second = openCore(dir);
+    try {
+      const job = await second.core.imports.wait(jobId);
+      expect(job).toMatchObject({ status: 'done', total: 300_000, valid: 300_000, duplicates: 0 });
+      expect(second.core.segments.get(second.accountId, segmentId)).toMatchObject({ status: 'ready', member_count: 300_000 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('an upload whose CSV disappeared ends FAILED, its segment failed and empty', async () => {
+    const { startServer, post } = await import('../helpers/server');
+    const server = await startServer({ startScheduler: false });
+    try {
+      const created = await post(`${server.url}/v2/sms/campaigns/contacts`, [{ phone_number: '09121234567' }]);
+      const { upload_data_id, segment_id } = created.body.entries;
+      for (const name of fs.readdirSync(path.join(server.dataDir, 'uploads'))) fs.rmSync(path.join(server.dataDir, 'uploads', name));
+      server.core.scheduler.start();
+      const account = server.core.accounts.findByName('acme')!;
+      const record = await eventually(() => {
+        const status = server.core.uploads.status(account.id, upload_data_id);
+        return status?.status === 'FAILED' ? status : undefined;
+      }, 30_000);
+      expect(record).toMatchObject({ segment_id, valid: 0 });
+      expect(server.core.segments.get(account.id, segment_id)).toMatchObject({ status: 'failed', member_count: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+});
