@@ -64,6 +64,14 @@ describe('contact upload (spec 4.4)', () => {
       { row: 4, phone_number: '+98 912 123 4567', reason: expect.any(String) },
     ]);
 
+    // The generated CSV is stored with the upload: phone_number first, then the keys in order.
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const csvFile = server.core.db.prepare('SELECT csv_file FROM uploads WHERE id = ?').pluck().get(upload_data_id) as string;
+    const csv = fs.readFileSync(path.join(server.dataDir, csvFile), 'utf8');
+    expect(csv.split('\n')[0]).toBe('phone_number,NAME,CITY');
+    expect(csv).toContain('9351112233,"Reza, ""the"" first","line\nbreak"');
+
     const account = server.core.accounts.findByName('acme')!;
     const segment = server.core.segments.get(account.id, segment_id);
     expect(segment).toMatchObject({ status: 'ready', member_count: 3, columns: ['NAME', 'CITY'] });
