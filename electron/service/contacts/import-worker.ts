@@ -7,12 +7,11 @@ import { openDatabase } from '../db/database';
 import { preview, ImportFileError } from './sources';
 import { produceCombine, produceImport, type Batch, type ImportSpec, type JobRow } from './pipeline';
 import { runExport } from './exports';
-import type { FromWorker, WorkerTask } from './threads';
+import type { FromWorker, ToWorker, WorkerTask } from './threads';
 
 /** Batches posted and not yet committed by the writer: enough to keep both threads busy, little memory. */
 const MAX_IN_FLIGHT = 4;
 
-const task = workerData as WorkerTask;
 const send = (message: FromWorker) => parentPort!.postMessage(message);
 
 async function runJob(dbFile: string, jobId: number, ctl: Int32Array): Promise<void> {
@@ -41,7 +40,7 @@ async function runJob(dbFile: string, jobId: number, ctl: Int32Array): Promise<v
   }
 }
 
-async function main(): Promise<void> {
+async function main(task: WorkerTask): Promise<void> {
   try {
     switch (task.op) {
       case 'preview':
@@ -76,4 +75,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// Started with its task, or started ahead of time and given the task as its first message.
+const initial = workerData as WorkerTask | null;
+if (initial) void main(initial);
+else parentPort!.once('message', (message: ToWorker) => void main(message.task));

@@ -17,6 +17,9 @@ export type WorkerTask =
   | { op: 'job'; dbFile: string; jobId: number; ctl: SharedArrayBuffer }
   | { op: 'export'; dbFile: string; request: ExportRequest };
 
+/** A started, idle thread gets its task as its first message. */
+export type ToWorker = { type: 'task'; task: WorkerTask };
+
 export type FromWorker =
   | { type: 'progress'; counters: Counters }
   | { type: 'batch'; batch: Batch }
@@ -37,7 +40,7 @@ function tsxEsmApi(): string {
   return pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api']!.import.default)).href;
 }
 
-export function spawnWorker(task: WorkerTask): Worker {
+function startThread(task: WorkerTask | null): Worker {
   if (here.endsWith('.ts')) {
     const entry = new URL('./import-worker.ts', here).href;
     const tsx = tsxEsmApi();
@@ -45,6 +48,30 @@ export function spawnWorker(task: WorkerTask): Worker {
     return new Worker(code, { eval: true, workerData: task });
   }
   return new Worker(bundledEntry(), { workerData: task });
+}
+
+// After a first task, one thread is kept started and idle (unreferenced: it never holds the
+// process open), so the next upload or import does not wait for a thread to boot.
+let spare: Worker | null = null;
+
+function keepSpare(): void {
+  if (spare) return;
+  const thread = startThread(null);
+  thread.unref();
+  thread.once('exit', () => {
+    if (spare === thread) spare = null;
+  });
+  spare = thread;
+}
+
+export function spawnWorker(task: WorkerTask): Worker {
+  const thread = spare;
+  spare = null;
+  setImmediate(keepSpare);
+  if (!thread) return startThread(task);
+  thread.ref();
+  thread.postMessage({ type: 'task', task } satisfies ToWorker);
+  return thread;
 }
 
 export class WorkerTaskError extends Error {
