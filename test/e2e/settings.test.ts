@@ -1,5 +1,6 @@
 // Settings end to end. API keys: create one, read it from the show-once modal, use it over the HTTP API,
 // revoke it and see the API refuse it (403). Credit top-up and a backup.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../helpers/server';
 import { poll } from './scenarios';
@@ -83,9 +84,30 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('backup-create').click();
     await page.getByTestId('backup-done').waitFor();
     expect(await page.getByTestId('backup-done').innerText()).toContain(app.dataDir);
-    // The restore field is filled with the backup just made, which the list of backups offers.
+    // The restore field is filled with the backup just made; the list offers it for download
+    // to this computer (web mode): an SQLite file.
     expect(await page.getByTestId('restore-path').inputValue()).toContain(app.dataDir);
-    await page.getByTestId('restore-pick').waitFor();
+    await page.getByTestId('backup-row').first().waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('backup-download').first().click();
+    const file = await (await download).path();
+    expect(fs.readFileSync(file).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+
+    // Credit moves on after the backup...
+    await page.getByTestId('settings-tab-credit').click();
+    await page.getByTestId('credit-amount').fill('1000');
+    await page.getByTestId('credit-topup').click();
+    await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,051,000');
+
+    // ...and the downloaded backup, uploaded from "this computer" and restored, brings it back.
+    await page.getByTestId('settings-tab-backup').click();
+    await page.getByTestId('restore-path').fill('');
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await poll(() => page.getByTestId('restore-path').inputValue()).not.toBe('');
+    await page.getByTestId('restore-start').click();
+    await page.getByTestId('restore-confirm').click();
+    // The page reloads itself on the restored data.
+    await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
     expect(app.problems).toEqual([]);
   });
 });

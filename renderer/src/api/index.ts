@@ -1,12 +1,30 @@
 // The renderer's one way to the service: the typed client of shared/ipc over Electron's preload
 // bridge (`window.chapar`) when present, else the web bridge of `serve` on the page's own origin.
-// Stores receive the client; unit tests build one over shared/ipc's fake transport.
-import { createClient, defaultTransport, type Client } from '../../../shared/ipc';
+// Stores receive it; unit tests build one over shared/ipc's fake transport (test/fakes.ts).
+import { createClient, defaultTransport, IpcCallError, uploadBackup, type Client } from '../../../shared/ipc';
+import type { z } from 'zod';
+import type { BackupSchema } from '../../../shared/ipc/schemas';
 
-export type Api = Client;
+export type Backup = z.infer<typeof BackupSchema>;
+
+export interface Api extends Client {
+  /**
+   * Web mode: puts a backup file from this computer into the server's backups folder (the one
+   * operation outside the contracts: a file body, not JSON). Desktop: never called.
+   */
+  uploadBackup(file: Blob): Promise<Backup>;
+}
 
 export function connectApi(): Api {
-  return createClient(defaultTransport());
+  const client = createClient(defaultTransport());
+  return {
+    ...client,
+    async uploadBackup(file) {
+      const result = await uploadBackup(file);
+      if (!result.ok) throw new IpcCallError('backup:upload', result.error);
+      return result.value;
+    },
+  };
 }
 
 export type {

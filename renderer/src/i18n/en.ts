@@ -142,6 +142,7 @@ export const en = {
       moveDataDir: 'Another folder',
       useNextStart: 'Use from the next start',
       dataDirWeb: 'In web mode the folder is chosen when the server starts (serve --data).',
+      chooseFolder: 'Choose folder…',
       nextDataDir: 'From the next start: {{dir}}',
     },
     accounts: {
@@ -221,8 +222,13 @@ export const en = {
       restore: 'Restore',
       restoreHint: 'Replaces all data with a backup. The current data is backed up first, never deleted.',
       size: '{{n}} KB',
-      pick: 'Backups in the data folder',
-      pickPlaceholder: 'Pick a backup',
+      made: 'Made',
+      sizeHeader: 'Size',
+      download: 'Download',
+      reveal: 'Show in folder',
+      useForRestore: 'Restore this',
+      choose: 'Choose file…',
+      upload: 'Upload a backup…',
       path: 'Backup file',
       restoreTitle: 'Restore this backup?',
       restoreWarning:

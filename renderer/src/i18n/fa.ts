@@ -147,6 +147,7 @@ export const fa: Translation = {
       moveDataDir: 'پوشهٔ دیگر',
       useNextStart: 'استفاده از اجرای بعدی',
       dataDirWeb: 'در حالت وب، پوشه هنگام اجرای سرور انتخاب می‌شود.',
+      chooseFolder: 'انتخاب پوشه…',
       nextDataDir: 'از اجرای بعدی: {{dir}}',
     },
     accounts: {
@@ -228,8 +229,13 @@ export const fa: Translation = {
       restoreHint:
         'همهٔ داده‌ها را با یک نسخهٔ پشتیبان جایگزین می‌کند. ابتدا از داده‌های فعلی پشتیبان گرفته می‌شود و چیزی حذف نمی‌شود.',
       size: '{{n}} کیلوبایت',
-      pick: 'نسخه‌های پشتیبان در پوشهٔ داده‌ها',
-      pickPlaceholder: 'یک نسخهٔ پشتیبان انتخاب کنید',
+      made: 'زمان ساخت',
+      sizeHeader: 'حجم',
+      download: 'دریافت',
+      reveal: 'نمایش در پوشه',
+      useForRestore: 'بازگردانی همین',
+      choose: 'انتخاب فایل…',
+      upload: 'بارگذاری نسخهٔ پشتیبان…',
       path: 'فایل پشتیبان',
       restoreTitle: 'این نسخهٔ پشتیبان بازگردانی شود؟',
       restoreWarning:

@@ -90,3 +90,24 @@ describe('settings store, ledger pages', () => {
     expect(store.getState().ledgerBefore).toBeNull();
   });
 });
+
+describe('settings store, backups', () => {
+  it('uploads a backup from this computer and lists it', async () => {
+    const uploaded = { path: '/data/backups/up.db', bytes: 4096, created_at: 2, url: '/bridge/backups/up.db' };
+    const { api: client, transport } = fakeApi({ 'backup:list': () => [uploaded] }, [uploaded]);
+    const store = createSettingsStore(client);
+    expect(await store.getState().uploadBackup(new Blob(['SQLite format 3']))).toEqual(uploaded);
+    expect(store.getState().backups).toEqual([uploaded]);
+    expect(transport.calls.map((c) => c.channel)).toEqual(['backup:list']);
+  });
+
+  it('asks the desktop for a file and answers null when cancelled', async () => {
+    const { api: client, transport } = fakeApi({
+      'files:choose': ({ purpose }) => ({ path: purpose === 'data-folder' ? null : '/b.db' }),
+    });
+    const store = createSettingsStore(client);
+    expect(await store.getState().chooseFile('backup-restore')).toBe('/b.db');
+    expect(await store.getState().chooseFile('data-folder', '/old')).toBeNull();
+    expect(transport.calls.at(-1)?.input).toEqual({ purpose: 'data-folder', default_path: '/old' });
+  });
+});

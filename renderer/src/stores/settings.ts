@@ -2,7 +2,7 @@
 // until its modal closes, it is never stored), lines, credit and its ledger, pricing, simulator,
 // backup and restore.
 import { createStore, type StateCreator } from 'zustand/vanilla';
-import type { Api, ApiKeyInfo, LedgerEntry, Line, Pricing, Simulator } from '../api';
+import type { Api, ApiKeyInfo, Backup, LedgerEntry, Line, Pricing, Simulator } from '../api';
 import type { LinePermission, Provider } from '../../../shared/status';
 import { errorMessage } from './errors';
 
@@ -13,11 +13,8 @@ export interface LineInput {
   active?: boolean;
 }
 
-export interface Backup {
-  path: string;
-  bytes: number;
-  created_at: number;
-}
+export type { Backup };
+export type FilePurpose = 'backup-restore' | 'backup-save' | 'data-folder';
 
 export interface KeysSlice {
   keys: ApiKeyInfo[];
@@ -58,6 +55,12 @@ export interface WorkspaceSlice {
   saveSimulator(simulator: Simulator): Promise<boolean>;
   backup(): Promise<Backup | null>;
   restore(path: string): Promise<boolean>;
+  /** Web mode: a backup file from this computer, put in the server's backups folder. */
+  uploadBackup(file: Blob): Promise<Backup | null>;
+  /** Desktop: the system's file or folder dialog; null when cancelled. */
+  chooseFile(purpose: FilePurpose, defaultPath?: string): Promise<string | null>;
+  /** Desktop: shows a file in the system's file manager. */
+  reveal(path: string): Promise<void>;
 }
 
 export interface LoadSlice {
@@ -219,6 +222,28 @@ const workspaceSlice =
       if (result) await get().loadBackups();
       return result;
     },
+    async uploadBackup(file) {
+      set({ busy: true });
+      const uploaded = await guarded(set, () => api.uploadBackup(file), null);
+      set({ busy: false });
+      if (uploaded) await get().loadBackups();
+      return uploaded;
+    },
+    chooseFile: (purpose, defaultPath) =>
+      guarded(
+        set,
+        async () =>
+          (await api.invoke('files:choose', { purpose, ...(defaultPath ? { default_path: defaultPath } : {}) })).path,
+        null,
+      ),
+    reveal: (path) =>
+      guarded(
+        set,
+        async () => {
+          await api.invoke('files:reveal', { path });
+        },
+        undefined,
+      ),
     async restore(path) {
       set({ busy: true, restoredFrom: null });
       const result = await guarded(set, () => api.invoke('backup:restore', { path }), null);

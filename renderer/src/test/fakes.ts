@@ -1,11 +1,20 @@
 // A typed fake of the API client for store tests: shared/ipc's fake transport under the real
 // client, so channel names, inputs and outputs are checked by the compiler as in the app.
 import { createClient, createFakeTransport, type FakeHandlers } from '../../../shared/ipc';
-import type { Account, Line, MessageRow } from '../api';
+import type { Account, Api, Backup, Line, MessageRow } from '../api';
 
-export function fakeApi(handlers: FakeHandlers = {}) {
+export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
   const transport = createFakeTransport(handlers);
-  return { api: createClient(transport), transport };
+  const api: Api = {
+    ...createClient(transport),
+    // Answers the uploads the test lists, in order.
+    async uploadBackup() {
+      const next = uploads.shift();
+      if (!next) throw new Error('no fake upload');
+      return next;
+    },
+  };
+  return { api, transport };
 }
 
 export const account = (overrides: Partial<Account> = {}): Account => ({

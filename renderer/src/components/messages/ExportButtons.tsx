@@ -22,7 +22,8 @@ function download(url: string, fileName: string) {
 export function ExportButtons() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { messages } = useStores();
+  const { messages, settings } = useStores();
+  const reveal = useStore(settings, (s) => s.reveal);
   const { exporting, progress, exported, exportRows, count } = useStore(
     messages,
     useShallow((s) => ({
@@ -60,9 +61,15 @@ export function ExportButtons() {
         <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
           {t('messages.exportedRows', {
             n: formatNumber(exported.rows, language),
-            file: exported.path ?? exported.file_name,
+            file: exported.file_name,
           })}
         </Text>
+      ) : null}
+      {exported?.path && !exporting ? (
+        // Desktop: the file is written; open its folder.
+        <Button size="xs" variant="subtle" onClick={() => void reveal(exported.path!)}>
+          {t('settings.backup.reveal')}
+        </Button>
       ) : null}
       <Button
         variant="light"

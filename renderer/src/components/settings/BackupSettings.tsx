@@ -1,20 +1,36 @@
 // Backup (an online copy of the whole workspace) and restore (the current data is itself backed
-// up first, never deleted).
-import { Alert, Button, Code, Group, Modal, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconDatabaseExport, IconDatabaseImport } from '@tabler/icons-react';
+// up first, never deleted). Desktop: the system's dialogs and file manager. Web: backups download
+// to this computer, and a backup from this computer uploads to the server before restoring.
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  FileButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconDatabaseExport, IconDatabaseImport, IconDownload, IconFolderOpen, IconUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
+import type { Backup } from '../../stores/settings';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 
 export function BackupSettings() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { settings } = useStores();
-  const { busy, lastBackup, backups, restoredFrom, backup, restore, loadBackups } = useStore(
+  const { settings, session } = useStores();
+  const desktop = useStore(session, (s) => s.settings?.mode === 'desktop');
+  const store = useStore(
     settings,
     useShallow((s) => ({
       busy: s.busy,
@@ -24,15 +40,21 @@ export function BackupSettings() {
       backup: s.backup,
       restore: s.restore,
       loadBackups: s.loadBackups,
+      uploadBackup: s.uploadBackup,
+      chooseFile: s.chooseFile,
+      reveal: s.reveal,
     })),
   );
+  const { loadBackups } = store;
   useEffect(() => {
     void loadBackups();
   }, [loadBackups]);
   const [path, setPath] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const size = (b: Backup) => t('settings.backup.size', { n: formatNumber(Math.ceil(b.bytes / 1024), language) });
+
   return (
-    <Stack maw={720}>
+    <Stack maw={820}>
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text fw={600}>{t('settings.backup.create')}</Text>
@@ -42,9 +64,9 @@ export function BackupSettings() {
           <Group>
             <Button
               leftSection={<IconDatabaseExport size={16} />}
-              loading={busy}
+              loading={store.busy}
               onClick={async () => {
-                const made = await backup();
+                const made = await store.backup();
                 if (made) setPath(made.path);
               }}
               data-testid="backup-create"
@@ -52,38 +74,74 @@ export function BackupSettings() {
               {t('settings.backup.create')}
             </Button>
           </Group>
-          {lastBackup ? (
+          {store.lastBackup ? (
             <Alert color="teal" data-testid="backup-done">
               {t('settings.backup.done', {
-                size: formatNumber(Math.ceil(lastBackup.bytes / 1024), language),
-                date: formatDateTime(lastBackup.created_at, language),
+                size: size(store.lastBackup),
+                date: formatDateTime(store.lastBackup.created_at, language),
               })}
               <Code block mt={4} className="ltr-value">
-                {lastBackup.path}
+                {store.lastBackup.path}
               </Code>
             </Alert>
           ) : null}
         </Stack>
       </Paper>
+
+      {store.backups.length > 0 ? (
+        <Paper withBorder>
+          <Table data-testid="backups-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.backup.made')}</Table.Th>
+                <Table.Th>{t('settings.backup.sizeHeader')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {store.backups.map((b) => (
+                <Table.Tr key={b.path} data-testid="backup-row">
+                  <Table.Td>{formatDateTime(b.created_at, language)}</Table.Td>
+                  <Table.Td>{size(b)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      {b.url ? (
+                        <Anchor href={b.url} download size="sm" data-testid="backup-download">
+                          <Group gap={4} wrap="nowrap">
+                            <IconDownload size={14} />
+                            {t('settings.backup.download')}
+                          </Group>
+                        </Anchor>
+                      ) : null}
+                      {desktop ? (
+                        <Button size="xs" variant="subtle" onClick={() => void store.reveal(b.path)}>
+                          {t('settings.backup.reveal')}
+                        </Button>
+                      ) : null}
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="orange"
+                        onClick={() => setPath(b.path)}
+                        data-testid="backup-use"
+                      >
+                        {t('settings.backup.useForRestore')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      ) : null}
+
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text fw={600}>{t('settings.backup.restore')}</Text>
           <Text size="sm" c="dimmed">
             {t('settings.backup.restoreHint')}
           </Text>
-          {backups.length > 0 ? (
-            <Select
-              label={t('settings.backup.pick')}
-              placeholder={t('settings.backup.pickPlaceholder')}
-              data={backups.map((b) => ({
-                value: b.path,
-                label: `${formatDateTime(b.created_at, language)} · ${t('settings.backup.size', { n: formatNumber(Math.ceil(b.bytes / 1024), language) })}`,
-              }))}
-              value={backups.some((b) => b.path === path) ? path : null}
-              onChange={(value) => value && setPath(value)}
-              data-testid="restore-pick"
-            />
-          ) : null}
           <Group align="end">
             <TextInput
               label={t('settings.backup.path')}
@@ -93,24 +151,57 @@ export function BackupSettings() {
               style={{ flex: 1 }}
               data-testid="restore-path"
             />
+            {desktop ? (
+              <Button
+                variant="default"
+                leftSection={<IconFolderOpen size={16} />}
+                onClick={async () => {
+                  const chosen = await store.chooseFile('backup-restore', path || undefined);
+                  if (chosen) setPath(chosen);
+                }}
+              >
+                {t('settings.backup.choose')}
+              </Button>
+            ) : (
+              <FileButton
+                accept=".db,.sqlite,.sqlite3,.bak,application/octet-stream,application/x-sqlite3"
+                onChange={async (file) => {
+                  const uploaded = file ? await store.uploadBackup(file) : null;
+                  if (uploaded) setPath(uploaded.path);
+                }}
+              >
+                {(props) => (
+                  <Button
+                    {...props}
+                    variant="default"
+                    leftSection={<IconUpload size={16} />}
+                    loading={store.busy}
+                    data-testid="backup-upload"
+                  >
+                    {t('settings.backup.upload')}
+                  </Button>
+                )}
+              </FileButton>
+            )}
             <Button
               color="orange"
               leftSection={<IconDatabaseImport size={16} />}
               disabled={!path.trim()}
-              loading={busy}
+              loading={store.busy}
               onClick={() => setConfirming(true)}
               data-testid="restore-start"
             >
               {t('settings.backup.restore')}
             </Button>
           </Group>
-          {restoredFrom ? (
+          {store.restoredFrom ? (
             <Alert color="teal" data-testid="restore-done">
               {t('settings.backup.restored')}
             </Alert>
           ) : null}
         </Stack>
       </Paper>
+
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('settings.backup.restoreTitle')}>
         <Stack>
           <Text size="sm">{t('settings.backup.restoreWarning')}</Text>
@@ -122,8 +213,8 @@ export function BackupSettings() {
               color="orange"
               onClick={async () => {
                 setConfirming(false);
-                // Everything on screen came from the old data: read it all again.
-                if (await restore(path.trim())) window.location.reload();
+                // Everything on screen came from the old data: start again from the new.
+                if (await store.restore(path.trim())) window.location.reload();
               }}
               data-testid="restore-confirm"
             >

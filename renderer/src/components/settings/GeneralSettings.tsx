@@ -135,7 +135,9 @@ function HttpApiSettings({ settings }: { settings: AppSettings }) {
 
 function DataDirSettings({ settings }: { settings: AppSettings }) {
   const { t } = useTranslation();
-  const setDataDir = useStore(useStores().session, (s) => s.setDataDir);
+  const stores = useStores();
+  const setDataDir = useStore(stores.session, (s) => s.setDataDir);
+  const chooseFile = useStore(stores.settings, (s) => s.chooseFile);
   const [dir, setDir] = useState(settings.next_data_dir ?? settings.data_dir);
   return (
     <Paper withBorder p="md">
@@ -161,6 +163,15 @@ function DataDirSettings({ settings }: { settings: AppSettings }) {
               dir="ltr"
               style={{ flex: 1 }}
             />
+            <Button
+              variant="default"
+              onClick={async () => {
+                const chosen = await chooseFile('data-folder', dir || undefined);
+                if (chosen) setDir(chosen);
+              }}
+            >
+              {t('settings.general.chooseFolder')}
+            </Button>
             <Button
               variant="light"
               disabled={!dir.trim() || dir === settings.data_dir}
