@@ -54,7 +54,8 @@ export class JobWriter {
   /** Applies batches (in source order) in one transaction. */
   apply(batches: readonly Batch[]): void {
     this.db.transaction(() => {
-      for (const batch of batches) this.applyOne(batch);
+      this.applyCandidates(batches);
+      for (const batch of batches) this.applyOthers(batch);
       this.writeCheckpoint();
     }).immediate();
   }
@@ -68,12 +69,39 @@ export class JobWriter {
     }).immediate();
   }
 
-  private applyOne(batch: Batch): void {
+  /**
+   * New numbers are inserted in number order (rows in order among equals, so the first occurrence
+   * is the one kept): the B-tree is then walked left to right instead of at random, which makes a
+   * commit of tens of thousands of members several times cheaper.
+   */
+  private applyCandidates(batches: readonly Batch[]): void {
     const c = this.counters;
     const { id: jobId, segment_id: segmentId, account_id: accountId } = this.job;
     const toOptOuts = this.job.kind === 'optouts';
     const createdAt = this.now();
-    const { rows, kinds, phones, raws, fields } = batch;
+    const order: Array<[Batch, number]> = [];
+    for (const batch of batches) for (let i = 0; i < batch.kinds.length; i++) if (batch.kinds[i] === KIND_CANDIDATE) order.push([batch, i]);
+    order.sort((a, b) => {
+      const pa = a[0].phones[a[1]]!;
+      const pb = b[0].phones[b[1]]!;
+      return pa < pb ? -1 : pa > pb ? 1 : a[0].rows[a[1]]! - b[0].rows[b[1]]!;
+    });
+    for (const [batch, i] of order) {
+      const inserted = toOptOuts
+        ? this.insertOptOut.run(accountId, batch.phones[i], createdAt).changes
+        : this.insertMember.run(segmentId, batch.phones[i], batch.fields[i]).changes;
+      if (inserted) c.valid++;
+      else {
+        c.duplicates++;
+        if (this.record) this.rejectRow(jobId, batch.rows[i]!, batch.raws[i] ?? batch.phones[i]!, 'duplicate');
+      }
+    }
+  }
+
+  private applyOthers(batch: Batch): void {
+    const c = this.counters;
+    const jobId = this.job.id;
+    const { rows, kinds, phones, raws } = batch;
     for (let i = 0; i < kinds.length; i++) {
       c.total++;
       switch (kinds[i]) {
@@ -88,17 +116,8 @@ export class JobWriter {
         case KIND_EXCLUDED:
           c.invalid++;
           break;
-        case KIND_CANDIDATE: {
-          const inserted = toOptOuts
-            ? this.insertOptOut.run(accountId, phones[i], createdAt).changes
-            : this.insertMember.run(segmentId, phones[i], fields[i]).changes;
-          if (inserted) c.valid++;
-          else {
-            c.duplicates++;
-            if (this.record) this.rejectRow(jobId, rows[i]!, raws[i] ?? phones[i]!, 'duplicate');
-          }
+        case KIND_CANDIDATE:
           break;
-        }
       }
     }
     c.rows = batch.lastRow;
