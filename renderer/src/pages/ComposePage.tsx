@@ -1,7 +1,7 @@
 // Compose: line, text with a live preview (final text, characters, pages, encoding, the
 // characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result.
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
+import { IconAntennaBarsOff, IconSend } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -18,7 +18,6 @@ import { DraftForm } from '../components/compose/DraftForm';
 import { PreviewCard } from '../components/compose/PreviewCard';
 import { ReceiversCard } from '../components/compose/ReceiversCard';
 import { SendResult } from '../components/compose/SendResult';
-import { IconAntennaBarsOff } from '@tabler/icons-react';
 
 export function ComposePage() {
   const { t } = useTranslation();

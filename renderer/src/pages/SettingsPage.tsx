@@ -1,5 +1,5 @@
-// Settings: one tab per concern. The tab is kept in the hash-free local state; e2e tests pick
-// tabs by their test ids.
+// Settings: one tab per concern. The open tab is local state (the hash names only the page);
+// each tab has a test id for the e2e tests.
 import { Stack, Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -138,7 +138,8 @@ function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
       <div role="cell">
         <Money rials={row.cost_rials} />
       </div>
-      <Text role="cell" size="sm" truncate="end" dir="auto" title={row.text}>
+      {/* The text keeps its own direction but lines up with the column like the others. */}
+      <Text role="cell" size="sm" truncate="end" dir="auto" title={row.text} ta={language === 'fa' ? 'right' : 'left'}>
         {row.text.replace(/\n/g, ' ⏎ ')}
       </Text>
     </div>
