@@ -2,7 +2,7 @@
 // characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result.
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAntennaBarsOff, IconSend } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -39,6 +39,10 @@ export function ComposePage() {
   const line = useStore(compose, composeSelectors.line);
   const canSend = useStore(compose, composeSelectors.canSend);
   const send = useStore(compose, (s) => s.send);
+  const refreshSegments = useStore(compose, (s) => s.refreshSegments);
+  useEffect(() => {
+    void refreshSegments();
+  }, [refreshSegments]);
   const credit = useStore(session, sessionSelectors.credit);
   const language = useLanguage();
 

@@ -69,3 +69,29 @@ describe('compose store', () => {
     expect(store.getState().sending).toBe(false);
   });
 });
+
+describe('compose store, segments', () => {
+  it('re-reads segments and drops a picked one that went away', async () => {
+    const segment = (id: number) => ({
+      id,
+      name: `s${id}`,
+      columns: [],
+      member_count: 3,
+      status: 'ready',
+      created_at: 0,
+    });
+    let segments = [segment(1)];
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => segments,
+      'pricing:get': () => pricing,
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setSegment(1);
+    segments = [segment(2)];
+    await store.getState().refreshSegments();
+    expect(store.getState().segments.map((s) => s.id)).toEqual([2]);
+    expect(store.getState().segmentId).toBeNull();
+  });
+});

@@ -36,6 +36,8 @@ export interface ContextSlice {
   loading: boolean;
   /** Loads what the composer needs for an account; keeps the draft text. */
   load(accountId: number | null): Promise<void>;
+  /** Re-reads the segments (an import finished, or the page opened). */
+  refreshSegments(): Promise<void>;
 }
 
 export interface SendSlice {
@@ -91,6 +93,19 @@ const contextSlice =
         set({ lines, segments, pricing, lineNumber, loading: false });
       } catch (error) {
         set({ loading: false, error: errorMessage(error) });
+      }
+    },
+    async refreshSegments() {
+      const accountId = get().accountId;
+      if (accountId === null) return;
+      try {
+        const segments = await api.invoke('segments:list', { account_id: accountId });
+        if (get().accountId !== accountId) return;
+        // A segment that went away cannot stay picked.
+        const segmentId = segments.some((s) => s.id === get().segmentId) ? get().segmentId : null;
+        set({ segments, segmentId });
+      } catch {
+        // Segments are optional for the composer: keep the list it has.
       }
     },
   });

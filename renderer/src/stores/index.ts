@@ -46,8 +46,13 @@ export function connectStores(api: Api, stores: Stores): () => void {
       if (changes.some((c) => c.status === 13 || c.status === 14)) void stores.session.getState().refreshAccounts();
     }
   });
+  // A finished import may be a new segment to send to.
+  const unsubscribeImports = api.on('import:progress', (progress) => {
+    if (progress.status === 'done') void stores.compose.getState().refreshSegments();
+  });
   onAccount(stores.session.getState().accountId);
   return () => {
+    unsubscribeImports();
     unsubscribeSession();
     unsubscribeMessages();
     unsubscribeCompose();
