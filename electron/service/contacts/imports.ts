@@ -75,7 +75,7 @@ interface Running {
 const MAX_BATCHES_PER_COMMIT = 4;
 const PROGRESS_EVERY_MS = 100;
 /** Page cache of the main connection while imports run (negative: KiB, SQLite's convention). */
-const IMPORT_CACHE_KIB = -131072;
+const IMPORT_CACHE_KIB = -65536;
 
 export class Imports {
   readonly events = new EventEmitter<{ progress: [ImportProgress] }>();
