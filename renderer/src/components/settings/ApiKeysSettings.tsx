@@ -112,6 +112,7 @@ export function ApiKeysSettings() {
       )}
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={newKey !== null}
         onClose={dismissNewKey}
         title={t('settings.apiKeys.newTitle')}
@@ -146,7 +147,12 @@ export function ApiKeysSettings() {
         </Stack>
       </Modal>
 
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={t('settings.apiKeys.revokeTitle')}>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={t('settings.apiKeys.revokeTitle')}
+      >
         <Stack>
           <Text size="sm">
             {t('settings.apiKeys.revokeWarning', {

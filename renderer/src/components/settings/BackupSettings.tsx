@@ -202,7 +202,12 @@ export function BackupSettings() {
         </Stack>
       </Paper>
 
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('settings.backup.restoreTitle')}>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('settings.backup.restoreTitle')}
+      >
         <Stack>
           <Text size="sm">{t('settings.backup.restoreWarning')}</Text>
           <Group justify="flex-end">
