@@ -2,12 +2,12 @@
 // to browsers in web mode. Used by `postinstall` (so `npm ci && npm run serve` serves the UI at
 // once) and by `serve` when out/renderer is missing. The output is built into a scratch folder
 // and moved into place whole, so a browser (or a second serve) never sees a half-written build.
-//   node scripts/build-renderer.mjs [--if-missing] [--quiet] [--no-fail]
+//   node electron/cli/build-renderer.mjs [--if-missing] [--quiet] [--no-fail]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = path.join(root, 'out', 'renderer');
 const args = new Set(process.argv.slice(2));
 

@@ -4,7 +4,7 @@
 // electron/service/db/native.ts loads under Electron. node_modules' Node build is never touched.
 // Skips when the Electron binary is missing, and when the addon was already built for this
 // Electron, better-sqlite3, platform and arch (native/electron/stamp.json).
-//   node scripts/electron-native.mjs [--force]
+//   node electron/cli/electron-native.mjs [--force]
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, electronBinary, electronVersion } from './electron-env.mjs';

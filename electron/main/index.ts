@@ -154,6 +154,6 @@ if (primary)
       console.error('chapar: could not start', error);
       // better-sqlite3 built for Node, not for this Electron: the one step `npm start` does first.
       if (String(error).includes('NODE_MODULE_VERSION'))
-        console.error('chapar: run `node scripts/electron-native.mjs` to build better-sqlite3 for Electron');
+        console.error('chapar: run `node electron/cli/electron-native.mjs` to build better-sqlite3 for Electron');
       app.exit(1);
     });

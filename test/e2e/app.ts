@@ -51,7 +51,7 @@ export async function ensureFreshRenderer(): Promise<void> {
   }
   try {
     if (!fresh())
-      execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--quiet'], {
+      execFileSync(process.execPath, [path.join(ROOT, 'electron', 'cli', 'build-renderer.mjs'), '--quiet'], {
         cwd: ROOT,
         stdio: 'inherit',
       });

@@ -1,4 +1,4 @@
-// Where the built renderer is, and building it when it is missing (scripts/build-renderer.mjs in
+// Where the built renderer is, and building it when it is missing (electron/cli/build-renderer.mjs in
 // a child process, so vite never stays in the service's memory).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ export async function ensureRendererBuilt(log: (line: string) => void): Promise<
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, 'scripts', 'build-renderer.mjs'), '--if-missing', '--quiet'],
+      [path.join(ROOT, 'electron', 'cli', 'build-renderer.mjs'), '--if-missing', '--quiet'],
       {
         cwd: ROOT,
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,6 +1,6 @@
 // Where better-sqlite3's native addon comes from. Plain Node (tests, `npm run serve`) uses the
 // addon npm built for Node. Electron has another ABI, so `npm start` rebuilds a second copy into
-// native/electron/ (scripts/electron-native.mjs) and the app loads that one through the
+// native/electron/ (electron/cli/electron-native.mjs) and the app loads that one through the
 // `nativeBinding` option: neither build overwrites the other and nobody flips anything by hand.
 import fs from 'node:fs';
 import path from 'node:path';
