@@ -173,8 +173,11 @@ export async function readCsv(
 ): Promise<void> {
   const decoder = new AutoDecoder(options.encoding);
   let read = 0;
+  // Small buffers: the reader waits for the writer (flow control), and text piled up here while
+  // it waits would only grow the thread's heap.
   const decode = new Transform({
     readableObjectMode: true,
+    readableHighWaterMark: 2,
     transform(chunk: Buffer, _encoding, callback) {
       read += chunk.length;
       const text = decoder.write(chunk);
@@ -185,7 +188,7 @@ export async function readCsv(
       callback(null, text.length > 0 ? text : undefined);
     },
   });
-  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const input = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
   const stream = input.pipe(decode);
   let record = 0;
   let numbers = new Int32Array(0);
