@@ -107,6 +107,7 @@ describe('an import killed mid-way', () => {
       }
     } finally {
       await reopened.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

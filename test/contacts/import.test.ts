@@ -21,6 +21,7 @@ describe('spreadsheet import', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(t.dir, { recursive: true, force: true });
   });
 
   async function importFile(file: string, options: Record<string, unknown> = {}) {
@@ -264,6 +265,7 @@ describe('opt-outs', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(t.dir, { recursive: true, force: true });
   });
 
   it('adds, lists, filters, removes, imports and exports', async () => {
@@ -300,6 +302,7 @@ describe('interrupted jobs', () => {
       expect(second.core.segments.get(second.accountId, segmentId)).toMatchObject({ status: 'ready', member_count: 300_000 });
     } finally {
       await second.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
