@@ -51,6 +51,39 @@ describe('compose store', () => {
     expect(store.getState().resultRows.find((r) => r.id === 2)?.status).toBe(10);
   });
 
+  it('keeps pushes that arrive before the result rows are read, and never moves a status back', async () => {
+    let store: ReturnType<typeof createComposeStore> | undefined;
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'messages:send': () => {
+        // The gateway is quicker than the answer: both messages move before the rows are read.
+        store!.getState().applyStatusChanges([
+          { id: 1, status: 4 },
+          { id: 2, status: 4 },
+        ]);
+        return { send_ids: [9], accepted: 2, total_rials: 3000, invalid: [], duplicates: [] };
+      },
+      'messages:list': () => {
+        // Message 2 turns final while the list is in flight; message 1 was read as final.
+        store!.getState().applyStatusChanges([{ id: 2, status: 10 }]);
+        return { rows: [messageRow(2, { status: 4 }), messageRow(1, { status: 11 })], next_cursor: null };
+      },
+    });
+    store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('hi');
+    store.getState().setReceiversText('09120000001, 09120000002');
+    await store.getState().send();
+    expect(store.getState().resultRows.map((r) => [r.id, r.status])).toEqual([
+      [1, 11],
+      [2, 10],
+    ]);
+    store.getState().applyStatusChanges([{ id: 1, status: 4 }]);
+    expect(store.getState().resultRows.find((r) => r.id === 1)?.status).toBe(11);
+  });
+
   it('shows the service refusal (out of credit) as the error', async () => {
     const { api } = fakeApi({
       'lines:list': () => [line()],

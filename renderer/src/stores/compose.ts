@@ -110,53 +110,79 @@ const contextSlice =
     },
   });
 
+// The lifecycle only moves forward (2 -> 1 -> 4 -> final), so of two statuses seen for one
+// message, the further one is the newer: pushes and the list read can arrive in either order.
+const STAGE: Record<number, number> = { 2: 0, 1: 1, 4: 2 };
+const stage = (status: number): number => STAGE[status] ?? 3;
+const newer = (a: number, b: number): number => (stage(b) > stage(a) ? b : a);
+
 const sendSlice =
   (api: Api): StateCreator<ComposeState, [], [], SendSlice> =>
-  (set, get) => ({
-    sending: false,
-    result: null,
-    resultRows: [],
-    error: null,
-    async send() {
-      const { accountId, lineNumber, text, receiversText, segmentId, sending } = get();
-      if (sending || accountId === null || lineNumber === null) return null;
-      set({ sending: true, error: null, result: null, resultRows: [] });
-      try {
-        const result = await api.invoke('messages:send', {
-          account_id: accountId,
-          sender: lineNumber,
-          message: text,
-          receivers_text: receiversText,
-          ...(segmentId === null ? {} : { segment_id: segmentId }),
-        });
-        set({ sending: false, result });
-        const first = result.send_ids[0];
-        if (first !== undefined) {
-          const page = await api.invoke('messages:list', { account_id: accountId, send_id: first, limit: RESULT_ROWS });
-          // Oldest first reads like the pasted list.
-          if (get().result === result) set({ resultRows: [...page.rows].reverse() });
+  (set, get) => {
+    // Pushes that arrive while the result rows are still being read would otherwise be lost
+    // (the rows are not there to take them): they wait here and are merged into the rows.
+    let early: Map<number, number> | null = null;
+    return {
+      sending: false,
+      result: null,
+      resultRows: [],
+      error: null,
+      async send() {
+        const { accountId, lineNumber, text, receiversText, segmentId, sending } = get();
+        if (sending || accountId === null || lineNumber === null) return null;
+        set({ sending: true, error: null, result: null, resultRows: [] });
+        early = new Map();
+        try {
+          const result = await api.invoke('messages:send', {
+            account_id: accountId,
+            sender: lineNumber,
+            message: text,
+            receivers_text: receiversText,
+            ...(segmentId === null ? {} : { segment_id: segmentId }),
+          });
+          set({ sending: false, result });
+          const first = result.send_ids[0];
+          if (first !== undefined) {
+            const page = await api.invoke('messages:list', {
+              account_id: accountId,
+              send_id: first,
+              limit: RESULT_ROWS,
+            });
+            // Oldest first reads like the pasted list.
+            const buffered = early ?? new Map<number, number>();
+            const rows = [...page.rows].reverse().map((row) => {
+              const seen = buffered.get(row.id);
+              return seen === undefined ? row : { ...row, status: newer(row.status, seen) };
+            });
+            if (get().result === result) set({ resultRows: rows });
+          }
+          return result;
+        } catch (error) {
+          set({ sending: false, error: errorMessage(error) });
+          return null;
+        } finally {
+          early = null;
         }
-        return result;
-      } catch (error) {
-        set({ sending: false, error: errorMessage(error) });
-        return null;
-      }
-    },
-    applyStatusChanges(changes) {
-      const rows = get().resultRows;
-      if (rows.length === 0) return;
-      const byId = new Map(changes.map((c) => [c.id, c.status]));
-      let changed = false;
-      const next = rows.map((row) => {
-        const status = byId.get(row.id);
-        if (status === undefined || status === row.status) return row;
-        changed = true;
-        return { ...row, status };
-      });
-      if (changed) set({ resultRows: next });
-    },
-    clearResult: () => set({ result: null, resultRows: [], error: null }),
-  });
+      },
+      applyStatusChanges(changes) {
+        if (early) for (const c of changes) early.set(c.id, newer(early.get(c.id) ?? c.status, c.status));
+        const rows = get().resultRows;
+        if (rows.length === 0) return;
+        const byId = new Map(changes.map((c) => [c.id, c.status]));
+        let changed = false;
+        const next = rows.map((row) => {
+          const pushed = byId.get(row.id);
+          if (pushed === undefined) return row;
+          const status = newer(row.status, pushed);
+          if (status === row.status) return row;
+          changed = true;
+          return { ...row, status };
+        });
+        if (changed) set({ resultRows: next });
+      },
+      clearResult: () => set({ result: null, resultRows: [], error: null }),
+    };
+  };
 
 export function createComposeStore(api: Api) {
   return createStore<ComposeState>()((...a) => ({
