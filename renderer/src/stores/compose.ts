@@ -5,6 +5,7 @@
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, Line, MessageRow, Pricing, SegmentSummary } from '../api';
 import { errorMessage } from './errors';
+import { RecentStatuses, newerStatus } from './status-merge';
 
 /** Rows of a send shown under the composer; the full list is in Messages. */
 export const RESULT_ROWS = 200;
@@ -110,18 +111,12 @@ const contextSlice =
     },
   });
 
-// The lifecycle only moves forward (2 -> 1 -> 4 -> final), so of two statuses seen for one
-// message, the further one is the newer: pushes and the list read can arrive in either order.
-const STAGE: Record<number, number> = { 2: 0, 1: 1, 4: 2 };
-const stage = (status: number): number => STAGE[status] ?? 3;
-const newer = (a: number, b: number): number => (stage(b) > stage(a) ? b : a);
-
 const sendSlice =
   (api: Api): StateCreator<ComposeState, [], [], SendSlice> =>
   (set, get) => {
     // Pushes that arrive while the result rows are still being read would otherwise be lost
-    // (the rows are not there to take them): they wait here and are merged into the rows.
-    let early: Map<number, number> | null = null;
+    // (the rows are not there to take them): they are kept and merged into the rows.
+    const recent = new RecentStatuses();
     return {
       sending: false,
       result: null,
@@ -131,7 +126,6 @@ const sendSlice =
         const { accountId, lineNumber, text, receiversText, segmentId, sending } = get();
         if (sending || accountId === null || lineNumber === null) return null;
         set({ sending: true, error: null, result: null, resultRows: [] });
-        early = new Map();
         try {
           const result = await api.invoke('messages:send', {
             account_id: accountId,
@@ -149,23 +143,16 @@ const sendSlice =
               limit: RESULT_ROWS,
             });
             // Oldest first reads like the pasted list.
-            const buffered = early ?? new Map<number, number>();
-            const rows = [...page.rows].reverse().map((row) => {
-              const seen = buffered.get(row.id);
-              return seen === undefined ? row : { ...row, status: newer(row.status, seen) };
-            });
-            if (get().result === result) set({ resultRows: rows });
+            if (get().result === result) set({ resultRows: recent.merge([...page.rows].reverse()) });
           }
           return result;
         } catch (error) {
           set({ sending: false, error: errorMessage(error) });
           return null;
-        } finally {
-          early = null;
         }
       },
       applyStatusChanges(changes) {
-        if (early) for (const c of changes) early.set(c.id, newer(early.get(c.id) ?? c.status, c.status));
+        recent.record(changes);
         const rows = get().resultRows;
         if (rows.length === 0) return;
         const byId = new Map(changes.map((c) => [c.id, c.status]));
@@ -173,7 +160,7 @@ const sendSlice =
         const next = rows.map((row) => {
           const pushed = byId.get(row.id);
           if (pushed === undefined) return row;
-          const status = newer(row.status, pushed);
+          const status = newerStatus(row.status, pushed);
           if (status === row.status) return row;
           changed = true;
           return { ...row, status };

@@ -40,6 +40,27 @@ describe('messages store', () => {
     expect(store.getState().generation).toBe(2);
   });
 
+  it('merges a push that overtakes the page being read, and never moves a status back', async () => {
+    let store: ReturnType<typeof createMessagesStore> | undefined;
+    const { api } = fakeApi({
+      'messages:count': () => ({ count: 2 }),
+      'messages:list': () => {
+        // The database answered with 4 for message 2; its final status is pushed before the page lands.
+        store!.getState().applyStatusChanges([{ id: 2, account_id: 1, status: 10 }]);
+        return { rows: [messageRow(2, { status: 4 }), messageRow(1, { status: 11 })], next_cursor: null };
+      },
+    });
+    store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    await until(store, (s) => s.pages[0] !== undefined && s.count !== null);
+    expect(store.getState().pages[0]!.map((r) => [r.id, r.status])).toEqual([
+      [2, 10],
+      [1, 11],
+    ]);
+    store.getState().applyStatusChanges([{ id: 1, account_id: 1, status: 4 }]);
+    expect(store.getState().pages[0]!.find((r) => r.id === 1)?.status).toBe(11);
+  });
+
   it('moves statuses of loaded rows from pushes, for its own account only', async () => {
     const { api, transport } = service(3);
     const store = createMessagesStore(api);

@@ -5,6 +5,7 @@ import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, MessageRow } from '../api';
 import { messageStatusText, type MessageStatus } from '../../../shared/status';
 import { errorMessage } from './errors';
+import { RecentStatuses, newerStatus } from './status-merge';
 
 export const PAGE_SIZE = 100;
 
@@ -133,6 +134,13 @@ function withoutEmpty(filter: MessageFilter): MessageFilter {
 const rowsSlice =
   (api: Api): StateCreator<MessagesState, [], [], RowsSlice> =>
   (set, get) => {
+    // Pushes newer than a page that is still being read are merged into it when it arrives.
+    const recent = new RecentStatuses();
+    const withStatus = (row: MessageRow, status: number): MessageRow => ({
+      ...row,
+      status,
+      status_text: messageStatusText[status as MessageStatus] ?? '',
+    });
     const loadPage = async (page: number, generation: number) => {
       const { accountId, filter } = get();
       if (accountId === null) return;
@@ -144,7 +152,7 @@ const rowsSlice =
           limit: PAGE_SIZE,
         });
         if (get().generation !== generation) return;
-        set({ pages: { ...get().pages, [page]: rows } });
+        set({ pages: { ...get().pages, [page]: recent.merge(rows, withStatus) } });
       } catch (error) {
         if (get().generation === generation) set({ error: errorMessage(error) });
       } finally {
@@ -168,7 +176,7 @@ const rowsSlice =
           api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE }),
         ]);
         if (get().generation !== generation) return;
-        set({ count, pages: { 0: rows } });
+        set({ count, pages: { 0: recent.merge(rows, withStatus) } });
         get().ensureRows(shown[0], shown[1]);
       } catch (error) {
         if (get().generation === generation) set({ error: errorMessage(error) });
@@ -225,6 +233,7 @@ const rowsSlice =
         const { accountId, pages } = get();
         const relevant = changes.filter((c) => c.account_id === accountId);
         if (relevant.length === 0) return;
+        recent.record(relevant);
         const byId = new Map(relevant.map((c) => [c.id, c.status]));
         let newest = 0;
         let touched = false;
@@ -233,10 +242,12 @@ const rowsSlice =
           let changed = false;
           const updated = rows.map((row) => {
             newest = Math.max(newest, row.id);
-            const status = byId.get(row.id);
-            if (status === undefined || status === row.status) return row;
+            const pushed = byId.get(row.id);
+            if (pushed === undefined) return row;
+            const status = newerStatus(row.status, pushed);
+            if (status === row.status) return row;
             changed = true;
-            return { ...row, status, status_text: messageStatusText[status as MessageStatus] ?? '' };
+            return withStatus(row, status);
           });
           next[Number(key)] = changed ? updated : rows;
           touched ||= changed;
