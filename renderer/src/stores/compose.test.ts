@@ -52,14 +52,15 @@ describe('compose store', () => {
   });
 
   it('keeps pushes that arrive before the result rows are read, and never moves a status back', async () => {
-    let store: ReturnType<typeof createComposeStore> | undefined;
+    // The fake service reaches the store it serves through this holder.
+    const holder: { store?: ReturnType<typeof createComposeStore> } = {};
     const { api } = fakeApi({
       'lines:list': () => [line()],
       'segments:list': () => [],
       'pricing:get': () => pricing,
       'messages:send': () => {
         // The gateway is quicker than the answer: both messages move before the rows are read.
-        store!.getState().applyStatusChanges([
+        holder.store!.getState().applyStatusChanges([
           { id: 1, status: 4 },
           { id: 2, status: 4 },
         ]);
@@ -67,11 +68,11 @@ describe('compose store', () => {
       },
       'messages:list': () => {
         // Message 2 turns final while the list is in flight; message 1 was read as final.
-        store!.getState().applyStatusChanges([{ id: 2, status: 10 }]);
+        holder.store!.getState().applyStatusChanges([{ id: 2, status: 10 }]);
         return { rows: [messageRow(2, { status: 4 }), messageRow(1, { status: 11 })], next_cursor: null };
       },
     });
-    store = createComposeStore(api);
+    const store = (holder.store = createComposeStore(api));
     await store.getState().load(1);
     store.getState().setText('hi');
     store.getState().setReceiversText('09120000001, 09120000002');

@@ -41,16 +41,17 @@ describe('messages store', () => {
   });
 
   it('merges a push that overtakes the page being read, and never moves a status back', async () => {
-    let store: ReturnType<typeof createMessagesStore> | undefined;
+    // The fake service reaches the store it serves through this holder.
+    const holder: { store?: ReturnType<typeof createMessagesStore> } = {};
     const { api } = fakeApi({
       'messages:count': () => ({ count: 2 }),
       'messages:list': () => {
         // The database answered with 4 for message 2; its final status is pushed before the page lands.
-        store!.getState().applyStatusChanges([{ id: 2, account_id: 1, status: 10 }]);
+        holder.store!.getState().applyStatusChanges([{ id: 2, account_id: 1, status: 10 }]);
         return { rows: [messageRow(2, { status: 4 }), messageRow(1, { status: 11 })], next_cursor: null };
       },
     });
-    store = createMessagesStore(api);
+    const store = (holder.store = createMessagesStore(api));
     store.getState().setAccount(1);
     await until(store, (s) => s.pages[0] !== undefined && s.count !== null);
     expect(store.getState().pages[0]!.map((r) => [r.id, r.status])).toEqual([
