@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
     pool: 'forks',
+    // One test file at a time: the end-to-end, restart and responsiveness files each start real
+    // servers and browsers, and on a small machine running them side by side only adds noise.
+    fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
