@@ -58,8 +58,9 @@ describe('message views at 1,000,000 messages', () => {
   const filters: Array<[string, MessageFilter, RegExp]> = [
     ['status, one account', { account_id: 1, status: [11] }, /SEARCH m USING INDEX messages_account_status/],
     ['several statuses', { account_id: 1, status: [11, 13, 14] }, /SEARCH m USING INDEX messages_account_status/],
-    ['receiver', { receptor: '09120001234' }, /SEARCH m USING INDEX messages_receptor/],
-    ['receiver prefix', { receptor: '0912000' }, /SEARCH m USING INDEX messages_receptor/],
+    // No receiver index (migration 0004): newest first along the primary key, stopping at a page.
+    ['receiver', { receptor: '09120001234' }, /SCAN m/],
+    ['receiver prefix', { receptor: '0912000' }, /SCAN m/],
     // A prefix matching most numbers: newest first along the primary key, stopping at a page.
     ['short number prefix', { receptor: '0912' }, /SCAN m/],
     [
@@ -78,7 +79,7 @@ describe('message views at 1,000,000 messages', () => {
   it.each(filters)('lists by %s without sorting all matches', (_label, filter, reads) => {
     const plan = queries.listPlan({ ...filter, account_id: filter.account_id === 1 ? account : filter.account_id });
     expect(plan.join(' | ')).toMatch(reads);
-    if (filter.receptor !== '0912000') expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
   });
 
   it('pages newest first with a cursor, and counts', () => {

@@ -83,7 +83,7 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
       parts.push('m.receptor = ?');
       params.push(normalized);
     } else {
-      // A partial number: prefix match on the canonical form (the receptor index serves it).
+      // A partial number: prefix match on the canonical form (a scan newest first; no receiver index, see 0004).
       let digits = toAsciiDigits(filter.receptor).replace(/\D/g, '');
       if (digits.startsWith('98')) digits = digits.slice(2);
       if (digits.startsWith('9')) digits = '0' + digits;

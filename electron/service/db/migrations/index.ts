@@ -2,6 +2,7 @@
 import core from './0001-core';
 import contacts from './0002-contacts';
 import app from './0003-app';
+import noReceptorIndex from './0004-no-receptor-index';
 
 export interface Migration {
   name: string;
@@ -12,4 +13,5 @@ export const migrations: readonly Migration[] = [
   { name: '0001-core', sql: core },
   { name: '0002-contacts', sql: contacts },
   { name: '0003-app', sql: app },
+  { name: '0004-no-receptor-index', sql: noReceptorIndex },
 ];
