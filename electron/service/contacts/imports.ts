@@ -35,7 +35,7 @@ import {
   type RejectionReason,
 } from '../../../shared/contacts';
 import { runTask, WorkerTaskError } from './threads';
-import type { Batch, CombineSpec, Counters, ImportSpec, JobRow } from './pipeline';
+import { countersOf, type Batch, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
 import { finishJob, JobWriter } from './writer';
 import { ImportFileError, preview, sniffFormat } from './sources';
 import type { ExportRequest } from './exports';
@@ -411,16 +411,7 @@ export class Imports {
   }
 
   private emitProgress(job: JobRow, status: JobStatus, counters: Counters | null, error: string | null): void {
-    const row = counters ?? {
-      rows: job.rows_done,
-      bytes: job.bytes_done,
-      totalBytes: job.total_bytes,
-      total: job.total,
-      valid: job.valid,
-      invalid: job.invalid,
-      duplicates: job.duplicates,
-      opted_out: job.opted_out,
-    };
+    const row = counters ?? countersOf(job);
     const progress: ImportProgress = {
       jobId: job.id,
       kind: job.kind,

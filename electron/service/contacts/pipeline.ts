@@ -70,6 +70,20 @@ export interface Counters {
   opted_out: number;
 }
 
+/** The counters a job had reached at its last commit (where a resumed job goes on from). */
+export function countersOf(job: JobRow): Counters {
+  return {
+    rows: job.rows_done,
+    bytes: job.bytes_done,
+    totalBytes: job.total_bytes,
+    total: job.total,
+    valid: job.valid,
+    invalid: job.invalid,
+    duplicates: job.duplicates,
+    opted_out: job.opted_out,
+  };
+}
+
 /** Row kinds in a batch. */
 export const KIND_INVALID = 0;
 export const KIND_OPTED_OUT = 1;

@@ -5,7 +5,16 @@
 // after the last checkpoint.
 import type { Db } from '../db/database';
 import type { RejectionReason } from '../../../shared/contacts';
-import { KIND_CANDIDATE, KIND_EXCLUDED, KIND_INVALID, KIND_OPTED_OUT, type Batch, type Counters, type JobRow } from './pipeline';
+import {
+  countersOf,
+  KIND_CANDIDATE,
+  KIND_EXCLUDED,
+  KIND_INVALID,
+  KIND_OPTED_OUT,
+  type Batch,
+  type Counters,
+  type JobRow,
+} from './pipeline';
 
 export class JobWriter {
   readonly counters: Counters;
@@ -20,16 +29,7 @@ export class JobWriter {
     private readonly job: JobRow,
     private readonly now: () => number,
   ) {
-    this.counters = {
-      rows: job.rows_done,
-      bytes: job.bytes_done,
-      totalBytes: job.total_bytes,
-      total: job.total,
-      valid: job.valid,
-      invalid: job.invalid,
-      duplicates: job.duplicates,
-      opted_out: job.opted_out,
-    };
+    this.counters = countersOf(job);
     this.record = job.kind !== 'combine';
     this.insertMember = db.prepare('INSERT OR IGNORE INTO segment_members (segment_id, phone, fields) VALUES (?, ?, ?)');
     this.insertOptOut = db.prepare('INSERT OR IGNORE INTO optouts (account_id, phone, created_at) VALUES (?, ?, ?)');
