@@ -12,8 +12,19 @@ import { PricingSettings } from '../components/settings/PricingSettings';
 import { SimulatorSettings } from '../components/settings/SimulatorSettings';
 import { BackupSettings } from '../components/settings/BackupSettings';
 
-const TABS = ['general', 'accounts', 'apiKeys', 'lines', 'credit', 'pricing', 'simulator', 'backup'] as const;
-type Tab = (typeof TABS)[number];
+// The tabs in order, each with the panel it shows.
+const PANELS = {
+  general: GeneralSettings,
+  accounts: AccountsSettings,
+  apiKeys: ApiKeysSettings,
+  lines: LinesSettings,
+  credit: CreditSettings,
+  pricing: PricingSettings,
+  simulator: SimulatorSettings,
+  backup: BackupSettings,
+} as const;
+type Tab = keyof typeof PANELS;
+const TABS = Object.keys(PANELS) as Tab[];
 
 export function SettingsPage() {
   const { t } = useTranslation();
@@ -29,30 +40,14 @@ export function SettingsPage() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Tabs.Panel value="general" pt="md">
-          <GeneralSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="accounts" pt="md">
-          <AccountsSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="apiKeys" pt="md">
-          <ApiKeysSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="lines" pt="md">
-          <LinesSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="credit" pt="md">
-          <CreditSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="pricing" pt="md">
-          <PricingSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="simulator" pt="md">
-          <SimulatorSettings />
-        </Tabs.Panel>
-        <Tabs.Panel value="backup" pt="md">
-          <BackupSettings />
-        </Tabs.Panel>
+        {TABS.map((name) => {
+          const Panel = PANELS[name];
+          return (
+            <Tabs.Panel key={name} value={name} pt="md">
+              <Panel />
+            </Tabs.Panel>
+          );
+        })}
       </Tabs>
     </Stack>
   );
