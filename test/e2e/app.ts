@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { ROOT, spawnServe, tempDir, testSeed, type ServeProcess } from '../helpers/server';
 import type { Seed } from '../../electron/service/seed';
 import { launchChromium } from './browser';
@@ -71,6 +72,24 @@ export interface RunningApp {
   /** Console errors and failed requests seen in the page, for assertions and debugging. */
   problems: string[];
   close(): Promise<void>;
+}
+
+/**
+ * The app for the tests of one describe block: started before them, closed after them. The getter
+ * is read inside the tests, once the app is up.
+ */
+export function appForSuite(): () => RunningApp {
+  let app: RunningApp | undefined;
+  beforeAll(async () => {
+    app = await startApp();
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+  return () => {
+    if (!app) throw new Error('the app did not start');
+    return app;
+  };
 }
 
 export async function startApp(options: { seed?: Partial<Seed>; locale?: string } = {}): Promise<RunningApp> {

@@ -1,25 +1,17 @@
 // Sending to a segment: contacts uploaded through the HTTP API (spec 4.4) become a segment, which
 // the composer offers once the import is done (import:progress push) and sends to.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, KEY, post } from '../helpers/server';
-import { openPage, startApp, type RunningApp } from './app';
+import { openPage, appForSuite } from './app';
 import { acceptedResultRows, poll, waitAllFinal } from './scenarios';
 
 const CONTACTS = ['09131000001', '09131000002', '09131000003', '09131000004', '09131000005'];
 
 describe('send to a segment (web UI)', () => {
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    app = await startApp();
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = appForSuite();
 
   it('offers an uploaded segment in Compose, with its size in the cost, and sends to it', async () => {
-    const { page, url } = app;
+    const { page, url } = app();
     await openPage(page, 'compose');
 
     const upload = await post(
@@ -52,6 +44,6 @@ describe('send to a segment (web UI)', () => {
     expect(await page.getByTestId('result-accepted').getAttribute('data-value')).toBe(String(CONTACTS.length));
     await poll(() => acceptedResultRows(page).count()).toBe(CONTACTS.length);
     await waitAllFinal(acceptedResultRows(page));
-    expect(app.problems).toEqual([]);
+    expect(app().problems).toEqual([]);
   });
 });

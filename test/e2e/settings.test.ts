@@ -1,24 +1,16 @@
 // Settings end to end. API keys: create one, read it from the show-once modal, use it over the HTTP API,
 // revoke it and see the API refuse it (403). Credit top-up and a backup.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { post } from '../helpers/server';
 import { poll } from './scenarios';
-import { openPage, screenshot, startApp, type RunningApp } from './app';
+import { openPage, screenshot, appForSuite } from './app';
 
 describe('API keys (web UI)', () => {
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    app = await startApp();
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = appForSuite();
 
   it('creates a key shown once, which works over the HTTP API until revoked', async () => {
-    const { page, url } = app;
+    const { page, url } = app();
     await openPage(page, 'settings');
     await page.getByTestId('settings-tab-apiKeys').click();
     await page.getByTestId('apikeys-table').waitFor();
@@ -53,23 +45,15 @@ describe('API keys (web UI)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.return.status).toBe(403);
     expect(refused.body.entries).toEqual([]);
-    expect(app.problems).toEqual([]);
+    expect(app().problems).toEqual([]);
   });
 });
 
 describe('credit and backup (web UI)', () => {
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    app = await startApp();
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = appForSuite();
 
   it('tops up the credit (balance, header and ledger follow) and makes a backup', async () => {
-    const { page } = app;
+    const { page } = app();
     await openPage(page, 'settings');
     await page.getByTestId('settings-tab-credit').click();
     await page.getByTestId('ledger-row').first().waitFor();
@@ -83,10 +67,10 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('settings-tab-backup').click();
     await page.getByTestId('backup-create').click();
     await page.getByTestId('backup-done').waitFor();
-    expect(await page.getByTestId('backup-done').innerText()).toContain(app.dataDir);
+    expect(await page.getByTestId('backup-done').innerText()).toContain(app().dataDir);
     // The restore field is filled with the backup just made; the list offers it for download
     // to this computer (web mode): an SQLite file.
-    expect(await page.getByTestId('restore-path').inputValue()).toContain(app.dataDir);
+    expect(await page.getByTestId('restore-path').inputValue()).toContain(app().dataDir);
     await page.getByTestId('backup-row').first().waitFor();
     const download = page.waitForEvent('download');
     await page.getByTestId('backup-download').first().click();
@@ -108,6 +92,6 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('restore-confirm').click();
     // The page reloads itself on the restored data.
     await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
-    expect(app.problems).toEqual([]);
+    expect(app().problems).toEqual([]);
   });
 });
