@@ -31,13 +31,12 @@ export const messageStatusText: Record<MessageStatus, string> = {
   100: 'شناسه پیامک نامعتبر است',
 };
 
-/** Statuses that never change again (spec 3.1 rule 1, the fuller list). */
-export const FINAL_STATUSES: readonly MessageStatus[] = [10, 11, 13, 14];
-/** Statuses a message moves on from (spec 3.1 rule 2). */
-export const PENDING_STATUSES: readonly MessageStatus[] = [1, 2, 4];
+/** Statuses that never change again (spec 3.1 rule 1, the fuller list); the simulator's outcomes. */
+export const FINAL_STATUSES = [10, 11, 13, 14] as const satisfies readonly MessageStatus[];
 
+const final = new Set<number>(FINAL_STATUSES);
 export function isFinalStatus(status: number): boolean {
-  return status === 10 || status === 11 || status === 13 || status === 14;
+  return final.has(status);
 }
 
 /** `return.status` codes the service answers with (spec 7). */

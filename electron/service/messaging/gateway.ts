@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import type { Credit } from '../accounts/credit';
 import type { Settings, SimulatorSettings } from '../settings/settings';
-import { MessageStatus, type MessageStatus as Status } from '../../../shared/status';
+import { FINAL_STATUSES, MessageStatus, type MessageStatus as Status } from '../../../shared/status';
 
 export interface StatusChange {
   id: number;
@@ -37,7 +37,8 @@ export function draw(seed: number, id: number): number {
   return (h >>> 0) / 0x100000000;
 }
 
-const OUTCOMES = [10, 11, 13, 14] as const;
+// The simulator ends every message in one of the final statuses.
+const OUTCOMES = FINAL_STATUSES;
 
 export function outcomeFor(simulator: SimulatorSettings, id: number): Status {
   const shares = OUTCOMES.map((status) => Math.max(0, simulator.outcomes[String(status) as '10'] ?? 0));
