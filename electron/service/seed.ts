@@ -2,11 +2,11 @@
 // accounts, pricing and the simulator. Applying the same file again changes nothing: accounts are
 // matched by name, lines by number, keys by their hash, and credit is granted only when the
 // account is created.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema } from './settings/settings';
+import { hashApiKey } from './accounts/accounts';
 
 export const SeedSchema = z.object({
   accounts: z
@@ -57,7 +57,7 @@ export function applySeed(core: Core, input: unknown): void {
       // Kept for the email relay; keys hashed like every other key.
       const hashed = seed.email_accounts.map((entry) => ({
         ...entry,
-        api_keys: entry.api_keys.map((key) => createHash('sha256').update(key).digest('hex')),
+        api_keys: entry.api_keys.map(hashApiKey),
       }));
       core.db
         .prepare(
