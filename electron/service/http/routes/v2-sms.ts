@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
+import { sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
 import { MAX_RECEIVERS, MAX_STATUS_IDS, SendRequestSchema, StatusRequestSchema } from '../../../../shared/api';
 
@@ -31,7 +32,7 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
       const parsed = SendRequestSchema.safeParse(body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const result = core.sending.send(request.account.id, parsed.data, 'api');
-      return sendOk(reply, result.entries);
+      return sendMessageEntries(reply, result.entries);
     });
 
     authed.post('/v2/sms/status', async (request, reply) => {

@@ -1,0 +1,68 @@
+// The answer of a send (spec 4.1), encoded straight to UTF-8 bytes.
+//
+// Why not JSON.stringify: a 10,000-receiver send answers about 2 MB of entries that share their
+// text, status text, sender, date and cost. JSON.stringify escapes the shared text once per entry
+// and yields a two-byte string (the status texts are Persian), which then takes a second pass over
+// the 2 MB to become UTF-8: together about a quarter of a send's time (bench send10k). Here the
+// shared part of consecutive entries is escaped and encoded once, and the answer is built as a
+// one-byte string of UTF-8 bytes, which Buffer copies as it is. The bytes are exactly those of
+// JSON.stringify + UTF-8 (message-entries.test.ts).
+import type { FastifyReply } from 'fastify';
+import type { MessageInfo } from '../../../shared/api';
+import { ApiCode } from '../../../shared/status';
+import { envelope } from './envelope';
+
+/** Sends `entries` in the success envelope, as Fastify would with JSON.stringify, only faster. */
+export function sendMessageEntries(reply: FastifyReply, entries: readonly MessageInfo[]): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(encodeMessageEntries(entries));
+}
+
+// `{"return":{...},"entries":[` before the entries, from the envelope itself.
+const OPEN = utf8Bytes(JSON.stringify(envelope(ApiCode.Ok, [])).slice(0, -2));
+// A string JSON can carry as it is, one byte per character.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+export function encodeMessageEntries(entries: readonly MessageInfo[]): Buffer {
+  const encoded = new Map<string, string>();
+  const string = (text: string) => {
+    let value = encoded.get(text);
+    if (value === undefined) encoded.set(text, (value = utf8Bytes(JSON.stringify(text))));
+    return value;
+  };
+
+  let out = OPEN;
+  // What an entry shares with the one before it, from `"message"` to `"receptor":`, and after the receptor.
+  let shared: MessageInfo | null = null;
+  let middle = '';
+  let tail = '';
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (
+      shared === null ||
+      entry.message !== shared.message ||
+      entry.status !== shared.status ||
+      entry.statustext !== shared.statustext ||
+      entry.sender !== shared.sender
+    ) {
+      middle = `,"message":${string(entry.message)},"status":${number(entry.status)},"statustext":${string(entry.statustext)},"sender":${string(entry.sender)},"receptor":`;
+    }
+    if (shared === null || entry.date !== shared.date || entry.cost !== shared.cost) {
+      tail = `,"date":${number(entry.date)},"cost":${number(entry.cost)}}`;
+    }
+    shared = entry;
+    // Receivers are distinct, so they are not remembered; nearly all are plain digits.
+    const receptor = PLAIN.test(entry.receptor) ? `"${entry.receptor}"` : string(entry.receptor);
+    out += `${i === 0 ? '' : ','}{"messageid":${number(entry.messageid)}${middle}${receptor}${tail}`;
+  }
+  return Buffer.from(`${out}]}`, 'latin1');
+}
+
+/** A number as JSON.stringify writes it. */
+function number(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/** The UTF-8 bytes of `text`, one character per byte (a string Buffer can copy as latin1). */
+function utf8Bytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
