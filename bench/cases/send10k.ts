@@ -24,19 +24,18 @@ function floorDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(`CREATE TABLE messages (id INTEGER PRIMARY KEY, send_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
-    receptor TEXT NOT NULL, status INTEGER NOT NULL, cost_rials INTEGER NOT NULL, created_at INTEGER NOT NULL,
-    due_at INTEGER) STRICT`);
+    receptor TEXT NOT NULL, status INTEGER NOT NULL, cost_rials INTEGER NOT NULL, created_at INTEGER NOT NULL) STRICT`);
   return db;
 }
 
 function floorOnce(db: Database.Database, text: string, entries: unknown[]): number {
   const insert = db.prepare(
-    'INSERT INTO messages (send_id, account_id, receptor, status, cost_rials, created_at, due_at) VALUES (?, ?, ?, 1, ?, ?, ?)',
+    'INSERT INTO messages (send_id, account_id, receptor, status, cost_rials, created_at) VALUES (?, ?, ?, 1, ?, ?)',
   );
   const start = performance.now();
   const parsed = JSON.parse(text) as { receivers: string[] };
   db.transaction(() => {
-    for (const receptor of parsed.receivers) insert.run(1, 1, receptor, 1500, 1_790_000_000, 1_790_000_000_000);
+    for (const receptor of parsed.receivers) insert.run(1, 1, receptor, 1500, 1_790_000_000);
   })();
   JSON.stringify(entries);
   return performance.now() - start;

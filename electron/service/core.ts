@@ -57,18 +57,18 @@ export class Core {
     this.credit = new Credit(this.db, this.clock);
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
-    this.sending = new Sending(this.db, this.clock, this.accounts, this.credit, this.files, this.settings, () =>
+    this.gateway = new Gateway(this.db, this.clock, this.credit, this.settings);
+    this.sending = new Sending(this.db, this.clock, this.accounts, this.credit, this.files, this.settings, this.gateway, () =>
       this.scheduler.poke(),
     );
     this.statusLookup = new StatusLookup(this.db);
-    this.gateway = new Gateway(this.db, this.clock, this.credit, this.settings);
     this.scheduler.register({
       name: 'gateway',
       nextDueAt: () => this.gateway.nextDueAt(),
       runDue: () => {
         const changes = this.gateway.step();
-        if (changes.length > 0) this.events.emit('message-status', changes);
-        return changes.length > 0;
+        if (changes !== null && changes.length > 0) this.events.emit('message-status', changes);
+        return changes !== null;
       },
     });
     ({ imports: this.imports, segments: this.segments, uploads: this.uploads, optouts: this.optouts } = createContacts(

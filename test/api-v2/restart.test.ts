@@ -76,7 +76,6 @@ interface MessageRow {
   account_id: number;
   status: number;
   cost_rials: number;
-  due_at: number | null;
   handed_at: number | null;
 }
 
@@ -85,7 +84,7 @@ function inspect(dataDir: string) {
   const db = new Database(path.join(dataDir, 'chapar.db'));
   try {
     const messages = db
-      .prepare('SELECT id, send_id, account_id, status, cost_rials, due_at, handed_at FROM messages ORDER BY id')
+      .prepare('SELECT id, send_id, account_id, status, cost_rials, handed_at FROM messages ORDER BY id')
       .all() as MessageRow[];
     const accounts = db.prepare('SELECT id, name, credit_rials FROM accounts').all() as Array<{
       id: number;
@@ -111,7 +110,8 @@ function inspect(dataDir: string) {
       )
       .all();
     const integrity = db.pragma('integrity_check', { simple: true });
-    return { messages, accounts, ledger, refunds, doubleRefunds, brokenSends, integrity };
+    const dueRanges = (db.prepare('SELECT COUNT(*) AS n FROM message_due').get() as { n: number }).n;
+    return { dueRanges, messages, accounts, ledger, refunds, doubleRefunds, brokenSends, integrity };
   } finally {
     db.close();
   }
@@ -138,9 +138,10 @@ function expectConsistent(state: ReturnType<typeof inspect>, credits: Map<string
 /** Everything final, each outcome the seed's draw (so nothing moved twice), 13s refunded once. */
 function expectSettled(state: ReturnType<typeof inspect>, accepted: number[]) {
   expect(state.messages.map((m) => m.id)).toEqual(expect.arrayContaining(accepted));
+  // Nothing is left waiting for the gateway.
+  expect(state.dueRanges).toBe(0);
   for (const message of state.messages) {
     expect(FINAL).toContain(message.status);
-    expect(message.due_at).toBeNull();
     expect(message.handed_at).not.toBeNull();
     expect(message.status).toBe(outcomeFor(SIMULATOR, message.id));
   }

@@ -4,6 +4,7 @@
 // moment, but no IPC call or API request waits behind them. Messages get their ids in creation
 // order, so the week starts at the first id created in it.
 import type { Db } from '../db/database';
+import { CreatedOrder } from './created-order';
 import type { Clock } from '../clock';
 import type { DashboardStats, StatusCounts } from '../../../shared/ipc/schemas';
 
@@ -62,7 +63,7 @@ export interface DashboardInput {
 }
 
 export class Dashboard {
-  private readonly firstIdStmt;
+  private readonly createdOrder: CreatedOrder;
   private readonly lastIdStmt;
   private readonly sliceStmt;
   private readonly sliceAllStmt;
@@ -74,10 +75,7 @@ export class Dashboard {
     db: Db,
     private readonly clock: Clock,
   ) {
-    // created_at is in unix seconds.
-    this.firstIdStmt = db.prepare<[number], { id: number }>(
-      'SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1',
-    );
+    this.createdOrder = new CreatedOrder(db);
     this.lastIdStmt = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM messages');
     // NOT INDEXED: walk the slice by rowid, never the whole week through an index, per slice.
     const slice = (accountCondition: string) =>
@@ -126,9 +124,10 @@ export class Dashboard {
 
     const startSeconds = Math.ceil(weekStart / 1000);
     const endSeconds = Math.ceil(weekEnd / 1000);
-    const first = this.firstIdStmt.get(startSeconds)?.id;
+    // created_at is in unix seconds.
+    const first = this.createdOrder.firstIdFrom(startSeconds);
     const last = this.lastIdStmt.get()?.id ?? null;
-    if (first !== undefined && last !== null) {
+    if (first !== null && last !== null) {
       for (let lo = first; lo <= last; lo += SLICE) {
         const rows =
           input.account_id !== undefined

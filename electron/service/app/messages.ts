@@ -1,8 +1,9 @@
 // The app's view of messages: filtered lists (keyset or offset paging, newest first), counts,
 // one message's timeline, and a chunked reader for exports. Read-only SQL over the core's tables;
-// the indexes of migration 0003 back every filter the UI offers.
+// the indexes of migration 0003 and the id order of created-order.ts back every filter the UI offers.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
+import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, type MessageStatus } from '../../../shared/status';
 import { normalizePhone } from '../../../shared/phone';
@@ -134,7 +135,9 @@ function andWhere(where: Where, condition: string, ...params: Array<string | num
 export class MessageQueries {
   private readonly statements = new Map<string, Statement<unknown[], unknown>>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.createdOrder = new CreatedOrder(db);
+  }
 
   /** Statements differ only by which filters are present: cache them by their SQL. */
   private prepare(sql: string) {
@@ -147,23 +150,15 @@ export class MessageQueries {
     return statement;
   }
 
-  private firstIdFromStmt: Statement<[number], { id: number }> | undefined;
-  private lastIdBeforeStmt: Statement<[number], { id: number }> | undefined;
+  private readonly createdOrder: CreatedOrder;
 
   /** The id range of messages created in [from, to): ids are given in creation order. */
   private idRange(filter: MessageFilter): { idFrom: number | null; idTo: number | null } {
-    this.firstIdFromStmt ??= this.db.prepare(
-      'SELECT id FROM messages WHERE created_at >= ? ORDER BY created_at, id LIMIT 1',
-    );
-    this.lastIdBeforeStmt ??= this.db.prepare(
-      'SELECT id FROM messages WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1',
-    );
-    const idFrom =
-      filter.from === undefined ? 0 : (this.firstIdFromStmt.get(Math.ceil(filter.from / CREATED_AT_MS))?.id ?? null);
+    const idFrom = filter.from === undefined ? 0 : this.createdOrder.firstIdFrom(Math.ceil(filter.from / CREATED_AT_MS));
     const idTo =
       filter.to === undefined
         ? Number.MAX_SAFE_INTEGER
-        : (this.lastIdBeforeStmt.get(Math.ceil(filter.to / CREATED_AT_MS))?.id ?? null);
+        : this.createdOrder.lastIdBefore(Math.ceil(filter.to / CREATED_AT_MS));
     return { idFrom, idTo };
   }
 

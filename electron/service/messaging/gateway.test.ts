@@ -111,4 +111,54 @@ describe('simulator gateway', () => {
     await core.scheduler.drain();
     expect(core.credit.balance(account.id)).toBe(before - (result.totalRials * 2) / 3);
   });
+
+  it('keeps what is due as ranges of ids: one per send, moved 500 at a time off the front', async () => {
+    const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
+    const ranges = () => core.db.prepare('SELECT due_at, first_id, last_id FROM message_due ORDER BY due_at, first_id').all();
+    const start = clock.now();
+    const { entries } = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(1_200) });
+    const first = entries[0]!.messageid;
+    expect(ranges()).toEqual([{ due_at: start + 1000, first_id: first, last_id: first + 1_199 }]);
+    clock.advance(1000);
+    // One step: the first 500 handed over, due again for delivery; the rest of the range waits.
+    expect(core.gateway.step()!.map((c) => c.status)).toEqual(Array(500).fill(4));
+    expect(ranges()).toEqual([
+      { due_at: start + 1000, first_id: first + 500, last_id: first + 1_199 },
+      { due_at: start + 6000, first_id: first, last_id: first + 499 },
+    ]);
+    await core.scheduler.drain();
+    expect(ranges()).toEqual([
+      { due_at: start + 6000, first_id: first, last_id: first + 499 },
+      { due_at: start + 6000, first_id: first + 500, last_id: first + 999 },
+      { due_at: start + 6000, first_id: first + 1000, last_id: first + 1_199 },
+    ]);
+    expect(core.gateway.nextDueAt()).toBe(start + 6000);
+    clock.advance(5000);
+    await core.scheduler.drain();
+    expect(ranges()).toEqual([]);
+    expect(statuses(core).every((m) => m.status === 10)).toBe(true);
+    expect(core.gateway.step()).toBeNull();
+  });
+
+  it('passes over messages already final inside a range, and an opted-out receiver leaves no gap in it', async () => {
+    const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
+    core.db.prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)').run(account.id, '09120000001');
+    const { entries } = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
+    const [a, b, c] = entries.map((e) => e.messageid);
+    clock.advance(1000);
+    expect(core.gateway.step()).toEqual([
+      { id: a, account_id: account.id, status: 4 },
+      { id: b, account_id: account.id, status: 14 },
+      { id: c, account_id: account.id, status: 4 },
+    ]);
+    // One range over all three: the 14 in the middle is final and will be passed over.
+    expect(core.db.prepare('SELECT first_id, last_id FROM message_due').all()).toEqual([{ first_id: a, last_id: c }]);
+    // Everything in a range may be final by then (here: cancelled by hand): the step changes
+    // nothing, but the range goes.
+    core.db.prepare('UPDATE messages SET status = 13').run();
+    clock.advance(5000);
+    expect(core.gateway.step()).toEqual([]);
+    expect(core.db.prepare('SELECT COUNT(*) AS n FROM message_due').get()).toEqual({ n: 0 });
+    expect(core.gateway.step()).toBeNull();
+  });
 });

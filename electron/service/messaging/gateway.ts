@@ -4,6 +4,9 @@
 // the same outcomes. Opted-out receivers end as 14 without reaching the carrier, refunded.
 // Every move is guarded by the status it moves from, in one transaction per batch: a crash
 // between batches loses nothing, and a restart never moves a message twice.
+// What is due when lives in message_due as ranges of consecutive ids (migration 0005): a send
+// adds one range, each batch moved takes its ids off the front of a range and adds one range for
+// their next move. A range may span messages that are final by now; they are passed over.
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import type { Credit } from '../accounts/credit';
@@ -24,7 +27,7 @@ interface DueRow {
   cost_rials: number;
 }
 
-// Messages moved per step (one transaction). Kept small so a step is a few milliseconds: the
+// Messages moved per step (one transaction), at most one range's worth. Kept small so a step is a few milliseconds: the
 // scheduler yields between steps, and IPC/HTTP calls wait at most one step (test/responsiveness).
 const BATCH = 500;
 
@@ -52,12 +55,16 @@ export function outcomeFor(simulator: SimulatorSettings, id: number): Status {
 }
 
 export class Gateway {
-  private readonly dueStmt;
+  private readonly firstDueStmt;
   private readonly nextDueStmt;
+  private readonly rangeStmt;
   private readonly optedOutStmt;
   private readonly handStmt;
   private readonly finishStmt;
   private readonly releaseStmt;
+  private readonly dropRangeStmt;
+  private readonly shrinkRangeStmt;
+  private readonly addRangeStmt;
 
   constructor(
     private readonly db: Db,
@@ -65,21 +72,22 @@ export class Gateway {
     private readonly credit: Credit,
     private readonly settings: Settings,
   ) {
-    this.dueStmt = db.prepare<[number, number], DueRow>(
-      `SELECT id, account_id, receptor, status, cost_rials FROM messages
-       WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
+    this.firstDueStmt = db.prepare<[number], DueRange>(
+      'SELECT due_at, first_id, last_id FROM message_due WHERE due_at <= ? ORDER BY due_at, first_id LIMIT 1',
     );
-    this.nextDueStmt = db.prepare<[], { due: number | null }>(
-      'SELECT MIN(due_at) AS due FROM messages WHERE due_at IS NOT NULL',
+    this.nextDueStmt = db.prepare<[], { due: number | null }>('SELECT MIN(due_at) AS due FROM message_due');
+    this.rangeStmt = db.prepare<[number, number, number], DueRow>(
+      'SELECT id, account_id, receptor, status, cost_rials FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ?',
     );
     this.optedOutStmt = db.prepare<[number, string], { one: number }>(
       'SELECT 1 AS one FROM optouts WHERE account_id = ? AND phone = ?',
     );
-    this.handStmt = db.prepare('UPDATE messages SET status = 4, handed_at = ?, due_at = ? WHERE id = ? AND status = 1');
-    this.finishStmt = db.prepare(
-      'UPDATE messages SET status = ?, final_at = ?, due_at = NULL WHERE id = ? AND status = ?',
-    );
-    this.releaseStmt = db.prepare('UPDATE messages SET status = 1, due_at = ? WHERE id = ? AND status = 2');
+    this.handStmt = db.prepare('UPDATE messages SET status = 4, handed_at = ? WHERE id = ? AND status = 1');
+    this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
+    this.releaseStmt = db.prepare('UPDATE messages SET status = 1 WHERE id = ? AND status = 2');
+    this.dropRangeStmt = db.prepare('DELETE FROM message_due WHERE due_at = ? AND first_id = ?');
+    this.shrinkRangeStmt = db.prepare('UPDATE message_due SET first_id = ? WHERE due_at = ? AND first_id = ?');
+    this.addRangeStmt = db.prepare('INSERT INTO message_due (due_at, first_id, last_id) VALUES (?, ?, ?)');
   }
 
   /** When the next message is due (ms), or null when none waits. */
@@ -87,43 +95,83 @@ export class Gateway {
     return this.nextDueStmt.get()?.due ?? null;
   }
 
-  /** Moves one batch of due messages; returns the changes made (empty when nothing was due). */
-  step(): StatusChange[] {
+  /** Marks messages firstId..lastId as due at `dueAt` (ms) for their next move. Inside the caller's transaction. */
+  schedule(dueAt: number, firstId: number, lastId: number): void {
+    this.addRangeStmt.run(dueAt, firstId, lastId);
+  }
+
+  /**
+   * Moves one batch of due messages: the first up to BATCH ids of the earliest due range. Returns
+   * the changes made, and null when nothing was due (a batch of messages already final changes
+   * nothing but still progresses).
+   */
+  step(): StatusChange[] | null {
     const now = this.clock.now();
     const simulator = this.settings.simulator();
-    const rows = this.dueStmt.all(now, BATCH);
-    if (rows.length === 0) return [];
     return this.db.transaction(() => {
+      const range = this.firstDueStmt.get(now);
+      if (!range) return null;
+      const rows = this.rangeStmt.all(range.first_id, range.last_id, BATCH);
+      // This batch covers first_id..through; the rest of the range stays due as it was.
+      const through = rows.length < BATCH ? range.last_id : rows[rows.length - 1]!.id;
+      if (through >= range.last_id) this.dropRangeStmt.run(range.due_at, range.first_id);
+      else this.shrinkRangeStmt.run(through + 1, range.due_at, range.first_id);
+
       const changes: StatusChange[] = [];
+      // Moved messages that wait for a next move, as runs of ids sharing their new due time.
+      let run: DueRange | null = null;
       for (const row of rows) {
-        const next = this.move(row, now, simulator);
-        if (next !== null) changes.push({ id: row.id, account_id: row.account_id, status: next });
+        const moved = this.move(row, now, simulator);
+        if (moved === null) continue;
+        changes.push({ id: row.id, account_id: row.account_id, status: moved.status });
+        if (moved.nextDueAt === null) continue;
+        // A final message between two of a run stays inside it: passing over it later costs less
+        // than a range per gap.
+        if (run !== null && run.due_at === moved.nextDueAt) run.last_id = row.id;
+        else {
+          if (run !== null) this.schedule(run.due_at, run.first_id, run.last_id);
+          run = { due_at: moved.nextDueAt, first_id: row.id, last_id: row.id };
+        }
       }
+      if (run !== null) this.schedule(run.due_at, run.first_id, run.last_id);
       return changes;
     })();
   }
 
-  private move(row: DueRow, now: number, simulator: SimulatorSettings): Status | null {
+  /** One message's move, and when it is due again (null once final); null when it does not move. */
+  private move(row: DueRow, now: number, simulator: SimulatorSettings): Move | null {
     switch (row.status) {
       case MessageStatus.Scheduled:
-        return this.releaseStmt.run(now + simulator.handoff_ms, row.id).changes ? MessageStatus.Queued : null;
+        if (!this.releaseStmt.run(row.id).changes) return null;
+        return { status: MessageStatus.Queued, nextDueAt: now + simulator.handoff_ms };
       case MessageStatus.Queued:
         if (this.optedOutStmt.get(row.account_id, row.receptor)) return this.finish(row, MessageStatus.Blocked, now, true);
-        return this.handStmt.run(now, now + simulator.delivery_ms, row.id).changes ? MessageStatus.HandedToCarrier : null;
+        if (!this.handStmt.run(now, row.id).changes) return null;
+        return { status: MessageStatus.HandedToCarrier, nextDueAt: now + simulator.delivery_ms };
       case MessageStatus.HandedToCarrier: {
         const outcome = outcomeFor(simulator, row.id);
         return this.finish(row, outcome, now, outcome === MessageStatus.Cancelled);
       }
       default:
-        // A final or unknown status with a due time is a leftover: clear it, never move it.
-        this.db.prepare('UPDATE messages SET due_at = NULL WHERE id = ?').run(row.id);
+        // Final (or unknown): never moved again.
         return null;
     }
   }
 
-  private finish(row: DueRow, status: Status, now: number, refund: boolean): Status | null {
+  private finish(row: DueRow, status: Status, now: number, refund: boolean): Move | null {
     if (this.finishStmt.run(status, now, row.id, row.status).changes === 0) return null;
     if (refund) this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
-    return status;
+    return { status, nextDueAt: null };
   }
+}
+
+interface DueRange {
+  due_at: number;
+  first_id: number;
+  last_id: number;
+}
+
+interface Move {
+  status: Status;
+  nextDueAt: number | null;
 }

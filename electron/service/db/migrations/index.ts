@@ -3,6 +3,7 @@ import core from './0001-core';
 import contacts from './0002-contacts';
 import app from './0003-app';
 import noReceptorIndex from './0004-no-receptor-index';
+import dueRanges from './0005-due-ranges';
 
 export interface Migration {
   name: string;
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   { name: '0002-contacts', sql: contacts },
   { name: '0003-app', sql: app },
   { name: '0004-no-receptor-index', sql: noReceptorIndex },
+  { name: '0005-due-ranges', sql: dueRanges },
 ];

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrate, NewerDatabaseError, openDatabase, schemaVersion } from './database';
+import { migrations } from './migrations';
+import { tempDir } from '../../../test/helpers/server';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+const dbFile = () => {
+  const dir = tempDir('chapar-migrations-');
+  dirs.push(dir);
+  return path.join(dir, 'chapar.db');
+};
+
+/** A database as an older Chapar left it: the first `version` migrations applied. */
+function databaseAt(file: string, version: number): Database.Database {
+  const db = new Database(file);
+  for (let v = 1; v <= version; v++) {
+    db.exec(migrations[v - 1]!.sql);
+    db.pragma(`user_version = ${v}`);
+  }
+  return db;
+}
+
+describe('migrations', () => {
+  it('bring a new database to the latest version', () => {
+    const db = openDatabase({ file: dbFile() });
+    expect(schemaVersion(db)).toBe(migrations.length);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('refuse a database from a newer Chapar and leave it as it was', () => {
+    const file = dbFile();
+    const newer = new Database(file);
+    newer.exec('CREATE TABLE from_the_future (x INTEGER)');
+    newer.pragma(`user_version = ${migrations.length + 1}`);
+    newer.close();
+    expect(() => openDatabase({ file })).toThrow(NewerDatabaseError);
+    const after = new Database(file);
+    expect(after.pragma('user_version', { simple: true })).toBe(migrations.length + 1);
+    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'from_the_future' }]);
+    after.close();
+  });
+
+  it('0005 turns per-message due times into ranges of consecutive ids, finals left out', () => {
+    const db = databaseAt(dbFile(), 4);
+    db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);
+      INSERT INTO lines (id, account_id, number, provider, created_at) VALUES (1, 1, '3000', 'sms', 0);
+      INSERT INTO sends (id, account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
+        VALUES (1, 1, 1, '3000', 'sms', 'hi', 1, 'api', 9, 0, 0);`);
+    // ids 1-3 due at 100, 4 final, 5-6 due at 100 (one range over the final one), 7 due at 200,
+    // 8 due at 100 again (a new range: 7 breaks the run), 9 final.
+    const due = [100, 100, 100, null, 100, 100, 200, 100, null];
+    const insert = db.prepare(
+      'INSERT INTO messages (id, send_id, account_id, receptor, status, cost_rials, created_at, due_at) VALUES (?, 1, 1, ?, ?, 0, 0, ?)',
+    );
+    due.forEach((at, i) => insert.run(i + 1, '0912000000' + i, at === null ? 10 : 1, at));
+    migrate(db);
+    expect(schemaVersion(db)).toBe(migrations.length);
+    expect(db.prepare('SELECT due_at, first_id, last_id FROM message_due ORDER BY first_id').all()).toEqual([
+      { due_at: 100, first_id: 1, last_id: 6 },
+      { due_at: 200, first_id: 7, last_id: 7 },
+      { due_at: 100, first_id: 8, last_id: 8 },
+    ]);
+    const columns = (db.prepare('PRAGMA table_info(messages)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).not.toContain('due_at');
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('messages_due', 'messages_created')").all()).toEqual([]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 9 });
+    db.close();
+  });
+});
