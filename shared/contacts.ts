@@ -1,5 +1,5 @@
 // Contacts, segments, uploads and spreadsheet imports: the shapes both sides share (IPC contracts,
-// the HTTP API's upload bodies, the UI's import wizard) and the Persian texts of rejection reasons.
+// the HTTP API's upload bodies, the UI's import wizard); rejection reasons from ./rejections.
 import { z } from 'zod';
 
 /** Spec 4.4 / 8: contacts per upload request; above it the answer is 414. */
@@ -10,13 +10,8 @@ export type UploadStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED';
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export type JobKind = 'import' | 'optouts' | 'combine';
 
-/** Why an import left a row out. */
-export type RejectionReason = 'invalid' | 'duplicate' | 'opted_out';
-export const rejectionReasonText: Record<RejectionReason, string> = {
-  invalid: 'شماره موبایل نامعتبر است',
-  duplicate: 'شماره تکراری',
-  opted_out: 'شماره در فهرست لغو دریافت است',
-};
+import type { RejectionReason } from './rejections';
+export { rejectionReasonText, type RejectionReason } from './rejections';
 
 export interface Segment {
   id: number;

@@ -94,6 +94,35 @@ describe('spreadsheet import', () => {
     expect(parsed[2]).toEqual(['8', '12345', 'invalid', 'شماره موبایل نامعتبر است']);
   });
 
+  it('finds duplicates of numbers written by earlier commits, keeping the first row of each', async () => {
+    // Rows 1-50,000 bring even numbers. From row 50,001 every other row repeats the number of the
+    // row 50,000 before it, which an earlier commit wrote (a commit holds at most 40,000 rows); the
+    // rows between bring odd numbers, new ones that sort among the repeated ones.
+    const lines = ['phone,NAME'];
+    const number = (n: number) => `0915${String(n).padStart(7, '0')}`;
+    for (let row = 1; row <= 100_000; row++) {
+      const n = row <= 50_000 ? 2 * row : row % 2 === 1 ? 2 * (row - 50_000) : 2 * (row - 50_000) + 1;
+      lines.push(`${number(n)},n${row}`);
+    }
+    const { job, segmentId } = await importFile(writeText(dir, 'late-duplicates.csv', lines.join('\n') + '\n'));
+    expect(job).toMatchObject({ status: 'done', total: 100_000, valid: 75_000, duplicates: 25_000, invalid: 0 });
+    expect(t.core.segments.get(t.accountId, segmentId)).toMatchObject({ status: 'ready', member_count: 75_000 });
+    const report = t.core.imports.rejections(t.accountId, job.id, { limit: 100_000 });
+    expect(report.total).toBe(25_000);
+    expect(report.rows.slice(0, 2)).toEqual([
+      // Reported as the sheet numbers rows: the header is row 1.
+      { row: 50_002, phone_number: number(2), reason: 'duplicate' },
+      { row: 50_004, phone_number: number(6), reason: 'duplicate' },
+    ]);
+    expect(report.rows.every((r) => r.row > 50_001 && r.row % 2 === 0)).toBe(true);
+    // The member keeps the first row's fields.
+    const first = t.core.db.prepare('SELECT fields FROM segment_members WHERE segment_id = ? AND phone = ?').get(segmentId, number(2));
+    expect(first).toEqual({ fields: 'n1' });
+    // The import's page cache and checkpoint interval are back to normal once no import runs.
+    await eventually(() => (t.core.db.pragma('wal_autocheckpoint', { simple: true }) === 1000 ? true : undefined));
+    expect(t.core.db.pragma('cache_size', { simple: true })).toBe(-32000);
+  });
+
   it('detects a header row below title lines in a CSV', async () => {
     const file = writeText(dir, 'titled.csv', 'Customer list,,\nexported 1403/01/01,,\n,,\nName,Phone,Code\nA,09121000001,1\nB,09121000002,2\n');
     const preview = await t.core.imports.preview(file);
@@ -278,6 +307,12 @@ describe('opt-outs', () => {
     const { jobId } = await t.core.optouts.importFile(t.accountId, { file });
     expect(await t.core.imports.wait(jobId)).toMatchObject({ status: 'done', valid: 2, invalid: 1 });
     expect(t.core.optouts.list(t.accountId)).toMatchObject({ total: 3, items: [{ phone: '09120000001' }, { phone: '09120000003' }, { phone: '09120000004' }] });
+    // A second file meeting numbers already listed: those count as duplicates, the rest are added.
+    const again = writeText(dir, 'optouts-again.csv', ['phone', '09120000003', '09120000005', '09120000001', '09120000005'].join('\n') + '\n');
+    const second = await t.core.optouts.importFile(t.accountId, { file: again });
+    expect(await t.core.imports.wait(second.jobId)).toMatchObject({ status: 'done', total: 4, valid: 1, duplicates: 3 });
+    expect(t.core.optouts.list(t.accountId).total).toBe(4);
+    expect(t.core.optouts.remove(t.accountId, ['09120000005'])).toBe(1);
     const out = path.join(dir, 'optouts.csv');
     expect(await t.core.optouts.exportCsv(t.accountId, out)).toEqual({ rows: 3 });
     expect(fs.readFileSync(out, 'utf8').split('\n')[1]).toMatch(/^09120000001,/);

@@ -1,7 +1,7 @@
 // Exports written by the import worker (large segments never block the main thread): a segment
 // as CSV or XLSX (exceljs's streaming writer), an import's rejection report, the opt-out list.
 import type { Db } from '../db/database';
-import { rejectionReasonText, type RejectionReason } from '../../../shared/contacts';
+import { rejectionReasonText, type RejectionReason } from '../../../shared/rejections';
 import { CsvWriter } from './csv';
 import { FIELD_SEPARATOR } from './fields';
 

@@ -4,6 +4,7 @@
 // same transaction as the job's end. A crash between two commits loses nothing: the job resumes
 // after the last checkpoint.
 import type { Db } from '../db/database';
+import { BulkInsert } from '../db/bulk';
 import type { RejectionReason } from '../../../shared/contacts';
 import {
   countersOf,
@@ -16,10 +17,20 @@ import {
   type JobRow,
 } from './pipeline';
 
+/** A candidate row: its batch and its index there. */
+type Candidate = [Batch, number];
+
+/** Rows per multi-row statement (one savepoint each). */
+const CHUNK_ROWS = 500;
+
+class ChunkHasDuplicate extends Error {}
+
 export class JobWriter {
   readonly counters: Counters;
-  private readonly insertMember;
-  private readonly insertOptOut;
+  /** Members (or opt-outs) by multi-row INSERT OR IGNORE: returns the rows written. */
+  private readonly insert: BulkInsert;
+  /** Inserts a chunk's flat parameters in a savepoint, rolled back when a row was already there. */
+  private readonly insertAll: (params: unknown[], rows: number) => void;
   private readonly reject;
   private readonly checkpoint;
   private readonly record: boolean;
@@ -31,8 +42,14 @@ export class JobWriter {
   ) {
     this.counters = countersOf(job);
     this.record = job.kind !== 'combine';
-    this.insertMember = db.prepare('INSERT OR IGNORE INTO segment_members (segment_id, phone, fields) VALUES (?, ?, ?)');
-    this.insertOptOut = db.prepare('INSERT OR IGNORE INTO optouts (account_id, phone, created_at) VALUES (?, ?, ?)');
+    const insert = (this.insert =
+      job.kind === 'optouts'
+        ? new BulkInsert(db, 'INSERT OR IGNORE INTO optouts (account_id, phone, created_at)', '(?, ?, ?)', 3, CHUNK_ROWS)
+        : new BulkInsert(db, 'INSERT OR IGNORE INTO segment_members (segment_id, phone, fields)', '(?, ?, ?)', 3, CHUNK_ROWS));
+    // A transaction inside the commit's transaction is a savepoint: throwing rolls back this chunk only.
+    this.insertAll = db.transaction((params: unknown[], rows: number) => {
+      if (insert.run(params) !== rows) throw new ChunkHasDuplicate();
+    });
     this.reject = db.prepare('INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)');
     this.checkpoint = db.prepare(
       `UPDATE import_jobs SET rows_done = ?, bytes_done = ?, total_bytes = ?, total = ?, valid = ?, invalid = ?,
@@ -72,30 +89,66 @@ export class JobWriter {
   /**
    * New numbers are inserted in number order (rows in order among equals, so the first occurrence
    * is the one kept): the B-tree is then walked left to right instead of at random, which makes a
-   * commit of tens of thousands of members several times cheaper.
+   * commit of tens of thousands of members several times cheaper. A number met twice in one
+   * commit is a duplicate without asking SQLite; the rest go in by multi-row statements.
    */
   private applyCandidates(batches: readonly Batch[]): void {
-    const c = this.counters;
-    const { id: jobId, segment_id: segmentId, account_id: accountId } = this.job;
-    const toOptOuts = this.job.kind === 'optouts';
-    const createdAt = this.now();
-    const order: Array<[Batch, number]> = [];
+    const order: Candidate[] = [];
     for (const batch of batches) for (let i = 0; i < batch.kinds.length; i++) if (batch.kinds[i] === KIND_CANDIDATE) order.push([batch, i]);
     order.sort((a, b) => {
       const pa = a[0].phones[a[1]]!;
       const pb = b[0].phones[b[1]]!;
       return pa < pb ? -1 : pa > pb ? 1 : a[0].rows[a[1]]! - b[0].rows[b[1]]!;
     });
-    for (const [batch, i] of order) {
-      const inserted = toOptOuts
-        ? this.insertOptOut.run(accountId, batch.phones[i], createdAt).changes
-        : this.insertMember.run(segmentId, batch.phones[i], batch.fields[i]).changes;
-      if (inserted) c.valid++;
-      else {
-        c.duplicates++;
-        if (this.record) this.rejectRow(jobId, batch.rows[i]!, batch.raws[i] ?? batch.phones[i]!, 'duplicate');
-      }
+    const fresh: Candidate[] = [];
+    for (let n = 0; n < order.length; n++) {
+      if (n > 0 && order[n]![0].phones[order[n]![1]] === order[n - 1]![0].phones[order[n - 1]![1]]) this.duplicate(order[n]!);
+      else fresh.push(order[n]!);
     }
+    for (let start = 0; start < fresh.length; start += CHUNK_ROWS) {
+      const chunk = fresh.slice(start, start + CHUNK_ROWS);
+      if (this.insertChunk(chunk)) this.counters.valid += chunk.length;
+      // Some number of the chunk was written by an earlier commit (the chunk was rolled back):
+      // row by row, each insert then tells whether its row is the duplicate.
+      else for (const candidate of chunk) this.insertOne(candidate);
+    }
+  }
+
+  /** All of the chunk, or nothing when one of its numbers is there already (its own savepoint). */
+  private insertChunk(chunk: readonly Candidate[]): boolean {
+    const params = this.params(chunk);
+    try {
+      this.insertAll(params, chunk.length);
+      return true;
+    } catch (error) {
+      if (error instanceof ChunkHasDuplicate) return false;
+      throw error;
+    }
+  }
+
+  private insertOne(candidate: Candidate): void {
+    if (this.insert.run(this.params([candidate]))) this.counters.valid++;
+    else this.duplicate(candidate);
+  }
+
+  /** The rows' parameters, flat: a member is (segment, number, fields), an opt-out (account, number, time). */
+  private params(candidates: readonly Candidate[]): unknown[] {
+    const toOptOuts = this.job.kind === 'optouts';
+    const owner = toOptOuts ? this.job.account_id : this.job.segment_id;
+    const createdAt = this.now();
+    const params: unknown[] = new Array(candidates.length * 3);
+    for (let n = 0; n < candidates.length; n++) {
+      const [batch, i] = candidates[n]!;
+      params[n * 3] = owner;
+      params[n * 3 + 1] = batch.phones[i];
+      params[n * 3 + 2] = toOptOuts ? createdAt : batch.fields[i];
+    }
+    return params;
+  }
+
+  private duplicate([batch, i]: Candidate): void {
+    this.counters.duplicates++;
+    if (this.record) this.rejectRow(this.job.id, batch.rows[i]!, batch.raws[i] ?? batch.phones[i]!, 'duplicate');
   }
 
   private applyOthers(batch: Batch): void {

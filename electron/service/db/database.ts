@@ -32,6 +32,8 @@ export function openDatabase({ file, readonly = false }: OpenOptions): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -32000');
+  // After a checkpoint, a WAL grown by a large import is cut back to this size.
+  db.pragma('journal_size_limit = 67108864');
   if (!readonly) migrate(db);
   return db;
 }
