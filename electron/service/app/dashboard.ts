@@ -44,8 +44,7 @@ function add(counts: StatusCounts, status: number, n: number, cost: number): voi
     default:
       counts.pending += n;
   }
-  // Cancelled messages are refunded (status 13); the rest stay charged.
-  if (status !== 13) counts.cost_rials += cost;
+  counts.cost_rials += cost;
 }
 
 /** Start of the user's day containing `now` (ms), for a UTC offset in minutes. */
@@ -78,8 +77,12 @@ export class Dashboard {
     this.createdOrder = new CreatedOrder(db);
     this.lastIdStmt = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM messages');
     // NOT INDEXED: walk the slice by rowid, never the whole week through an index, per slice.
+    // Cost is what the account paid: a refund (every 13, the 14s of opted-out receivers) is taken
+    // off, looked up for those two statuses only.
     const slice = (accountCondition: string) =>
-      `SELECT (created_at - ?) / 3600 AS hour, status, COUNT(*) AS n, SUM(cost_rials) AS cost
+      `SELECT (created_at - ?) / 3600 AS hour, status, COUNT(*) AS n,
+         SUM(cost_rials) - SUM(CASE WHEN status IN (13, 14) THEN COALESCE((SELECT amount_rials FROM credit_ledger l
+           WHERE l.kind = 'refund' AND l.message_id = messages.id), 0) ELSE 0 END) AS cost
        FROM messages NOT INDEXED
        WHERE id >= ? AND id < ? ${accountCondition} AND created_at >= ? AND created_at < ?
        GROUP BY hour, status`;

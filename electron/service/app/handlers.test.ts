@@ -297,6 +297,9 @@ describe('compose and messages', () => {
   });
 
   it('gives dashboard figures for today and the week', async () => {
+    // One receiver opted out: it ends 14 and is refunded, so the week's cost leaves it out.
+    core.optouts.add(account, ['09121234569']);
+    const before = core.credit.balance(account);
     await ok('messages:send', {
       account_id: account,
       sender: '30001111',
@@ -307,6 +310,9 @@ describe('compose and messages', () => {
     const stats = await ok('dashboard:stats', { account_id: account, utc_offset_minutes: 210 });
     expect(stats.today.total).toBe(3);
     expect(stats.week.total).toBe(3);
+    expect(stats.week.blocked).toBe(1);
+    expect(stats.week.cost_rials).toBe(before - core.credit.balance(account));
+    expect(stats.today.cost_rials).toBe(stats.week.cost_rials);
     expect(stats.today.pending).toBe(0);
     expect(stats.delivery_rate).not.toBeNull();
     expect(stats.hourly).toHaveLength(24);
