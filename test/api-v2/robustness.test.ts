@@ -1,7 +1,9 @@
 // Bad input never gives a 500 or a crash (PRODUCT.md "What done looks like"): malformed and
 // oversized bodies, wrong types, Unicode oddities, huge numbers. Each answer is the envelope with
 // the right code, and the server still answers /health afterwards.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCodeMessage } from '../../shared/status';
 import { ManualClock } from '../../electron/service/clock';
 import { HEALTH_MESSAGE } from '../../electron/service/http/routes/health';
 import { KEY, post, startServer, type TestServer } from '../helpers/server';
@@ -181,5 +183,32 @@ describe('Unicode oddities', () => {
     for (const file_id of ['\ud800', '\u0000', '😀'.repeat(50), 'x'.repeat(100_000)]) {
       expectError(await send({ message: 'x', sender: 'bale_acme_bot', receivers: ['09121234567'], file_id }), 400);
     }
+  });
+});
+
+describe('malformed HTTP framing', () => {
+  /** Writes raw bytes on a fresh connection; resolves with everything the server answered. */
+  function raw(bytes: string): Promise<string> {
+    const { port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const socket = net.createConnection({ host: '127.0.0.1', port: Number(port) }, () => socket.write(bytes));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+  }
+
+  it.each([
+    ['a Content-Length that is not a number', 'Content-Length: abc\r\n\r\n{}'],
+    ['two different Content-Lengths', 'Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['a broken chunk', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+  ])('%s gets the envelope 400', async (_what, rest) => {
+    const answer = await raw(`POST /v2/sms/send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${rest}`);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/content-type: application\/json; charset=utf-8/i);
+    expect(JSON.parse(body!)).toEqual({ return: { status: 400, message: apiCodeMessage[400] }, entries: [] });
   });
 });

@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { sendError } from './envelope';
+import { envelope, sendError } from './envelope';
 import { v2SmsRoutes } from './routes/v2-sms';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
@@ -44,6 +44,16 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
     // A URL that cannot be decoded (`/%`) names no path of ours: the plain 404 of spec 7, not
     // Fastify's JSON error.
     frameworkErrors: (_error, request, reply) => notFound(request, reply),
+    // A request Node's HTTP parser cannot read (a bad Content-Length, a broken chunk) never reaches
+    // a route: it still gets the envelope's 400, not Fastify's own error body.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+      const body = JSON.stringify(envelope(ApiCode.BadRequest, []));
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
 
   // JSON bodies: plain JSON.parse (fast, and our handlers never merge parsed objects into
