@@ -1,9 +1,10 @@
 // Entry of the import worker thread: previews, the reading half of import / opt-out / combine jobs
 // (batches posted to the main process, which writes them), and exports. The thread opens the
-// database read-only: the main process stays its only writer.
+// database read-only: the main process stays its only writer. During a job it also checkpoints
+// the WAL, so that copying runs here instead of inside the writer's commits.
 import { parentPort, workerData } from 'node:worker_threads';
 import path from 'node:path';
-import { openDatabase } from '../db/database';
+import { openCheckpointer, openDatabase } from '../db/database';
 import { preview, ImportFileError } from './sources';
 import { produceCombine, produceImport, type Batch, type ImportSpec, type JobRow } from './pipeline';
 import { runExport } from './exports';
@@ -16,6 +17,7 @@ const send = (message: FromWorker) => parentPort!.postMessage(message);
 
 async function runJob(dbFile: string, jobId: number, ctl: Int32Array): Promise<void> {
   const db = openDatabase({ file: dbFile, readonly: true });
+  const checkpointer = openCheckpointer(dbFile);
   try {
     const job = db.prepare<[number], JobRow>('SELECT * FROM import_jobs WHERE id = ?').get(jobId);
     if (!job) throw new Error(`import job ${jobId} not found`);
@@ -27,6 +29,8 @@ async function runJob(dbFile: string, jobId: number, ctl: Int32Array): Promise<v
         // Blocks this thread (never the main one) until the writer caught up.
         let acked: number;
         while (sent - (acked = Atomics.load(ctl, 0)) >= MAX_IN_FLIGHT) Atomics.wait(ctl, 0, acked, 1000);
+        // What the writer committed so far goes into the database file from here, not from its commits.
+        checkpointer.checkpoint();
       },
     };
     if (job.kind === 'combine') produceCombine(db, job, out);
@@ -36,6 +40,7 @@ async function runJob(dbFile: string, jobId: number, ctl: Int32Array): Promise<v
       await produceImport(db, job, { ...spec, file: path.resolve(path.dirname(dbFile), spec.file) }, out);
     }
   } finally {
+    checkpointer.close();
     db.close();
   }
 }

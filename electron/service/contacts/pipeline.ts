@@ -2,7 +2,8 @@
 // rows out (normalized number, invalid, opted out), in batches posted to the main process, which
 // is the database's only writer (STYLE.md). The worker reads the database (job, opt-outs, the
 // segments a combine reads) on its own read-only connection and never writes, so no transaction
-// of the main process ever meets a second writer. Flow control: at most a few batches in flight;
+// of the main process ever meets a second writer. (It also checkpoints the WAL the writer's commits
+// leave, which copies committed pages and changes no data: db/database.ts openCheckpointer.) Flow control: at most a few batches in flight;
 // the worker blocks on a shared counter the writer bumps after each commit.
 import fs from 'node:fs';
 import type { Db } from '../db/database';
