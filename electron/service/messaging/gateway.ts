@@ -27,8 +27,9 @@ interface DueRow {
   cost_rials: number;
 }
 
-// Messages moved per step (one transaction), at most one range's worth. Kept small so a step is a few milliseconds: the
-// scheduler yields between steps, and IPC/HTTP calls wait at most one step (test/responsiveness).
+// Messages moved per step (one transaction), all from one due range. Kept small so a step is a few
+// milliseconds: the scheduler yields between steps, and IPC/HTTP calls wait at most one step
+// (test/responsiveness).
 const BATCH = 500;
 
 /** A deterministic uniform number in [0, 1) from (seed, id): splitmix32-style mixing. */
