@@ -3,7 +3,8 @@
 import { z } from 'zod';
 
 export const MAX_RECEIVERS = 10_000;
-export const MAX_STATUS_IDS = 1_000;
+/** Ids per status lookup: as many as one send can produce, so a send's messages fit one lookup. */
+export const MAX_STATUS_IDS = MAX_RECEIVERS;
 export const MAX_FILE_ID_LENGTH = 100;
 
 export const SendRequestSchema = z
@@ -41,7 +42,7 @@ export type MessageInfo = z.infer<typeof MessageInfoSchema>;
 
 export const StatusRequestSchema = z
   .object({
-    messageids: z.array(z.number().int()).max(MAX_STATUS_IDS).describe('At most 1,000 ids; more is error 414'),
+    messageids: z.array(z.number().int()).max(MAX_STATUS_IDS).describe('At most 10,000 ids (one send\'s worth); more is error 414'),
   })
   .meta({ id: 'StatusRequest' });
 export type StatusRequest = z.infer<typeof StatusRequestSchema>;

@@ -70,7 +70,8 @@ function expectedSendCode(body: unknown): ApiCode {
 function expectedStatusCode(body: unknown): ApiCode {
   if (!isRecord(body)) return 400;
   const ids = body['messageids'];
-  if (Array.isArray(ids) && ids.length > 1000) return 414;
+  // Not in the spec: our limit, as many ids as one send makes (README).
+  if (Array.isArray(ids) && ids.length > 10_000) return 414;
   if (!Array.isArray(ids) || !ids.every((id) => Number.isSafeInteger(id))) return 400;
   return 200;
 }
@@ -229,7 +230,7 @@ const statusBody = fc.oneof(
               maxLength: 12,
             }),
           },
-          { weight: 1, arbitrary: fc.integer({ min: 995, max: 1005 }).map((n) => Array(n).fill(1)) },
+          { weight: 1, arbitrary: fc.integer({ min: 9_995, max: 10_005 }).map((n) => Array(n).fill(1)) },
           { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
         ),
       },

@@ -1,5 +1,5 @@
 // POST /v2/sms/status (spec 4.2, 2.3, 3.1): ids answered in the order asked; unknown ids and ids of
-// another account are 100; more than 1,000 ids is 414; anything but an array of integers is 400.
+// another account are 100; more than 10,000 ids is 414; anything but an array of integers is 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
 import { OTHER_KEY, post, startServer, type TestServer } from '../helpers/server';
@@ -79,13 +79,15 @@ describe('status lookup', () => {
     expect(result.body.entries).toEqual([]);
   });
 
-  it('takes 1,000 ids and refuses 1,001 with 414', async () => {
-    const thousand = Array.from({ length: 1000 }, (_, i) => (i % 2 ? own[0]! : 10_000_000 + i));
-    const result = await status({ messageids: thousand });
+  it('takes 10,000 ids (a whole send) and refuses 10,001 with 414', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? own[0]! : 10_000_000 + i));
+    const result = await status({ messageids: many });
     expectEnvelope(result, 200);
-    expect(result.body.entries).toHaveLength(1000);
-    expect(result.body.entries[999].messageid).toBe(own[0]);
-    expectError(await status({ messageids: Array(1001).fill(own[0]) }), 414);
+    expect(result.body.entries).toHaveLength(10_000);
+    expect(result.body.entries[9_999].messageid).toBe(own[0]);
+    expect(result.body.entries[9_999].status).not.toBe(100);
+    expect(result.body.entries[9_998]).toMatchObject({ messageid: 10_009_998, status: 100 });
+    expectError(await status({ messageids: Array(10_001).fill(own[0]) }), 414);
     expectError(await status({ messageids: Array(100_000).fill(1) }), 414);
   });
 

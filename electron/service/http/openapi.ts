@@ -62,7 +62,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'in UTF-16 units, counted on the final text (with \\nلغو۱۱ on SMS lines): pages = ceil(units / 153 or 67).',
         'cost (rials) = pages x page price (tomans) x 10; messenger lines cost a fixed price per message.',
         'Lifecycle: 1 -> 4 -> 10 | 11 | 13 | 14 by the simulator gateway; 13 refunds the cost once;',
-        'opted-out receivers end as 14, refunded. Status lookups take at most 1,000 ids (414 above).',
+        'opted-out receivers end as 14, refunded. Status lookups take at most 10,000 ids, as many as one send makes (414 above).',
       ].join(' '),
     },
     components: {

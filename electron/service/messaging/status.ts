@@ -4,23 +4,20 @@ import type { Db } from '../db/database';
 import { MessageStatus, messageStatusText, type MessageStatus as Status } from '../../../shared/status';
 import type { StatusEntry } from '../../../shared/api';
 
-const CHUNK = 500;
-
 export class StatusLookup {
-  constructor(private readonly db: Db) {}
+  private readonly statusesStmt;
+
+  constructor(db: Db) {
+    // The ids go in as one JSON array: one prepared statement for any number of them.
+    this.statusesStmt = db.prepare<[number, string], { id: number; status: number }>(
+      'SELECT id, status FROM messages WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
+    );
+  }
 
   lookup(accountId: number, messageids: readonly number[]): StatusEntry[] {
+    const wanted = messageids.filter((id) => Number.isSafeInteger(id) && id > 0);
     const found = new Map<number, number>();
-    const wanted = [...new Set(messageids.filter((id) => Number.isSafeInteger(id) && id > 0))];
-    for (let start = 0; start < wanted.length; start += CHUNK) {
-      const chunk = wanted.slice(start, start + CHUNK);
-      const rows = this.db
-        .prepare<number[], { id: number; status: number }>(
-          `SELECT id, status FROM messages WHERE account_id = ? AND id IN (${chunk.map(() => '?').join(',')})`,
-        )
-        .all(accountId, ...chunk);
-      for (const row of rows) found.set(row.id, row.status);
-    }
+    for (const row of this.statusesStmt.all(accountId, JSON.stringify(wanted))) found.set(row.id, row.status);
     return messageids.map((messageid) => {
       const status = (found.get(messageid) ?? MessageStatus.UnknownId) as Status;
       return { messageid, status, statustext: messageStatusText[status] };
