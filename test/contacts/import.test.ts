@@ -341,6 +341,36 @@ describe('interrupted jobs', () => {
     }
   });
 
+  it('a restore in the middle of an import: nothing of the old job lands in the restored database', async () => {
+    const dir = tempDir('chapar-restore-');
+    const t = openCore(dir);
+    try {
+      const { createBackup, restoreBackup } = await import('../../electron/service/app/backup');
+      const before = await createBackup(t.core);
+      const lines = ['phone,NAME'];
+      for (let i = 0; i < 300_000; i++) lines.push(`0917${String(i).padStart(7, '0')},n${i}`);
+      const file = writeText(dir, 'restore.csv', lines.join('\n') + '\n');
+      let committed = false;
+      const { jobId } = await t.core.imports.start(t.accountId, { file }, (p) => (committed ||= p.status === 'running' && p.valid > 0));
+      await eventually(() => (committed ? true : undefined), 30_000);
+      await restoreBackup(t.core, before.path);
+      // The backup was taken before the import: no job, no segment, no member, and nothing arrives later.
+      const count = () => t.core.db.prepare('SELECT (SELECT count(*) FROM import_jobs) + (SELECT count(*) FROM segments) + (SELECT count(*) FROM segment_members) AS n').get();
+      expect(count()).toEqual({ n: 0 });
+      expect(t.core.imports.get(t.accountId, jobId)).toBeNull();
+      // Long enough for the old job to have written all its rows, had it gone on.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(count()).toEqual({ n: 0 });
+      expect(t.core.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      // Imports go on working after it.
+      const again = await t.core.imports.start(t.accountId, { file: writeText(dir, 'after.csv', 'phone\n09121234567\n') });
+      expect(await t.core.imports.wait(again.jobId)).toMatchObject({ status: 'done', valid: 1 });
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an upload whose CSV disappeared ends FAILED, its segment failed and empty', async () => {
     const { startServer, post } = await import('../helpers/server');
     const server = await startServer({ startScheduler: false });

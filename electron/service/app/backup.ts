@@ -98,19 +98,22 @@ export async function restoreBackup(
   // the restored pages on its next read. The copy is one step: between steps the live file would
   // stay locked, and a write of the core (which waits for that lock synchronously) would stall
   // the process. The scheduler is paused meanwhile, so no batch of the old data runs halfway.
+  // Running imports stop writing first: their batches belong to the database being replaced.
   const wasRunning = !core.scheduler['stopped'];
   await core.scheduler.stop();
+  await core.imports.pause();
   const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
   try {
     await reader.backup(live, { progress: () => 0x7fffffff });
   } finally {
     reader.close();
+    // An older backup gets this build's migrations (before anything reads it); cached settings
+    // are re-read, imports and the scheduler go on with the restored jobs and messages.
+    migrate(core.db);
+    refreshSettings(core);
+    core.imports.resume();
     if (wasRunning) core.scheduler.start();
   }
-  // An older backup gets this build's migrations; cached settings are re-read and the scheduler
-  // looks at the restored messages.
-  migrate(core.db);
-  refreshSettings(core);
   core.scheduler.poke();
   return { restored_from: source, safety_backup: safety };
 }

@@ -263,6 +263,21 @@ export class Imports {
     return task.result;
   }
 
+  /**
+   * A restore replaces the database under the running jobs: they end between two commits (as at
+   * close) and nothing more of theirs is written; resume() then goes on with whatever the restored
+   * database says is queued or running.
+   */
+  pause(): Promise<void> {
+    return this.stop();
+  }
+
+  resume(): void {
+    this.stopped = false;
+    this.recover();
+    this.poke();
+  }
+
   /** Core.close: the threads are ended between two commits; their jobs resume on the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
