@@ -83,8 +83,10 @@ const PROGRESS_EVERY_MS = 100;
 const IMPORT_CACHE_KIB = -65536;
 /**
  * WAL pages between automatic checkpoints while imports run (SQLite's default is 1,000). A commit
- * of 40,000 members rewrites thousands of pages; checkpointing after every one of them was a third
- * of the commit time. The WAL file is cut back to journal_size_limit afterwards (db/database.ts).
+ * of 20,000 members rewrites thousands of pages, and the import worker checkpoints them from its
+ * own thread (db/database.ts openCheckpointer); with the default, a checkpoint ran inside nearly
+ * every commit on the main thread. This one is only the backstop. The WAL file is cut back to
+ * journal_size_limit afterwards.
  */
 const IMPORT_WAL_AUTOCHECKPOINT = 16_384;
 

@@ -93,16 +93,17 @@ export class JobWriter {
    * commit is a duplicate without asking SQLite; the rest go in by multi-row statements.
    */
   private applyCandidates(batches: readonly Batch[]): void {
+    const phoneOf = ([batch, i]: Candidate) => batch.phones[i]!;
     const order: Candidate[] = [];
     for (const batch of batches) for (let i = 0; i < batch.kinds.length; i++) if (batch.kinds[i] === KIND_CANDIDATE) order.push([batch, i]);
     order.sort((a, b) => {
-      const pa = a[0].phones[a[1]]!;
-      const pb = b[0].phones[b[1]]!;
+      const pa = phoneOf(a);
+      const pb = phoneOf(b);
       return pa < pb ? -1 : pa > pb ? 1 : a[0].rows[a[1]]! - b[0].rows[b[1]]!;
     });
     const fresh: Candidate[] = [];
     for (let n = 0; n < order.length; n++) {
-      if (n > 0 && order[n]![0].phones[order[n]![1]] === order[n - 1]![0].phones[order[n - 1]![1]]) this.duplicate(order[n]!);
+      if (n > 0 && phoneOf(order[n]!) === phoneOf(order[n - 1]!)) this.duplicate(order[n]!);
       else fresh.push(order[n]!);
     }
     for (let start = 0; start < fresh.length; start += CHUNK_ROWS) {
