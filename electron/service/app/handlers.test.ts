@@ -394,4 +394,36 @@ describe('backup and segments', () => {
         .code,
     ).toBe(404);
   });
+
+  it('records a panel send of up to 10,000 receivers as one send, a larger one in sends of 10,000', async () => {
+    const now = clock.now();
+    const id = Number(
+      core.db
+        .prepare(
+          "INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, 'big', '[]', 'ready', 12000, 'import', ?, ?)",
+        )
+        .run(account, now, now).lastInsertRowid,
+    );
+    core.db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 11999)
+         INSERT INTO segment_members (segment_id, phone, fields) SELECT ?, printf('0913%07d', i), '' FROM n`,
+      )
+      .run(id);
+    core.credit.adjust(account, 12_000 * 10_000, 'a large send');
+    const whole = await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'x',
+      receivers: Array.from({ length: 10_000 }, (_, i) => '0914' + String(i).padStart(7, '0')),
+    });
+    expect(whole).toMatchObject({ accepted: 10_000 });
+    expect(whole.send_ids).toHaveLength(1);
+    const split = await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id });
+    expect(split).toMatchObject({ accepted: 12_000 });
+    const counts = split.send_ids.map(
+      (sendId) => (core.db.prepare('SELECT count(*) AS n FROM messages WHERE send_id = ?').get(sendId) as { n: number }).n,
+    );
+    expect(counts).toEqual([10_000, 2_000]);
+  });
 });
