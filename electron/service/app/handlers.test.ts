@@ -356,16 +356,21 @@ describe('backup and segments', () => {
     expect((await refused('backup:create', { path: backup.path })).code).toBe(400);
   });
 
-  it('lists segments and sends to one', async () => {
-    expect(await ok('segments:list', { account_id: account })).toEqual([]);
+  /** A ready segment row of the account, written directly (imports have their own tests); members are added by the caller. */
+  function readySegment(name: string, columns: string[], members: number): number {
     const now = clock.now();
-    const id = Number(
+    return Number(
       core.db
         .prepare(
-          "INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, 'vip', '[\"name\"]', 'ready', 2, 'import', ?, ?)",
+          "INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, ?, ?, 'ready', ?, 'import', ?, ?)",
         )
-        .run(account, now, now).lastInsertRowid,
+        .run(account, name, JSON.stringify(columns), members, now, now).lastInsertRowid,
     );
+  }
+
+  it('lists segments and sends to one', async () => {
+    expect(await ok('segments:list', { account_id: account })).toEqual([]);
+    const id = readySegment('vip', ['name'], 2);
     core.db
       .prepare(
         "INSERT INTO segment_members (segment_id, phone, fields) VALUES (?, '09121110001', 'a'), (?, '09121110002', 'b')",
@@ -396,14 +401,7 @@ describe('backup and segments', () => {
   });
 
   it('records a panel send of up to 10,000 receivers as one send, a larger one in sends of 10,000', async () => {
-    const now = clock.now();
-    const id = Number(
-      core.db
-        .prepare(
-          "INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at) VALUES (?, 'big', '[]', 'ready', 12000, 'import', ?, ?)",
-        )
-        .run(account, now, now).lastInsertRowid,
-    );
+    const id = readySegment('big', [], 12_000);
     core.db
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 11999)
