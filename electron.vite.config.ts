@@ -29,6 +29,9 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'renderer'),
     plugins: [react()],
-    build: { outDir: resolve(__dirname, 'out/renderer'), rollupOptions: { input: resolve(__dirname, 'renderer/index.html') } },
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      rollupOptions: { input: resolve(__dirname, 'renderer/index.html') },
+    },
   },
 });

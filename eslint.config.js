@@ -27,7 +27,10 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    rules: restrict(['**/electron/**', '**/renderer/**', 'electron', 'better-sqlite3', ...nodeBuiltins], 'shared/ is pure TypeScript used by both sides'),
+    rules: restrict(
+      ['**/electron/**', '**/renderer/**', 'electron', 'better-sqlite3', ...nodeBuiltins],
+      'shared/ is pure TypeScript used by both sides',
+    ),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
@@ -35,11 +38,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict(['electron', 'better-sqlite3', '**/electron/**', ...nodeBuiltins], 'the renderer talks to the core only through the typed API client'),
+      ...restrict(
+        ['electron', 'better-sqlite3', '**/electron/**', ...nodeBuiltins],
+        'the renderer talks to the core only through the typed API client',
+      ),
     },
   },
   {
     files: ['electron/service/**/*.ts'],
-    rules: restrict(['electron', '**/electron/main/**', '**/electron/preload/**'], 'the service core runs without Electron'),
+    rules: restrict(
+      ['electron', '**/electron/main/**', '**/electron/preload/**'],
+      'the service core runs without Electron',
+    ),
   },
 );

@@ -10,7 +10,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-  const files = fs.readdirSync(path.join(here, 'cases')).filter((file) => file.endsWith('.ts')).sort();
+  const files = fs
+    .readdirSync(path.join(here, 'cases'))
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
   const results: BenchResult[] = [];
   for (const file of files) {
     const benchCase = ((await import(path.join(here, 'cases', file))) as { default: BenchCase }).default;
@@ -28,7 +31,10 @@ async function main(): Promise<void> {
   }));
   console.table(rows);
   const out = path.join(here, 'results.json');
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+  fs.writeFileSync(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + '\n',
+  );
   console.log(`written ${path.relative(process.cwd(), out)}`);
 }
 

@@ -42,7 +42,10 @@ export type MessageInfo = z.infer<typeof MessageInfoSchema>;
 
 export const StatusRequestSchema = z
   .object({
-    messageids: z.array(z.number().int()).max(MAX_STATUS_IDS).describe('At most 10,000 ids (one send\'s worth); more is error 414'),
+    messageids: z
+      .array(z.number().int())
+      .max(MAX_STATUS_IDS)
+      .describe("At most 10,000 ids (one send's worth); more is error 414"),
   })
   .meta({ id: 'StatusRequest' });
 export type StatusRequest = z.infer<typeof StatusRequestSchema>;
@@ -56,9 +59,7 @@ export const StatusEntrySchema = z
   .meta({ id: 'StatusEntry' });
 export type StatusEntry = z.infer<typeof StatusEntrySchema>;
 
-export const FileUploadResultSchema = z
-  .object({ file_id: z.string().uuid() })
-  .meta({ id: 'FileUploadResult' });
+export const FileUploadResultSchema = z.object({ file_id: z.string().uuid() }).meta({ id: 'FileUploadResult' });
 
 export const ApiStatusSchema = z
   .object({

@@ -140,7 +140,8 @@ it('keeps IPC round trips under 100 ms at p99 while a 700,000-row spreadsheet is
   const dir = tempDir('chapar-responsive-import-');
   const file = path.join(dir, 'customers.csv');
   const lines = ['phone,NAME,CITY'];
-  for (let i = 0; i < 700_000; i++) lines.push(`09${String(100_000_000 + ((i * 7_919) % 900_000_000)).padStart(9, '0')},customer ${i},city ${i % 97}`);
+  for (let i = 0; i < 700_000; i++)
+    lines.push(`09${String(100_000_000 + ((i * 7_919) % 900_000_000)).padStart(9, '0')},customer ${i},city ${i % 97}`);
   fs.writeFileSync(file, lines.join('\n') + '\n');
 
   const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);

@@ -9,7 +9,11 @@ describe('smoke', () => {
   afterAll(() => server.close());
 
   it('sends and looks up', async () => {
-    const sent = await post(`${server.url}/v2/sms/send`, { message: 'hi', sender: '30001111', receivers: ['09121234567'] });
+    const sent = await post(`${server.url}/v2/sms/send`, {
+      message: 'hi',
+      sender: '30001111',
+      receivers: ['09121234567'],
+    });
     expect(sent.status).toBe(200);
     expect(sent.body.entries[0].status).toBe(1);
     const status = await post(`${server.url}/v2/sms/status`, { messageids: [sent.body.entries[0].messageid] });

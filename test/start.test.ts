@@ -12,7 +12,15 @@ it('falls back to the web UI with one line saying why', async () => {
   delete env['WAYLAND_DISPLAY'];
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'electron', 'cli', 'start.mjs'), '--host', '127.0.0.1', '--port', '0', '--data', tempDir('chapar-start-')],
+    [
+      path.join(ROOT, 'electron', 'cli', 'start.mjs'),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data',
+      tempDir('chapar-start-'),
+    ],
     {
       cwd: ROOT,
       env,

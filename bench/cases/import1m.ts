@@ -41,10 +41,14 @@ interface ChildResult {
 
 function importInChild(dataDir: string, file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/import-child.ts'), dataDir, file], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'bench/support/import-child.ts'), dataDir, file],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout!.on('data', (data) => (out += data));
@@ -103,7 +107,8 @@ const import1m: BenchCase = {
       for (let run = 0; run < RUNS; run++) {
         const dataDir = path.join(dir, `data-${run}`);
         const result = await importInChild(dataDir, file);
-        if (result.status !== 'done' || result.valid !== ROWS) throw new Error(`import ended ${result.status} with ${result.valid} rows`);
+        if (result.status !== 'done' || result.valid !== ROWS)
+          throw new Error(`import ended ${result.status} with ${result.valid} rows`);
         fs.rmSync(dataDir, { recursive: true, force: true });
         times.push(result.ms);
         peaks.push(Math.max(result.peakRssMb, result.maxRssMb));

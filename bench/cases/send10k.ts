@@ -68,7 +68,8 @@ const send10k: BenchCase = {
         const bytes = await response.arrayBuffer();
         const elapsed = performance.now() - start;
         const answer = JSON.parse(new TextDecoder().decode(bytes)) as { entries: unknown[] };
-        if (response.status !== 200 || answer.entries.length !== RECEIVERS) throw new Error(`send failed: ${response.status}`);
+        if (response.status !== 200 || answer.entries.length !== RECEIVERS)
+          throw new Error(`send failed: ${response.status}`);
         const floor = floorOnce(floorDb, text, answer.entries);
         if (run >= WARMUP) {
           latencies.push(elapsed);

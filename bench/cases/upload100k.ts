@@ -53,7 +53,11 @@ const upload100k: BenchCase = {
         const text = body(run);
         const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
         const start = performance.now();
-        const response = await fetch(`${server.url}/v2/sms/campaigns/contacts`, { method: 'POST', headers, body: text });
+        const response = await fetch(`${server.url}/v2/sms/campaigns/contacts`, {
+          method: 'POST',
+          headers,
+          body: text,
+        });
         const created = (await response.json()) as { entries: { upload_data_id: number } };
         const accepted = performance.now() - start;
         if (response.status !== 201) throw new Error(`upload failed: ${response.status}`);
@@ -61,7 +65,9 @@ const upload100k: BenchCase = {
         let valid = 0;
         while (status === 'PROCESSING') {
           await new Promise((resolve) => setTimeout(resolve, 10));
-          const poll = await fetch(`${server.url}/v2/sms/campaigns/contacts/${created.entries.upload_data_id}`, { headers });
+          const poll = await fetch(`${server.url}/v2/sms/campaigns/contacts/${created.entries.upload_data_id}`, {
+            headers,
+          });
           const entries = ((await poll.json()) as { entries: { status: string; valid: number } }).entries;
           status = entries.status;
           valid = entries.valid;

@@ -18,5 +18,12 @@ clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());
 await core.close();
 process.stdout.write(
-  JSON.stringify({ ms, status: job.status, valid: job.valid, total: job.total, peakRssMb: peak / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\n',
+  JSON.stringify({
+    ms,
+    status: job.status,
+    valid: job.valid,
+    total: job.total,
+    peakRssMb: peak / 2 ** 20,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  }) + '\n',
 );

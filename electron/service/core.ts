@@ -58,8 +58,15 @@ export class Core {
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
     this.gateway = new Gateway(this.db, this.clock, this.credit, this.settings);
-    this.sending = new Sending(this.db, this.clock, this.accounts, this.credit, this.files, this.settings, this.gateway, () =>
-      this.scheduler.poke(),
+    this.sending = new Sending(
+      this.db,
+      this.clock,
+      this.accounts,
+      this.credit,
+      this.files,
+      this.settings,
+      this.gateway,
+      () => this.scheduler.poke(),
     );
     this.statusLookup = new StatusLookup(this.db);
     this.scheduler.register({
@@ -71,12 +78,12 @@ export class Core {
         return changes !== null;
       },
     });
-    ({ imports: this.imports, segments: this.segments, uploads: this.uploads, optouts: this.optouts } = createContacts(
-      this.db,
-      this.clock,
-      this.dataDir,
-      this.scheduler,
-    ));
+    ({
+      imports: this.imports,
+      segments: this.segments,
+      uploads: this.uploads,
+      optouts: this.optouts,
+    } = createContacts(this.db, this.clock, this.dataDir, this.scheduler));
     this.settings.onChange(() => this.scheduler.poke());
     if (this.clock instanceof ManualClock) this.clock.onAdvance(() => this.scheduler.poke());
     if (options.startScheduler !== false) this.scheduler.start();

@@ -30,7 +30,9 @@ export const SeedSchema = z.object({
     )
     .default([]),
   email_accounts: z
-    .array(z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }))
+    .array(
+      z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }),
+    )
     .default([]),
   pricing: PricingSchema.optional(),
   simulator: SimulatorSchema.optional(),
@@ -79,7 +81,11 @@ export function ensureDemoAccount(core: Core): { key: string } | null {
       provider: 'sms',
       permissions: ['can_send_api_campaign', 'can_send_panel_campaign'],
     });
-    core.accounts.upsertLine(account.id, { number: 'demo_bale_bot', provider: 'bale', permissions: ['can_send_api_campaign'] });
+    core.accounts.upsertLine(account.id, {
+      number: 'demo_bale_bot',
+      provider: 'bale',
+      permissions: ['can_send_api_campaign'],
+    });
     return { key: core.accounts.createApiKey(account.id, 'demo').key };
   })();
 }

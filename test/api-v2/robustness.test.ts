@@ -205,7 +205,9 @@ describe('malformed HTTP framing', () => {
     ['two different Content-Lengths', 'Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
     ['a broken chunk', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
   ])('%s gets the envelope 400', async (_what, rest) => {
-    const answer = await raw(`POST /v2/sms/send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${rest}`);
+    const answer = await raw(
+      `POST /v2/sms/send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${rest}`,
+    );
     const [head, body] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/content-type: application\/json; charset=utf-8/i);

@@ -29,7 +29,11 @@ describe('npm run serve', () => {
     const server = await serve({ dataDir: path.join(dir, 'data') });
     const key = /API key: (\S+)/.exec(server.output())?.[1];
     expect(key).toBeDefined();
-    const sent = await post(`${server.url}/v2/sms/send`, { message: 'hello', sender: '30001234', receivers: ['09121234567'] }, key!);
+    const sent = await post(
+      `${server.url}/v2/sms/send`,
+      { message: 'hello', sender: '30001234', receivers: ['09121234567'] },
+      key!,
+    );
     expect(sent.status).toBe(200);
     expect(sent.body.entries[0].status).toBe(1);
     expect(await server.stop('SIGTERM')).toBe(0);
@@ -49,7 +53,9 @@ describe('npm run serve', () => {
       const state = {
         accounts: db.prepare('SELECT name, active, credit_rials FROM accounts ORDER BY name').all(),
         keys: db.prepare('SELECT key_hash FROM api_keys ORDER BY key_hash').all(),
-        lines: db.prepare('SELECT number, provider, can_send_api_campaign, can_send_panel_campaign FROM lines ORDER BY number').all(),
+        lines: db
+          .prepare('SELECT number, provider, can_send_api_campaign, can_send_panel_campaign FROM lines ORDER BY number')
+          .all(),
         ledger: db.prepare('SELECT COUNT(*) AS n FROM credit_ledger').get(),
       };
       db.close();
@@ -76,8 +82,14 @@ describe('npm run serve', () => {
     expect(server.output()).toMatch(/SIGTERM, stopping/);
     const db = new Database(path.join(dataDir, 'chapar.db'), { readonly: true });
     const count = db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number };
-    const balance = db.prepare("SELECT credit_rials FROM accounts WHERE name = 'acme'").get() as { credit_rials: number };
-    const ledger = db.prepare("SELECT SUM(amount_rials) AS total FROM credit_ledger WHERE account_id = (SELECT id FROM accounts WHERE name = 'acme')").get() as { total: number };
+    const balance = db.prepare("SELECT credit_rials FROM accounts WHERE name = 'acme'").get() as {
+      credit_rials: number;
+    };
+    const ledger = db
+      .prepare(
+        "SELECT SUM(amount_rials) AS total FROM credit_ledger WHERE account_id = (SELECT id FROM accounts WHERE name = 'acme')",
+      )
+      .get() as { total: number };
     db.close();
     expect(count.n).toBe(5000);
     expect(ledger.total).toBe(balance.credit_rials);

@@ -52,10 +52,14 @@ describe('an import killed mid-way', () => {
     const expected = writeBigCsv(file);
     const dataDir = tempDir('chapar-crash-data-');
 
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/contacts/kill-child.ts'), dataDir, file], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test/contacts/kill-child.ts'), dataDir, file],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (data) => (stderr += data));
     const killedAt = await new Promise<number>((resolve, reject) => {
@@ -77,7 +81,9 @@ describe('an import killed mid-way', () => {
         if (signal !== 'SIGKILL') reject(new Error(`child ended (${code}) before it was killed:\n${stderr}`));
       });
     });
-    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+    await new Promise((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+    );
     expect(killedAt).toBeGreaterThan(0.3);
 
     // Reopened after the crash; the scheduler is held so the state the crash left can be seen first.
@@ -97,10 +103,22 @@ describe('an import killed mid-way', () => {
       const finished = await reopened.core.imports.wait(job!.id);
       const after = reopened.core.segments.get(reopened.accountId, segment!.id);
       if (finished.status === 'done') {
-        expect(finished).toMatchObject({ total: ROWS, valid: expected.valid, invalid: expected.invalid, duplicates: expected.duplicates });
+        expect(finished).toMatchObject({
+          total: ROWS,
+          valid: expected.valid,
+          invalid: expected.invalid,
+          duplicates: expected.duplicates,
+        });
         expect(after).toMatchObject({ status: 'ready', member_count: expected.valid });
-        expect(reopened.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(segment!.id)).toBe(expected.valid);
-        expect(reopened.core.imports.rejections(reopened.accountId, job!.id).total).toBe(expected.invalid + expected.duplicates);
+        expect(
+          reopened.core.db
+            .prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?')
+            .pluck()
+            .get(segment!.id),
+        ).toBe(expected.valid);
+        expect(reopened.core.imports.rejections(reopened.accountId, job!.id).total).toBe(
+          expected.invalid + expected.duplicates,
+        );
       } else {
         expect(finished.status).toBe('failed');
         expect(reopened.core.segments.list(reopened.accountId).some((s) => s.status === 'ready')).toBe(false);

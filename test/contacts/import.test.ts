@@ -30,17 +30,38 @@ describe('spreadsheet import', () => {
     const job = await t.core.imports.wait(jobId);
     return { job, segmentId, progress };
   }
-  const phones = (segmentId: number) => t.core.segments.members(t.accountId, segmentId, { limit: 1000 }).members.map((m) => m.phone);
+  const phones = (segmentId: number) =>
+    t.core.segments.members(t.accountId, segmentId, { limit: 1000 }).members.map((m) => m.phone);
 
   it('previews a UTF-8 CSV with a BOM: header, columns, phone column', async () => {
-    const file = writeText(dir, 'bom.csv', 'Name,Mobile,City\nعلی,09121234567,تهران\nسارا,09351234567,شیراز\n', 'utf-8-bom');
+    const file = writeText(
+      dir,
+      'bom.csv',
+      'Name,Mobile,City\nعلی,09121234567,تهران\nسارا,09351234567,شیراز\n',
+      'utf-8-bom',
+    );
     const preview = await t.core.imports.preview(file);
-    expect(preview).toMatchObject({ format: 'csv', encoding: 'utf-8', delimiter: ',', headerRow: 1, columns: ['NAME', 'MOBILE', 'CITY'], phoneColumn: 1 });
+    expect(preview).toMatchObject({
+      format: 'csv',
+      encoding: 'utf-8',
+      delimiter: ',',
+      headerRow: 1,
+      columns: ['NAME', 'MOBILE', 'CITY'],
+      phoneColumn: 1,
+    });
     expect(preview.rows[0]!.cells[0]).toBe('Name');
     const { job, segmentId } = await importFile(file);
     expect(job).toMatchObject({ status: 'done', total: 2, valid: 2, invalid: 0 });
-    expect(t.core.segments.get(t.accountId, segmentId)).toMatchObject({ status: 'ready', member_count: 2, columns: ['NAME', 'CITY'], name: 'bom.csv' });
-    expect(t.core.segments.members(t.accountId, segmentId).members[0]).toEqual({ phone: '09121234567', fields: { NAME: 'علی', CITY: 'تهران' } });
+    expect(t.core.segments.get(t.accountId, segmentId)).toMatchObject({
+      status: 'ready',
+      member_count: 2,
+      columns: ['NAME', 'CITY'],
+      name: 'bom.csv',
+    });
+    expect(t.core.segments.members(t.accountId, segmentId).members[0]).toEqual({
+      phone: '09121234567',
+      fields: { NAME: 'علی', CITY: 'تهران' },
+    });
   });
 
   it("reads ';' delimited files with quoted newlines and counts rows as records", async () => {
@@ -53,12 +74,19 @@ describe('spreadsheet import', () => {
       { phone: '09120000001', fields: { NOTE: 'two\nlines' } },
       { phone: '09120000002', fields: { NOTE: 'a;b' } },
     ]);
-    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([{ row: 3, phone_number: 'bad', reason: 'invalid' }]);
+    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
+      { row: 3, phone_number: 'bad', reason: 'invalid' },
+    ]);
   });
 
   // Windows-1256 has no Persian yeh (U+06CC), so the text sticks to letters it does have.
   it('falls back to Windows-1256 when the bytes are not UTF-8 (Persian Excel)', async () => {
-    const file = writeText(dir, 'excel-fa.csv', 'نام,شماره همراه\r\nمحمد رضا,09121110000\r\nزهرا,09121110001\r\n', 'windows-1256');
+    const file = writeText(
+      dir,
+      'excel-fa.csv',
+      'نام,شماره همراه\r\nمحمد رضا,09121110000\r\nزهرا,09121110001\r\n',
+      'windows-1256',
+    );
     const preview = await t.core.imports.preview(file);
     expect(preview).toMatchObject({ encoding: 'windows-1256', columns: ['نام', 'شماره همراه'], phoneColumn: 1 });
     const { job, segmentId } = await importFile(file);
@@ -70,14 +98,26 @@ describe('spreadsheet import', () => {
     const file = writeText(dir, 'unicode.txt', 'phone\tname\n09121112222\tنگار\n', 'utf-16le');
     const { job, segmentId } = await importFile(file);
     expect(job.status).toBe('done');
-    expect(t.core.segments.members(t.accountId, segmentId).members).toEqual([{ phone: '09121112222', fields: { NAME: 'نگار' } }]);
+    expect(t.core.segments.members(t.accountId, segmentId).members).toEqual([
+      { phone: '09121112222', fields: { NAME: 'نگار' } },
+    ]);
   });
 
   it('normalizes Persian and Arabic digits, separators and prefixes; dedups; reports rows as the sheet numbers them', async () => {
     const file = writeText(
       dir,
       'digits.csv',
-      ['mobile', '۰۹۱۲۳۴۵۶۷۸۹', '٠٩١٢٣٤٥٦٧٨٩', '+98 912 345 6780', '0098-912-345-6781', '9123456782', '', '12345', '09123456789'].join('\n') + '\n',
+      [
+        'mobile',
+        '۰۹۱۲۳۴۵۶۷۸۹',
+        '٠٩١٢٣٤٥٦٧٨٩',
+        '+98 912 345 6780',
+        '0098-912-345-6781',
+        '9123456782',
+        '',
+        '12345',
+        '09123456789',
+      ].join('\n') + '\n',
     );
     const { job, segmentId } = await importFile(file);
     expect(job).toMatchObject({ status: 'done', total: 7, valid: 4, invalid: 1, duplicates: 2 });
@@ -89,7 +129,9 @@ describe('spreadsheet import', () => {
     ]);
     const report = path.join(dir, 'rejections.csv');
     expect(await t.core.imports.exportRejections(t.accountId, job.id, report)).toEqual({ rows: 3 });
-    const parsed = Papa.parse<string[]>(fs.readFileSync(report, 'utf8').replace(/^\ufeff/, ''), { skipEmptyLines: true }).data;
+    const parsed = Papa.parse<string[]>(fs.readFileSync(report, 'utf8').replace(/^\ufeff/, ''), {
+      skipEmptyLines: true,
+    }).data;
     expect(parsed[0]).toEqual(['row', 'phone_number', 'reason', 'reason_text']);
     expect(parsed[2]).toEqual(['8', '12345', 'invalid', 'شماره موبایل نامعتبر است']);
   });
@@ -116,7 +158,9 @@ describe('spreadsheet import', () => {
     ]);
     expect(report.rows.every((r) => r.row > 50_001 && r.row % 2 === 0)).toBe(true);
     // The member keeps the first row's fields.
-    const first = t.core.db.prepare('SELECT fields FROM segment_members WHERE segment_id = ? AND phone = ?').get(segmentId, number(2));
+    const first = t.core.db
+      .prepare('SELECT fields FROM segment_members WHERE segment_id = ? AND phone = ?')
+      .get(segmentId, number(2));
     expect(first).toEqual({ fields: 'n1' });
     // The import's page cache and checkpoint interval are back to normal once no import runs.
     await eventually(() => (t.core.db.pragma('wal_autocheckpoint', { simple: true }) === 1000 ? true : undefined));
@@ -124,7 +168,11 @@ describe('spreadsheet import', () => {
   });
 
   it('detects a header row below title lines in a CSV', async () => {
-    const file = writeText(dir, 'titled.csv', 'Customer list,,\nexported 1403/01/01,,\n,,\nName,Phone,Code\nA,09121000001,1\nB,09121000002,2\n');
+    const file = writeText(
+      dir,
+      'titled.csv',
+      'Customer list,,\nexported 1403/01/01,,\n,,\nName,Phone,Code\nA,09121000001,1\nB,09121000002,2\n',
+    );
     const preview = await t.core.imports.preview(file);
     expect(preview).toMatchObject({ headerRow: 4, columns: ['NAME', 'PHONE', 'CODE'], phoneColumn: 1 });
     const { job, segmentId } = await importFile(file);
@@ -135,18 +183,37 @@ describe('spreadsheet import', () => {
   it('imports the chosen sheet of an XLSX with several sheets, header below a title, mapped columns', async () => {
     const file = await writeXlsx(dir, 'book.xlsx', {
       Notes: [['nothing here'], ['at all']],
-      Customers: [['Our customers'], [], ['Name', 'Mobile', 'City'], ['Ali', 9121230001, 'Tehran'], ['Sara', '۰۹۱۲۱۲۳۰۰۰۲', 'Tabriz'], ['Bad', 'abc', 'X']],
+      Customers: [
+        ['Our customers'],
+        [],
+        ['Name', 'Mobile', 'City'],
+        ['Ali', 9121230001, 'Tehran'],
+        ['Sara', '۰۹۱۲۱۲۳۰۰۰۲', 'Tabriz'],
+        ['Bad', 'abc', 'X'],
+      ],
       Other: [['phone'], ['09350000000']],
     });
     const preview = await t.core.imports.preview(file, { sheet: 'Customers' });
-    expect(preview).toMatchObject({ format: 'xlsx', sheets: ['Notes', 'Customers', 'Other'], sheet: 'Customers', headerRow: 3, columns: ['NAME', 'MOBILE', 'CITY'], phoneColumn: 1 });
-    const { job, segmentId } = await importFile(file, { sheet: 'Customers', mapping: { phone: 1, columns: [{ index: 0, name: 'FIRST_NAME' }] } });
+    expect(preview).toMatchObject({
+      format: 'xlsx',
+      sheets: ['Notes', 'Customers', 'Other'],
+      sheet: 'Customers',
+      headerRow: 3,
+      columns: ['NAME', 'MOBILE', 'CITY'],
+      phoneColumn: 1,
+    });
+    const { job, segmentId } = await importFile(file, {
+      sheet: 'Customers',
+      mapping: { phone: 1, columns: [{ index: 0, name: 'FIRST_NAME' }] },
+    });
     expect(job).toMatchObject({ status: 'done', total: 3, valid: 2, invalid: 1 });
     expect(t.core.segments.members(t.accountId, segmentId).members).toEqual([
       { phone: '09121230001', fields: { FIRST_NAME: 'Ali' } },
       { phone: '09121230002', fields: { FIRST_NAME: 'Sara' } },
     ]);
-    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([{ row: 6, phone_number: 'abc', reason: 'invalid' }]);
+    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
+      { row: 6, phone_number: 'abc', reason: 'invalid' },
+    ]);
     const third = await importFile(file, { sheet: 3 });
     expect(phones(third.segmentId)).toEqual(['09350000000']);
   });
@@ -178,9 +245,14 @@ describe('spreadsheet import', () => {
       const job = await t.core.imports.wait(started.jobId);
       expect(job.status).toBe('failed');
       expect(job.error).toMatch(/corrupt_xlsx/);
-      await eventually(() => (t.core.segments.list(t.accountId).some((s) => s.id === started!.segmentId) ? undefined : true));
+      await eventually(() =>
+        t.core.segments.list(t.accountId).some((s) => s.id === started!.segmentId) ? undefined : true,
+      );
       await t.core.scheduler.waitForIdle();
-      const left = t.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(started.segmentId);
+      const left = t.core.db
+        .prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?')
+        .pluck()
+        .get(started.segmentId);
       expect(left).toBe(0);
     }
     expect(t.core.segments.list(t.accountId).map((s) => s.id)).toEqual(before);
@@ -188,13 +260,36 @@ describe('spreadsheet import', () => {
 
   it('refuses a binary file and an old .xls with a clear error', async () => {
     const png = path.join(dir, 'picture.csv');
-    fs.writeFileSync(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...Array(200).fill(0)]));
+    fs.writeFileSync(
+      png,
+      Buffer.from([
+        0x89,
+        0x50,
+        0x4e,
+        0x47,
+        0x0d,
+        0x0a,
+        0x1a,
+        0x0a,
+        0,
+        0,
+        0,
+        13,
+        0x49,
+        0x48,
+        0x44,
+        0x52,
+        ...Array(200).fill(0),
+      ]),
+    );
     await expect(t.core.imports.preview(png)).rejects.toThrow(/binary/);
     await expect(t.core.imports.start(t.accountId, { file: png })).rejects.toThrow(/binary/);
     const xls = path.join(dir, 'old.xls');
     fs.writeFileSync(xls, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Array(600).fill(0)]));
     await expect(t.core.imports.start(t.accountId, { file: xls })).rejects.toThrow(/xls/);
-    await expect(t.core.imports.start(t.accountId, { file: path.join(dir, 'missing.csv') })).rejects.toThrow(/file_missing/);
+    await expect(t.core.imports.start(t.accountId, { file: path.join(dir, 'missing.csv') })).rejects.toThrow(
+      /file_missing/,
+    );
   });
 
   it('refuses a file without any column of mobile numbers unless one is chosen', async () => {
@@ -208,7 +303,9 @@ describe('spreadsheet import', () => {
     const { job, segmentId } = await importFile(file);
     expect(job).toMatchObject({ valid: 1, opted_out: 1 });
     expect(phones(segmentId)).toEqual(['09124440001']);
-    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([{ row: 2, phone_number: '09124440000', reason: 'opted_out' }]);
+    expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
+      { row: 2, phone_number: '09124440000', reason: 'opted_out' },
+    ]);
   });
 
   it('reports progress and lists the segment as importing until its last batch', async () => {
@@ -238,7 +335,9 @@ describe('spreadsheet import', () => {
     if (job.status === 'cancelled') {
       await eventually(() => (t.core.segments.list(t.accountId).some((s) => s.id === segmentId) ? undefined : true));
       await t.core.scheduler.waitForIdle();
-      expect(t.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(segmentId)).toBe(0);
+      expect(
+        t.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(segmentId),
+      ).toBe(0);
     }
   });
 
@@ -247,7 +346,9 @@ describe('spreadsheet import', () => {
     const b = await importFile(writeText(dir, 'b.csv', 'phone,CITY\n09120000013,b3\n09120000014,b4\n'));
     const csv = path.join(dir, 'a-export.csv');
     expect(await t.core.segments.exportCsv(t.accountId, a.segmentId, csv)).toEqual({ rows: 3 });
-    expect(fs.readFileSync(csv, 'utf8')).toBe('\ufeffphone_number,NAME\n09120000011,a1\n09120000012,a2\n09120000013,a3\n');
+    expect(fs.readFileSync(csv, 'utf8')).toBe(
+      '\ufeffphone_number,NAME\n09120000011,a1\n09120000012,a2\n09120000013,a3\n',
+    );
     const xlsx = path.join(dir, 'a-export.xlsx');
     expect(await t.core.segments.exportXlsx(t.accountId, a.segmentId, xlsx)).toEqual({ rows: 3 });
     const book = new ExcelJS.Workbook();
@@ -259,8 +360,15 @@ describe('spreadsheet import', () => {
 
     const union = t.core.segments.union(t.accountId, { name: 'a+b', segmentIds: [a.segmentId, b.segmentId] });
     expect((await t.core.imports.wait(union.jobId)).status).toBe('done');
-    expect(t.core.segments.get(t.accountId, union.segmentId)).toMatchObject({ status: 'ready', member_count: 4, columns: ['NAME', 'CITY'] });
-    expect(t.core.segments.members(t.accountId, union.segmentId).members.at(-1)).toEqual({ phone: '09120000014', fields: { NAME: '', CITY: 'b4' } });
+    expect(t.core.segments.get(t.accountId, union.segmentId)).toMatchObject({
+      status: 'ready',
+      member_count: 4,
+      columns: ['NAME', 'CITY'],
+    });
+    expect(t.core.segments.members(t.accountId, union.segmentId).members.at(-1)).toEqual({
+      phone: '09120000014',
+      fields: { NAME: '', CITY: 'b4' },
+    });
 
     const diff = t.core.segments.difference(t.accountId, { name: 'a-b', from: [a.segmentId], minus: [b.segmentId] });
     await t.core.imports.wait(diff.jobId);
@@ -270,11 +378,17 @@ describe('spreadsheet import', () => {
     expect(t.core.segments.get(t.accountId, diff.segmentId).name).toBe('only a');
     t.core.segments.delete(t.accountId, diff.segmentId);
     expect(t.core.segments.list(t.accountId).some((s) => s.id === diff.segmentId)).toBe(false);
-    await eventually(() => (t.core.db.prepare('SELECT count(*) FROM segments WHERE id = ?').pluck().get(diff.segmentId) === 0 ? true : undefined));
-    expect(t.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(diff.segmentId)).toBe(0);
+    await eventually(() =>
+      t.core.db.prepare('SELECT count(*) FROM segments WHERE id = ?').pluck().get(diff.segmentId) === 0
+        ? true
+        : undefined,
+    );
+    expect(
+      t.core.db.prepare('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(diff.segmentId),
+    ).toBe(0);
   });
 
-  it("keeps segments to their account", async () => {
+  it('keeps segments to their account', async () => {
     const a = await importFile(writeText(dir, 'mine.csv', 'phone\n09120000021\n'));
     expect(() => t.core.segments.get(t.otherId, a.segmentId)).toThrow(/not found/);
     expect(() => t.core.segments.members(t.otherId, a.segmentId)).toThrow(/not found/);
@@ -298,19 +412,36 @@ describe('opt-outs', () => {
   });
 
   it('adds, lists, filters, removes, imports and exports', async () => {
-    expect(t.core.optouts.add(t.accountId, ['۰۹۱۲۰۰۰۰۰۰۱', '09120000002', 'junk', '09120000002'])).toEqual({ added: 2, invalid: ['junk'] });
+    expect(t.core.optouts.add(t.accountId, ['۰۹۱۲۰۰۰۰۰۰۱', '09120000002', 'junk', '09120000002'])).toEqual({
+      added: 2,
+      invalid: ['junk'],
+    });
     expect(t.core.optouts.has(t.accountId, '+989120000001')).toBe(true);
     expect(t.core.optouts.has(t.otherId, '09120000001')).toBe(false);
     expect(t.core.optouts.filter(t.accountId, ['09120000001', '09120000009'])).toEqual(['09120000001']);
     expect(t.core.optouts.remove(t.accountId, ['09120000002'])).toBe(1);
-    const file = await writeXlsx(dir, 'optouts.xlsx', { Sheet1: [['شماره'], ['09120000003'], ['۰۹۱۲۰۰۰۰۰۰۴'], ['bad']] });
+    const file = await writeXlsx(dir, 'optouts.xlsx', {
+      Sheet1: [['شماره'], ['09120000003'], ['۰۹۱۲۰۰۰۰۰۰۴'], ['bad']],
+    });
     const { jobId } = await t.core.optouts.importFile(t.accountId, { file });
     expect(await t.core.imports.wait(jobId)).toMatchObject({ status: 'done', valid: 2, invalid: 1 });
-    expect(t.core.optouts.list(t.accountId)).toMatchObject({ total: 3, items: [{ phone: '09120000001' }, { phone: '09120000003' }, { phone: '09120000004' }] });
+    expect(t.core.optouts.list(t.accountId)).toMatchObject({
+      total: 3,
+      items: [{ phone: '09120000001' }, { phone: '09120000003' }, { phone: '09120000004' }],
+    });
     // A second file meeting numbers already listed: those count as duplicates, the rest are added.
-    const again = writeText(dir, 'optouts-again.csv', ['phone', '09120000003', '09120000005', '09120000001', '09120000005'].join('\n') + '\n');
+    const again = writeText(
+      dir,
+      'optouts-again.csv',
+      ['phone', '09120000003', '09120000005', '09120000001', '09120000005'].join('\n') + '\n',
+    );
     const second = await t.core.optouts.importFile(t.accountId, { file: again });
-    expect(await t.core.imports.wait(second.jobId)).toMatchObject({ status: 'done', total: 4, valid: 1, duplicates: 3 });
+    expect(await t.core.imports.wait(second.jobId)).toMatchObject({
+      status: 'done',
+      total: 4,
+      valid: 1,
+      duplicates: 3,
+    });
     expect(t.core.optouts.list(t.accountId).total).toBe(4);
     expect(t.core.optouts.remove(t.accountId, ['09120000005'])).toBe(1);
     const out = path.join(dir, 'optouts.csv');
@@ -327,14 +458,21 @@ describe('interrupted jobs', () => {
     for (let i = 0; i < 300_000; i++) lines.push(`0916${String(i).padStart(7, '0')},n${i}`);
     const file = writeText(dir, 'close.csv', lines.join('\n') + '\n');
     let running = false;
-    const { jobId, segmentId } = await first.core.imports.start(first.accountId, { file }, (p) => (running ||= p.status === 'running'));
+    const { jobId, segmentId } = await first.core.imports.start(
+      first.accountId,
+      { file },
+      (p) => (running ||= p.status === 'running'),
+    );
     await eventually(() => (running ? true : undefined), 30_000);
     await first.close();
     const second = openCore(dir);
     try {
       const job = await second.core.imports.wait(jobId);
       expect(job).toMatchObject({ status: 'done', total: 300_000, valid: 300_000, duplicates: 0 });
-      expect(second.core.segments.get(second.accountId, segmentId)).toMatchObject({ status: 'ready', member_count: 300_000 });
+      expect(second.core.segments.get(second.accountId, segmentId)).toMatchObject({
+        status: 'ready',
+        member_count: 300_000,
+      });
     } finally {
       await second.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -351,11 +489,20 @@ describe('interrupted jobs', () => {
       for (let i = 0; i < 300_000; i++) lines.push(`0917${String(i).padStart(7, '0')},n${i}`);
       const file = writeText(dir, 'restore.csv', lines.join('\n') + '\n');
       let committed = false;
-      const { jobId } = await t.core.imports.start(t.accountId, { file }, (p) => (committed ||= p.status === 'running' && p.valid > 0));
+      const { jobId } = await t.core.imports.start(
+        t.accountId,
+        { file },
+        (p) => (committed ||= p.status === 'running' && p.valid > 0),
+      );
       await eventually(() => (committed ? true : undefined), 30_000);
       await restoreBackup(t.core, before.path);
       // The backup was taken before the import: no job, no segment, no member, and nothing arrives later.
-      const count = () => t.core.db.prepare('SELECT (SELECT count(*) FROM import_jobs) + (SELECT count(*) FROM segments) + (SELECT count(*) FROM segment_members) AS n').get();
+      const count = () =>
+        t.core.db
+          .prepare(
+            'SELECT (SELECT count(*) FROM import_jobs) + (SELECT count(*) FROM segments) + (SELECT count(*) FROM segment_members) AS n',
+          )
+          .get();
       expect(count()).toEqual({ n: 0 });
       expect(t.core.imports.get(t.accountId, jobId)).toBeNull();
       // Long enough for the old job to have written all its rows, had it gone on.
@@ -363,7 +510,9 @@ describe('interrupted jobs', () => {
       expect(count()).toEqual({ n: 0 });
       expect(t.core.db.pragma('integrity_check', { simple: true })).toBe('ok');
       // Imports go on working after it.
-      const again = await t.core.imports.start(t.accountId, { file: writeText(dir, 'after.csv', 'phone\n09121234567\n') });
+      const again = await t.core.imports.start(t.accountId, {
+        file: writeText(dir, 'after.csv', 'phone\n09121234567\n'),
+      });
       expect(await t.core.imports.wait(again.jobId)).toMatchObject({ status: 'done', valid: 1 });
     } finally {
       await t.close();
@@ -377,7 +526,8 @@ describe('interrupted jobs', () => {
     try {
       const created = await post(`${server.url}/v2/sms/campaigns/contacts`, [{ phone_number: '09121234567' }]);
       const { upload_data_id, segment_id } = created.body.entries;
-      for (const name of fs.readdirSync(path.join(server.dataDir, 'uploads'))) fs.rmSync(path.join(server.dataDir, 'uploads', name));
+      for (const name of fs.readdirSync(path.join(server.dataDir, 'uploads')))
+        fs.rmSync(path.join(server.dataDir, 'uploads', name));
       server.core.scheduler.start();
       const account = server.core.accounts.findByName('acme')!;
       const record = await eventually(() => {

@@ -28,16 +28,26 @@ export function openCore(dataDir = tempDir('chapar-contacts-')): TestCore {
   };
 }
 
-export function writeText(dir: string, name: string, text: string, encoding: 'utf-8' | 'utf-8-bom' | 'windows-1256' | 'utf-16le' = 'utf-8'): string {
+export function writeText(
+  dir: string,
+  name: string,
+  text: string,
+  encoding: 'utf-8' | 'utf-8-bom' | 'windows-1256' | 'utf-16le' = 'utf-8',
+): string {
   const file = path.join(dir, name);
   if (encoding === 'utf-8') fs.writeFileSync(file, text, 'utf8');
   else if (encoding === 'utf-8-bom') fs.writeFileSync(file, '\ufeff' + text, 'utf8');
-  else if (encoding === 'utf-16le') fs.writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  else if (encoding === 'utf-16le')
+    fs.writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
   else fs.writeFileSync(file, iconv.encode(text, 'windows-1256'));
   return file;
 }
 
-export async function writeXlsx(dir: string, name: string, sheets: Record<string, Array<Array<string | number | null>>>): Promise<string> {
+export async function writeXlsx(
+  dir: string,
+  name: string,
+  sheets: Record<string, Array<Array<string | number | null>>>,
+): Promise<string> {
   const file = path.join(dir, name);
   const workbook = new ExcelJS.Workbook();
   for (const [sheetName, rows] of Object.entries(sheets)) {

@@ -38,7 +38,9 @@ describe('contact upload (spec 4.4)', () => {
   const completed = async (id: number, key = KEY) =>
     eventually(async () => {
       const result = await get(`${contacts}/${id}`, key);
-      return result.body.entries?.status === 'COMPLETED' || result.body.entries?.status === 'FAILED' ? result : undefined;
+      return result.body.entries?.status === 'COMPLETED' || result.body.entries?.status === 'FAILED'
+        ? result
+        : undefined;
     }, 30_000);
 
   it('answers 201 with return.status 200 and {segment_id, upload_data_id} at once, then processes to COMPLETED', async () => {
@@ -58,7 +60,16 @@ describe('contact upload (spec 4.4)', () => {
     const done = await completed(upload_data_id);
     expect(done.status).toBe(200);
     expect(done.body.return.status).toBe(200);
-    expect(done.body.entries).toMatchObject({ upload_data_id, segment_id, status: 'COMPLETED', total: 5, valid: 3, invalid: 1, duplicates: 1, opted_out: 0 });
+    expect(done.body.entries).toMatchObject({
+      upload_data_id,
+      segment_id,
+      status: 'COMPLETED',
+      total: 5,
+      valid: 3,
+      invalid: 1,
+      duplicates: 1,
+      opted_out: 0,
+    });
     expect(done.body.entries.errors).toEqual([
       { row: 3, phone_number: 'not a phone', reason: expect.any(String) },
       { row: 4, phone_number: '+98 912 123 4567', reason: expect.any(String) },
@@ -67,7 +78,10 @@ describe('contact upload (spec 4.4)', () => {
     // The generated CSV is stored with the upload: phone_number first, then the keys in order.
     const fs = await import('node:fs');
     const path = await import('node:path');
-    const csvFile = server.core.db.prepare('SELECT csv_file FROM uploads WHERE id = ?').pluck().get(upload_data_id) as string;
+    const csvFile = server.core.db
+      .prepare('SELECT csv_file FROM uploads WHERE id = ?')
+      .pluck()
+      .get(upload_data_id) as string;
     const csv = fs.readFileSync(path.join(server.dataDir, csvFile), 'utf8');
     expect(csv.split('\n')[0]).toBe('phone_number,NAME,CITY');
     expect(csv).toContain('9351112233,"Reza, ""the"" first","line\nbreak"');
@@ -110,8 +124,15 @@ describe('contact upload (spec 4.4)', () => {
     server.core.optouts.add(account.id, ['09190000001']);
     const created = await post(contacts, [{ phone_number: '09190000001' }, { phone_number: '09190000002' }]);
     const done = await completed(created.body.entries.upload_data_id);
-    expect(done.body.entries).toMatchObject({ total: 2, valid: 1, opted_out: 1, errors: [{ row: 1, phone_number: '09190000001', reason: expect.any(String) }] });
-    expect(server.core.segments.members(account.id, created.body.entries.segment_id).members.map((m) => m.phone)).toEqual(['09190000002']);
+    expect(done.body.entries).toMatchObject({
+      total: 2,
+      valid: 1,
+      opted_out: 1,
+      errors: [{ row: 1, phone_number: '09190000001', reason: expect.any(String) }],
+    });
+    expect(
+      server.core.segments.members(account.id, created.body.entries.segment_id).members.map((m) => m.phone),
+    ).toEqual(['09190000002']);
   });
 
   it('counts an empty phone_number as an invalid row', async () => {
@@ -129,7 +150,13 @@ describe('contact upload (spec 4.4)', () => {
       ['a key not entirely upper case', [{ phone_number: '09121234567', Name: 'x' }]],
       ['a lower-case key', [{ phone_number: '09121234567', city: 'x' }]],
       ['a key without any capital letter', [{ phone_number: '09121234567', '123': 'x' }]],
-      ['objects with different keys', [{ phone_number: '09121234567', NAME: 'a' }, { phone_number: '09121234568', CITY: 'b' }]],
+      [
+        'objects with different keys',
+        [
+          { phone_number: '09121234567', NAME: 'a' },
+          { phone_number: '09121234568', CITY: 'b' },
+        ],
+      ],
       ['an object with an extra key', [{ phone_number: '09121234567' }, { phone_number: '09121234568', NAME: 'b' }]],
       ['an object missing a key', [{ phone_number: '09121234567', NAME: 'a' }, { phone_number: '09121234568' }]],
       ['a value that is not a string', [{ phone_number: 9121234567 }]],
@@ -157,7 +184,13 @@ describe('contact upload (spec 4.4)', () => {
     const created = await post(contacts, many.slice(0, 100_000));
     expect(created.status).toBe(201);
     const done = await completed(created.body.entries.upload_data_id);
-    expect(done.body.entries).toMatchObject({ status: 'COMPLETED', total: 100_000, valid: 100_000, invalid: 0, duplicates: 0 });
+    expect(done.body.entries).toMatchObject({
+      status: 'COMPLETED',
+      total: 100_000,
+      valid: 100_000,
+      invalid: 0,
+      duplicates: 0,
+    });
   });
 
   it('creates nothing for a refused upload', async () => {
@@ -196,7 +229,11 @@ describe('contact upload (spec 4.4)', () => {
     fs.writeFileSync(file, lines.join('\n') + '\n');
     const account = server.core.accounts.findByName('acme')!;
     let running = false;
-    const { jobId } = await server.core.imports.start(account.id, { file }, (p) => (running ||= p.status === 'running'));
+    const { jobId } = await server.core.imports.start(
+      account.id,
+      { file },
+      (p) => (running ||= p.status === 'running'),
+    );
     await eventually(() => (running ? true : undefined), 30_000);
     const answers: number[] = [];
     for (let i = 0; i < 5; i++) answers.push((await get(`${server.url}/health`, null)).status);

@@ -44,7 +44,12 @@ export function testSeed(overrides: Partial<Seed> = {}): Seed {
       { name: 'sleepy', active: false, credit_rials: 1_000_000, api_keys: [INACTIVE_KEY], lines: [] },
     ],
     pricing: { sms_page_tomans: 150, messenger_message_tomans: 50 },
-    simulator: { seed: 7, handoff_ms: 20, delivery_ms: 40, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } },
+    simulator: {
+      seed: 7,
+      handoff_ms: 20,
+      delivery_ms: 40,
+      outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 },
+    },
     ...overrides,
   };
 }
@@ -129,9 +134,23 @@ export async function spawnServe(args: {
   webUi?: boolean;
   env?: NodeJS.ProcessEnv;
 }): Promise<ServeProcess> {
-  const argv = ['--import', 'tsx', path.join(ROOT, 'electron/cli/serve.ts'), '--host', '127.0.0.1', '--port', String(args.port ?? 0), '--data', args.dataDir];
+  const argv = [
+    '--import',
+    'tsx',
+    path.join(ROOT, 'electron/cli/serve.ts'),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(args.port ?? 0),
+    '--data',
+    args.dataDir,
+  ];
   if (args.seedFile) argv.push('--seed', args.seedFile);
-  const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...args.env } });
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...args.env },
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -170,7 +189,10 @@ export async function spawnServe(args: {
 }
 
 /** Polls until `check` returns a value (not undefined), at short intervals, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

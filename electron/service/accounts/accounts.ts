@@ -134,7 +134,11 @@ export class Accounts {
   // ---- API keys
 
   /** Creates a key and returns it in clear: the only time it is ever shown. */
-  createApiKey(accountId: number, label = '', key = 'chp_' + randomBytes(24).toString('base64url')): {
+  createApiKey(
+    accountId: number,
+    label = '',
+    key = 'chp_' + randomBytes(24).toString('base64url'),
+  ): {
     key: string;
     info: ApiKeyInfo;
   } {

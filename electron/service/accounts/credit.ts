@@ -85,7 +85,9 @@ export class Credit {
   /** sum(ledger) for an account: equals balance() at every commit (tests check it). */
   ledgerSum(accountId: number): number {
     return this.db
-      .prepare<[number], { total: number }>('SELECT COALESCE(SUM(amount_rials), 0) AS total FROM credit_ledger WHERE account_id = ?')
+      .prepare<[number], { total: number }>(
+        'SELECT COALESCE(SUM(amount_rials), 0) AS total FROM credit_ledger WHERE account_id = ?',
+      )
       .get(accountId)!.total;
   }
 }

@@ -41,8 +41,12 @@ describe('ids in creation order', () => {
     }
     fill(rows);
     const order = new CreatedOrder(db);
-    const scanFirst = db.prepare<[number], { id: number | null }>('SELECT MIN(id) AS id FROM messages WHERE created_at >= ?');
-    const scanLast = db.prepare<[number], { id: number | null }>('SELECT MAX(id) AS id FROM messages WHERE created_at < ?');
+    const scanFirst = db.prepare<[number], { id: number | null }>(
+      'SELECT MIN(id) AS id FROM messages WHERE created_at >= ?',
+    );
+    const scanLast = db.prepare<[number], { id: number | null }>(
+      'SELECT MAX(id) AS id FROM messages WHERE created_at < ?',
+    );
     for (let at = 990; at <= seconds + 3; at++) {
       expect(order.firstIdFrom(at), `from ${at}`).toBe(scanFirst.get(at)!.id);
       expect(order.lastIdBefore(at), `before ${at}`).toBe(scanLast.get(at)!.id);

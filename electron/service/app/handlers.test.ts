@@ -420,7 +420,8 @@ describe('backup and segments', () => {
     const split = await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id });
     expect(split).toMatchObject({ accepted: 12_000 });
     const counts = split.send_ids.map(
-      (sendId) => (core.db.prepare('SELECT count(*) AS n FROM messages WHERE send_id = ?').get(sendId) as { n: number }).n,
+      (sendId) =>
+        (core.db.prepare('SELECT count(*) AS n FROM messages WHERE send_id = ?').get(sendId) as { n: number }).n,
     );
     expect(counts).toEqual([10_000, 2_000]);
   });

@@ -154,7 +154,8 @@ export class MessageQueries {
 
   /** The id range of messages created in [from, to): ids are given in creation order. */
   private idRange(filter: MessageFilter): { idFrom: number | null; idTo: number | null } {
-    const idFrom = filter.from === undefined ? 0 : this.createdOrder.firstIdFrom(Math.ceil(filter.from / CREATED_AT_MS));
+    const idFrom =
+      filter.from === undefined ? 0 : this.createdOrder.firstIdFrom(Math.ceil(filter.from / CREATED_AT_MS));
     const idTo =
       filter.to === undefined
         ? Number.MAX_SAFE_INTEGER

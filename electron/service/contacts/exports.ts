@@ -34,16 +34,27 @@ async function xlsxWriter(file: string, sheetName: string): Promise<RowWriter> {
 }
 
 /** Writes the export; returns the number of data rows. `progress` gets rows written so far. */
-export async function runExport(db: Db, request: ExportRequest, progress: (rows: number, total: number) => void): Promise<number> {
+export async function runExport(
+  db: Db,
+  request: ExportRequest,
+  progress: (rows: number, total: number) => void,
+): Promise<number> {
   let rows = 0;
   if (request.kind === 'segment') {
-    const segment = db.prepare<[number], { name: string; columns: string; member_count: number }>('SELECT name, columns, member_count FROM segments WHERE id = ?').get(request.segmentId);
+    const segment = db
+      .prepare<[number], { name: string; columns: string; member_count: number }>(
+        'SELECT name, columns, member_count FROM segments WHERE id = ?',
+      )
+      .get(request.segmentId);
     if (!segment) throw new Error('segment not found');
     const columns = JSON.parse(segment.columns) as string[];
-    const writer: RowWriter = request.format === 'xlsx' ? await xlsxWriter(request.file, segment.name) : new CsvWriter(request.file);
+    const writer: RowWriter =
+      request.format === 'xlsx' ? await xlsxWriter(request.file, segment.name) : new CsvWriter(request.file);
     await writer.write(['phone_number', ...columns]);
     const page = db
-      .prepare<[number, string], [string, string]>(`SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT ${PAGE}`)
+      .prepare<[number, string], [string, string]>(
+        `SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT ${PAGE}`,
+      )
       .raw();
     let after = '';
     for (;;) {
@@ -64,12 +75,17 @@ export async function runExport(db: Db, request: ExportRequest, progress: (rows:
   if (request.kind === 'rejections') {
     const writer = new CsvWriter(request.file);
     await writer.write(['row', 'phone_number', 'reason', 'reason_text']);
-    const page = db.prepare<[number, number], [number, string, RejectionReason]>(`SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? AND row > ? ORDER BY row LIMIT ${PAGE}`).raw();
+    const page = db
+      .prepare<[number, number], [number, string, RejectionReason]>(
+        `SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? AND row > ? ORDER BY row LIMIT ${PAGE}`,
+      )
+      .raw();
     let after = 0;
     for (;;) {
       const batch = page.all(request.jobId, after);
       if (batch.length === 0) break;
-      for (const [row, phone, reason] of batch) await writer.write([String(row), phone, reason, rejectionReasonText[reason]]);
+      for (const [row, phone, reason] of batch)
+        await writer.write([String(row), phone, reason, rejectionReasonText[reason]]);
       rows += batch.length;
       after = batch[batch.length - 1]![0];
       progress(rows, 0);
@@ -79,7 +95,11 @@ export async function runExport(db: Db, request: ExportRequest, progress: (rows:
   }
   const writer = new CsvWriter(request.file);
   await writer.write(['phone_number', 'created_at']);
-  const page = db.prepare<[number, string], [string, number]>(`SELECT phone, created_at FROM optouts WHERE account_id = ? AND phone > ? ORDER BY phone LIMIT ${PAGE}`).raw();
+  const page = db
+    .prepare<[number, string], [string, number]>(
+      `SELECT phone, created_at FROM optouts WHERE account_id = ? AND phone > ? ORDER BY phone LIMIT ${PAGE}`,
+    )
+    .raw();
   let after = '';
   for (;;) {
     const batch = page.all(request.accountId, after);

@@ -62,7 +62,19 @@ async function main(task: WorkerTask): Promise<void> {
           const rows = await runExport(db, task.request, (done, total) => {
             if (Date.now() - lastPost < 100) return;
             lastPost = Date.now();
-            send({ type: 'progress', counters: { rows: done, bytes: done, totalBytes: total, total: done, valid: done, invalid: 0, duplicates: 0, opted_out: 0 } });
+            send({
+              type: 'progress',
+              counters: {
+                rows: done,
+                bytes: done,
+                totalBytes: total,
+                total: done,
+                valid: done,
+                invalid: 0,
+                duplicates: 0,
+                opted_out: 0,
+              },
+            });
           });
           send({ type: 'result', value: { rows } });
         } finally {

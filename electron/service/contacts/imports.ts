@@ -120,7 +120,9 @@ export class Imports {
   recover(): void {
     const now = this.clock.now();
     this.db.transaction(() => {
-      const left = this.db.prepare<[], JobRow & { attempts: number }>("SELECT * FROM import_jobs WHERE status = 'running'").all();
+      const left = this.db
+        .prepare<[], JobRow & { attempts: number }>("SELECT * FROM import_jobs WHERE status = 'running'")
+        .all();
       for (const job of left) {
         if (job.attempts >= MAX_ATTEMPTS) finishJob(this.db, job, 'failed', 'interrupted too many times', 0, now);
         else this.db.prepare("UPDATE import_jobs SET status = 'queued' WHERE id = ?").run(job.id);
@@ -148,7 +150,11 @@ export class Imports {
   }
 
   /** Queues a spreadsheet import into a new segment (status 'importing' until its last batch commits). */
-  async start(accountId: number, input: ImportRequest, onProgress?: ProgressListener): Promise<{ jobId: number; segmentId: number }> {
+  async start(
+    accountId: number,
+    input: ImportRequest,
+    onProgress?: ProgressListener,
+  ): Promise<{ jobId: number; segmentId: number }> {
     const request = parseRequest(input);
     const { spec, columns } = await this.resolve(request);
     const now = this.clock.now();
@@ -164,17 +170,38 @@ export class Imports {
   }
 
   /** Queues a file of numbers into the account's opt-out list. */
-  async startOptOuts(accountId: number, input: ImportRequest, onProgress?: ProgressListener): Promise<{ jobId: number }> {
+  async startOptOuts(
+    accountId: number,
+    input: ImportRequest,
+    onProgress?: ProgressListener,
+  ): Promise<{ jobId: number }> {
     const request = parseRequest(input);
-    const { spec } = await this.resolve({ ...request, mapping: request.mapping ? { phone: request.mapping.phone } : undefined });
-    const jobId = this.insertJob(accountId, 'optouts', null, null, { ...spec, columns: [] }, spec.fileSize, this.clock.now());
+    const { spec } = await this.resolve({
+      ...request,
+      mapping: request.mapping ? { phone: request.mapping.phone } : undefined,
+    });
+    const jobId = this.insertJob(
+      accountId,
+      'optouts',
+      null,
+      null,
+      { ...spec, columns: [] },
+      spec.fileSize,
+      this.clock.now(),
+    );
     if (onProgress) this.listeners.set(jobId, onProgress);
     this.poke();
     return { jobId };
   }
 
   /** Used by Segments: a union / difference job into a new segment. */
-  queueCombine(accountId: number, name: string, columns: string[], spec: CombineSpec, onProgress?: ProgressListener): { jobId: number; segmentId: number } {
+  queueCombine(
+    accountId: number,
+    name: string,
+    columns: string[],
+    spec: CombineSpec,
+    onProgress?: ProgressListener,
+  ): { jobId: number; segmentId: number } {
     const now = this.clock.now();
     const ids = this.db.transaction(() => {
       const segmentId = this.insertSegment(accountId, name, columns, 'combine', now);
@@ -234,7 +261,9 @@ export class Imports {
 
   rejections(accountId: number, jobId: number, { offset = 0, limit = 100 } = {}): { total: number; rows: Rejection[] } {
     if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
-    const total = this.db.prepare<[number], number>('SELECT count(*) FROM import_rejections WHERE job_id = ?').pluck().get(jobId) ?? 0;
+    const total =
+      this.db.prepare<[number], number>('SELECT count(*) FROM import_rejections WHERE job_id = ?').pluck().get(jobId) ??
+      0;
     const rows = this.db
       .prepare<[number, number, number], Rejection>(
         'SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? ORDER BY row LIMIT ? OFFSET ?',
@@ -252,7 +281,12 @@ export class Imports {
       .all(jobId);
   }
 
-  async exportRejections(accountId: number, jobId: number, file: string, onProgress?: (rows: number) => void): Promise<{ rows: number }> {
+  async exportRejections(
+    accountId: number,
+    jobId: number,
+    file: string,
+    onProgress?: (rows: number) => void,
+  ): Promise<{ rows: number }> {
     if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
     return this.export({ kind: 'rejections', jobId, file }, onProgress);
   }
@@ -299,9 +333,15 @@ export class Imports {
     const width = found.columns.length;
     const phone = request.mapping?.phone ?? found.phoneColumn;
     if (phone === null || phone === undefined)
-      throw new ServiceError(ApiCode.BadRequest, 'no column of mobile numbers was found; choose the phone column (no_phone_column)');
-    if (phone >= width && found.rows.length > 0) throw new ServiceError(ApiCode.BadRequest, 'the phone column is outside the sheet (bad_mapping)');
-    const mapped = request.mapping?.columns ?? found.columns.map((name, index) => ({ index, name })).filter((column) => column.index !== phone);
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        'no column of mobile numbers was found; choose the phone column (no_phone_column)',
+      );
+    if (phone >= width && found.rows.length > 0)
+      throw new ServiceError(ApiCode.BadRequest, 'the phone column is outside the sheet (bad_mapping)');
+    const mapped =
+      request.mapping?.columns ??
+      found.columns.map((name, index) => ({ index, name })).filter((column) => column.index !== phone);
     const names = mapped.map((column) => cleanColumnName(column.name));
     if (names.some((name) => name === '') || new Set(names).size !== names.length)
       throw new ServiceError(ApiCode.BadRequest, 'column names must be unique and not empty (bad_mapping)');
@@ -323,7 +363,13 @@ export class Imports {
     return { spec, columns: names };
   }
 
-  private insertSegment(accountId: number, name: string, columns: string[], origin: 'upload' | 'import' | 'combine', now: number): number {
+  private insertSegment(
+    accountId: number,
+    name: string,
+    columns: string[],
+    origin: 'upload' | 'import' | 'combine',
+    now: number,
+  ): number {
     return Number(
       this.db
         .prepare(
@@ -339,7 +385,15 @@ export class Imports {
     return this.insertSegment(accountId, name, columns, 'upload', now);
   }
 
-  private insertJob(accountId: number, kind: JobKind, segmentId: number | null, uploadId: number | null, spec: object, totalBytes: number, now: number): number {
+  private insertJob(
+    accountId: number,
+    kind: JobKind,
+    segmentId: number | null,
+    uploadId: number | null,
+    spec: object,
+    totalBytes: number,
+    now: number,
+  ): number {
     return Number(
       this.db
         .prepare(
@@ -392,10 +446,14 @@ export class Imports {
         void running.thread.terminate();
       }
     };
-    const { result, worker } = runTask<{ end: true }>({ op: 'job', dbFile: this.dbFile, jobId: job.id, ctl: ctl.buffer as SharedArrayBuffer }, undefined, (batch) => {
-      queue.push(batch);
-      if (queue.length === 1) setImmediate(drainSafely);
-    });
+    const { result, worker } = runTask<{ end: true }>(
+      { op: 'job', dbFile: this.dbFile, jobId: job.id, ctl: ctl.buffer as SharedArrayBuffer },
+      undefined,
+      (batch) => {
+        queue.push(batch);
+        if (queue.length === 1) setImmediate(drainSafely);
+      },
+    );
     const running: Running = { thread: worker, ended: false };
     this.running.set(job.id, running);
     const end = async () => {
@@ -429,7 +487,8 @@ export class Imports {
   /** The job fails cleanly: its segment is marked and its members purged in the background. */
   private fail(job: JobRow, message: string): void {
     const row = this.byId.get(job.id);
-    if (row && !isFinal(row.status)) this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now())).immediate();
+    if (row && !isFinal(row.status))
+      this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now())).immediate();
     this.onPurge();
     this.settle(job.id);
   }
@@ -468,7 +527,8 @@ export class Imports {
 
 function parseRequest(input: ImportRequest): ImportRequest {
   const parsed = ImportRequestSchema.safeParse(input);
-  if (!parsed.success) throw new ServiceError(ApiCode.BadRequest, parsed.error.issues.map((issue) => issue.message).join('; '));
+  if (!parsed.success)
+    throw new ServiceError(ApiCode.BadRequest, parsed.error.issues.map((issue) => issue.message).join('; '));
   return parsed.data;
 }
 
@@ -497,6 +557,7 @@ function toJob(row: JobRow & { error: string | null; created_at: number; finishe
 }
 
 function asServiceError(error: unknown): unknown {
-  if (error instanceof WorkerTaskError || error instanceof ImportFileError) return new ServiceError(ApiCode.BadRequest, error.message);
+  if (error instanceof WorkerTaskError || error instanceof ImportFileError)
+    return new ServiceError(ApiCode.BadRequest, error.message);
   return error;
 }

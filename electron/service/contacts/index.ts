@@ -20,10 +20,16 @@ export interface Contacts {
 
 export function createContacts(db: Db, clock: Clock, dataDir: string, scheduler: Scheduler): Contacts {
   let segments: Segments | null = null;
-  const imports = new Imports(db, clock, path.join(dataDir, 'chapar.db'), () => scheduler.poke(), () => {
-    segments?.schedulePurge();
-    scheduler.poke();
-  });
+  const imports = new Imports(
+    db,
+    clock,
+    path.join(dataDir, 'chapar.db'),
+    () => scheduler.poke(),
+    () => {
+      segments?.schedulePurge();
+      scheduler.poke();
+    },
+  );
   segments = new Segments(db, clock, imports);
   const uploads = new Uploads(db, clock, dataDir, imports, () => scheduler.poke());
   const optouts = new OptOuts(db, clock, imports);

@@ -55,7 +55,10 @@ export class OptOuts {
     return removed;
   }
 
-  list(accountId: number, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}): { total: number; items: Array<{ phone: string; created_at: number }> } {
+  list(
+    accountId: number,
+    { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {},
+  ): { total: number; items: Array<{ phone: string; created_at: number }> } {
     const items = this.db
       .prepare<[number, number, number], { phone: string; created_at: number }>(
         'SELECT phone, created_at FROM optouts WHERE account_id = ? ORDER BY phone LIMIT ? OFFSET ?',
@@ -65,13 +68,18 @@ export class OptOuts {
   }
 
   count(accountId: number): number {
-    return this.db.prepare<[number], number>('SELECT count(*) FROM optouts WHERE account_id = ?').pluck().get(accountId) ?? 0;
+    return (
+      this.db.prepare<[number], number>('SELECT count(*) FROM optouts WHERE account_id = ?').pluck().get(accountId) ?? 0
+    );
   }
 
   has(accountId: number, phone: string): boolean {
     const normalized = normalizePhone(phone);
     if (normalized === null) return false;
-    return this.db.prepare('SELECT 1 FROM optouts WHERE account_id = ? AND phone = ?').pluck().get(accountId, normalized) !== undefined;
+    return (
+      this.db.prepare('SELECT 1 FROM optouts WHERE account_id = ? AND phone = ?').pluck().get(accountId, normalized) !==
+      undefined
+    );
   }
 
   filter(accountId: number, phones: readonly string[]): string[] {
@@ -80,7 +88,9 @@ export class OptOuts {
       const chunk = phones.slice(i, i + CHUNK);
       found.push(
         ...this.db
-          .prepare<unknown[], string>(`SELECT phone FROM optouts WHERE account_id = ? AND phone IN (${chunk.map(() => '?').join(',')})`)
+          .prepare<unknown[], string>(
+            `SELECT phone FROM optouts WHERE account_id = ? AND phone IN (${chunk.map(() => '?').join(',')})`,
+          )
           .pluck()
           .all(accountId, ...chunk),
       );
@@ -88,7 +98,11 @@ export class OptOuts {
     return found;
   }
 
-  importFile(accountId: number, request: ImportRequest, onProgress?: (progress: ImportProgress) => void): Promise<{ jobId: number }> {
+  importFile(
+    accountId: number,
+    request: ImportRequest,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<{ jobId: number }> {
     return this.imports.startOptOuts(accountId, request, onProgress);
   }
 

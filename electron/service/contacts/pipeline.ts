@@ -139,7 +139,10 @@ function clean(value: string | undefined): string {
 
 export function loadOptOuts(db: Db, accountId: number): Set<string> {
   const set = new Set<string>();
-  for (const phone of db.prepare<[number], string>('SELECT phone FROM optouts WHERE account_id = ?').pluck().iterate(accountId))
+  for (const phone of db
+    .prepare<[number], string>('SELECT phone FROM optouts WHERE account_id = ?')
+    .pluck()
+    .iterate(accountId))
     set.add(phone);
   return set;
 }
@@ -232,7 +235,11 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
   );
   const excluded =
     spec.exclude.length > 0
-      ? db.prepare(`SELECT 1 FROM segment_members WHERE segment_id IN (${spec.exclude.map(() => '?').join(',')}) AND phone = ? LIMIT 1`).pluck()
+      ? db
+          .prepare(
+            `SELECT 1 FROM segment_members WHERE segment_id IN (${spec.exclude.map(() => '?').join(',')}) AND phone = ? LIMIT 1`,
+          )
+          .pluck()
       : null;
   const sizes = db.prepare<[number], number>('SELECT member_count FROM segments WHERE id = ?').pluck();
   const totalBytes = spec.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);

@@ -62,29 +62,45 @@ export class Segments {
 
   rename(accountId: number, segmentId: number, name: string): Segment {
     const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > 200) throw new ServiceError(ApiCode.BadRequest, 'a segment name has 1 to 200 characters');
+    if (trimmed === '' || trimmed.length > 200)
+      throw new ServiceError(ApiCode.BadRequest, 'a segment name has 1 to 200 characters');
     this.row(accountId, segmentId);
-    this.db.prepare('UPDATE segments SET name = ?, updated_at = ? WHERE id = ?').run(trimmed, this.clock.now(), segmentId);
+    this.db
+      .prepare('UPDATE segments SET name = ?, updated_at = ? WHERE id = ?')
+      .run(trimmed, this.clock.now(), segmentId);
     return this.get(accountId, segmentId);
   }
 
   delete(accountId: number, segmentId: number): void {
     this.row(accountId, segmentId);
     const job = this.db
-      .prepare<[number], { id: number }>("SELECT id FROM import_jobs WHERE segment_id = ? AND status IN ('queued', 'running')")
+      .prepare<[number], { id: number }>(
+        "SELECT id FROM import_jobs WHERE segment_id = ? AND status IN ('queued', 'running')",
+      )
       .get(segmentId);
     if (job) this.imports.cancel(accountId, job.id);
-    this.db.prepare("UPDATE segments SET status = 'deleting', updated_at = ? WHERE id = ?").run(this.clock.now(), segmentId);
+    this.db
+      .prepare("UPDATE segments SET status = 'deleting', updated_at = ? WHERE id = ?")
+      .run(this.clock.now(), segmentId);
     this.schedulePurge();
   }
 
   count(accountId: number, segmentId: number): number {
     const segment = this.row(accountId, segmentId);
     if (segment.status === 'ready') return segment.member_count;
-    return this.db.prepare<[number], number>('SELECT count(*) FROM segment_members WHERE segment_id = ?').pluck().get(segmentId) ?? 0;
+    return (
+      this.db
+        .prepare<[number], number>('SELECT count(*) FROM segment_members WHERE segment_id = ?')
+        .pluck()
+        .get(segmentId) ?? 0
+    );
   }
 
-  members(accountId: number, segmentId: number, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}): { total: number; members: SegmentMember[] } {
+  members(
+    accountId: number,
+    segmentId: number,
+    { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {},
+  ): { total: number; members: SegmentMember[] } {
     const segment = this.row(accountId, segmentId);
     const columns = JSON.parse(segment.columns) as string[];
     const rows = this.db
@@ -103,7 +119,11 @@ export class Segments {
     input: { name: string; segmentIds: number[]; excludeOptOuts?: boolean },
     onProgress?: (progress: ImportProgress) => void,
   ): { jobId: number; segmentId: number } {
-    return this.combine(accountId, { name: input.name, include: input.segmentIds, exclude: [], excludeOptOuts: input.excludeOptOuts }, onProgress);
+    return this.combine(
+      accountId,
+      { name: input.name, include: input.segmentIds, exclude: [], excludeOptOuts: input.excludeOptOuts },
+      onProgress,
+    );
   }
 
   difference(
@@ -111,7 +131,11 @@ export class Segments {
     input: { name: string; from: number[]; minus: number[]; excludeOptOuts?: boolean },
     onProgress?: (progress: ImportProgress) => void,
   ): { jobId: number; segmentId: number } {
-    return this.combine(accountId, { name: input.name, include: input.from, exclude: input.minus, excludeOptOuts: input.excludeOptOuts }, onProgress);
+    return this.combine(
+      accountId,
+      { name: input.name, include: input.from, exclude: input.minus, excludeOptOuts: input.excludeOptOuts },
+      onProgress,
+    );
   }
 
   /** A new segment: union of `include`, minus the members of `exclude`, minus opt-outs (default). Columns: all of include's, by name. */
@@ -123,7 +147,8 @@ export class Segments {
     const name = input.name.trim();
     if (name === '') throw new ServiceError(ApiCode.BadRequest, 'a segment name is required');
     if (input.include.length === 0) throw new ServiceError(ApiCode.BadRequest, 'at least one segment to include');
-    if (input.include.length + input.exclude.length > MAX_SEGMENTS_IN_QUERY) throw new ServiceError(ApiCode.TooLarge, 'too many segments');
+    if (input.include.length + input.exclude.length > MAX_SEGMENTS_IN_QUERY)
+      throw new ServiceError(ApiCode.TooLarge, 'too many segments');
     const columns: string[] = [];
     for (const id of [...new Set(input.include)]) {
       const segment = this.readySegment(accountId, id);
@@ -134,7 +159,11 @@ export class Segments {
       accountId,
       name,
       columns,
-      { include: [...new Set(input.include)], exclude: [...new Set(input.exclude)], excludeOptOuts: input.excludeOptOuts ?? true },
+      {
+        include: [...new Set(input.include)],
+        exclude: [...new Set(input.exclude)],
+        excludeOptOuts: input.excludeOptOuts ?? true,
+      },
       onProgress,
     );
   }
@@ -142,7 +171,8 @@ export class Segments {
   /** Distinct numbers in the union of `include`, not in any of `exclude`, not opted out (PRODUCT.md's audience). */
   audienceCount(accountId: number, { include, exclude = [] }: { include: number[]; exclude?: number[] }): number {
     if (include.length === 0) return 0;
-    if (include.length + exclude.length > MAX_SEGMENTS_IN_QUERY) throw new ServiceError(ApiCode.TooLarge, 'too many segments');
+    if (include.length + exclude.length > MAX_SEGMENTS_IN_QUERY)
+      throw new ServiceError(ApiCode.TooLarge, 'too many segments');
     for (const id of [...include, ...exclude]) this.readySegment(accountId, id);
     const inList = include.map(() => '?').join(',');
     const exList = exclude.map(() => '?').join(',');
@@ -150,15 +180,28 @@ export class Segments {
       WHERE m.segment_id IN (${inList})
       ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone)` : ''}
       AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
-    return this.db.prepare(sql).pluck().get(...include, ...exclude, accountId) as number;
+    return this.db
+      .prepare(sql)
+      .pluck()
+      .get(...include, ...exclude, accountId) as number;
   }
 
-  exportCsv(accountId: number, segmentId: number, file: string, onProgress?: (rows: number, total: number) => void): Promise<{ rows: number }> {
+  exportCsv(
+    accountId: number,
+    segmentId: number,
+    file: string,
+    onProgress?: (rows: number, total: number) => void,
+  ): Promise<{ rows: number }> {
     this.readySegment(accountId, segmentId);
     return this.imports.export({ kind: 'segment', format: 'csv', segmentId, file }, onProgress);
   }
 
-  exportXlsx(accountId: number, segmentId: number, file: string, onProgress?: (rows: number, total: number) => void): Promise<{ rows: number }> {
+  exportXlsx(
+    accountId: number,
+    segmentId: number,
+    file: string,
+    onProgress?: (rows: number, total: number) => void,
+  ): Promise<{ rows: number }> {
     this.readySegment(accountId, segmentId);
     return this.imports.export({ kind: 'segment', format: 'xlsx', segmentId, file }, onProgress);
   }
@@ -194,7 +237,8 @@ export class Segments {
                  (SELECT phone FROM segment_members WHERE segment_id = ? LIMIT ${PURGE_BATCH})`,
             )
             .run(target.id, target.id).changes;
-          if (removed === 0 && target.status === 'deleting') this.db.prepare('DELETE FROM segments WHERE id = ?').run(target.id);
+          if (removed === 0 && target.status === 'deleting')
+            this.db.prepare('DELETE FROM segments WHERE id = ?').run(target.id);
         })();
         return true;
       },
@@ -210,7 +254,8 @@ export class Segments {
 
   private readySegment(accountId: number, segmentId: number): SegmentRow {
     const row = this.row(accountId, segmentId);
-    if (row.status !== 'ready') throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${row.status}, not ready`);
+    if (row.status !== 'ready')
+      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${row.status}, not ready`);
     return row;
   }
 }

@@ -15,7 +15,10 @@ describe('AutoDecoder', () => {
 
   it('settles on Windows-1256 at the first byte that is not UTF-8, after plain ASCII chunks', () => {
     const decoder = new AutoDecoder();
-    const text = decoder.write(Buffer.from('phone,name\n')) + decoder.write(iconv.encode('09121234567,محمد\n', 'windows-1256')) + decoder.end();
+    const text =
+      decoder.write(Buffer.from('phone,name\n')) +
+      decoder.write(iconv.encode('09121234567,محمد\n', 'windows-1256')) +
+      decoder.end();
     expect(text).toBe('phone,name\n09121234567,محمد\n');
     expect(decoder.encoding).toBe('windows-1256');
   });
@@ -31,15 +34,25 @@ describe('AutoDecoder', () => {
 
 describe('layout detection', () => {
   it('takes the nearest non-empty row above the first number as the header', () => {
-    expect(detectLayout(rows(['Title'], [], ['Name', 'Tel'], ['A', '09121234567']))).toEqual({ headerRow: 3, columns: ['NAME', 'TEL'], phoneColumn: 1 });
+    expect(detectLayout(rows(['Title'], [], ['Name', 'Tel'], ['A', '09121234567']))).toEqual({
+      headerRow: 3,
+      columns: ['NAME', 'TEL'],
+      phoneColumn: 1,
+    });
   });
 
   it('finds no header when numbers start on the first row, and names columns', () => {
-    expect(detectLayout(rows(['09121234567', 'x'], ['09121234568', 'y']))).toEqual({ headerRow: null, columns: ['COLUMN_1', 'COLUMN_2'], phoneColumn: 0 });
+    expect(detectLayout(rows(['09121234567', 'x'], ['09121234568', 'y']))).toEqual({
+      headerRow: null,
+      columns: ['COLUMN_1', 'COLUMN_2'],
+      phoneColumn: 0,
+    });
   });
 
   it('prefers the column with more numbers, a phone-like header breaking ties, and makes names unique', () => {
-    const layout = detectLayout(rows(['code', 'mobile', 'mobile'], ['09121234567', '09121234567', ''], ['', '09121234568', '']));
+    const layout = detectLayout(
+      rows(['code', 'mobile', 'mobile'], ['09121234567', '09121234567', ''], ['', '09121234568', '']),
+    );
     expect(layout).toEqual({ headerRow: 1, columns: ['CODE', 'MOBILE', 'MOBILE_2'], phoneColumn: 1 });
   });
 

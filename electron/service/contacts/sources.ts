@@ -16,7 +16,16 @@ type Encoding = Exclude<FileEncoding, 'auto'>;
 /** A file we cannot read, with a Persian message for the user and a stable code for programs. */
 export class ImportFileError extends Error {
   constructor(
-    readonly code: 'binary' | 'xls' | 'corrupt_xlsx' | 'empty' | 'no_phone_column' | 'sheet_not_found' | 'file_missing' | 'file_changed' | 'bad_mapping',
+    readonly code:
+      | 'binary'
+      | 'xls'
+      | 'corrupt_xlsx'
+      | 'empty'
+      | 'no_phone_column'
+      | 'sheet_not_found'
+      | 'file_missing'
+      | 'file_changed'
+      | 'bad_mapping',
     message: string,
   ) {
     super(`${message} (${code})`);
@@ -44,7 +53,10 @@ export function sniffFormat(file: string): 'csv' | 'xlsx' {
   if (length === 0) throw new ImportFileError('empty', 'فایل خالی است');
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0)
-    throw new ImportFileError('xls', 'فایل‌های XLS قدیمی پشتیبانی نمی‌شوند؛ آن را در اکسل با قالب XLSX یا CSV ذخیره کنید');
+    throw new ImportFileError(
+      'xls',
+      'فایل‌های XLS قدیمی پشتیبانی نمی‌شوند؛ آن را در اکسل با قالب XLSX یا CSV ذخیره کنید',
+    );
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (!utf16 && looksBinary(bytes)) throw new ImportFileError('binary', 'فایل متنی (CSV) یا XLSX نیست');
   return 'csv';
@@ -144,7 +156,11 @@ export function guessDelimiter(sample: string): string {
 }
 
 /** Reads the first bytes of a delimited file: decoded sample and the encoding found. */
-function csvSample(file: string, encoding: FileEncoding, bytes = 256 * 1024): { text: string; encoding: Encoding; truncated: boolean } {
+function csvSample(
+  file: string,
+  encoding: FileEncoding,
+  bytes = 256 * 1024,
+): { text: string; encoding: Encoding; truncated: boolean } {
   const fd = fs.openSync(file, 'r');
   const buffer = Buffer.alloc(bytes);
   let length: number;
@@ -392,16 +408,31 @@ export async function preview(file: string, options: ReadOptions = {}): Promise<
   const rows: Array<{ row: number; cells: string[] }> = [];
   const collect: RowSink = {
     rows(batch, numbers) {
-      for (let i = 0; i < batch.length && rows.length < PREVIEW_ROWS; i++) rows.push({ row: numbers[i]!, cells: batch[i]! });
+      for (let i = 0; i < batch.length && rows.length < PREVIEW_ROWS; i++)
+        rows.push({ row: numbers[i]!, cells: batch[i]! });
       return rows.length < PREVIEW_ROWS;
     },
     bytes() {},
   };
   if (format === 'xlsx') {
     let sheets: string[] = [];
-    const sheet = await readXlsx(file, { sheet: options.sheet }, collect, (found) => (sheets = found.map((s) => s.name)));
+    const sheet = await readXlsx(
+      file,
+      { sheet: options.sheet },
+      collect,
+      (found) => (sheets = found.map((s) => s.name)),
+    );
     const layout = detectLayout(rows, options.headerRow);
-    return { format, sheets: sheets.length ? sheets : [sheet], sheet, encoding: null, delimiter: null, ...layout, rows, fileBytes };
+    return {
+      format,
+      sheets: sheets.length ? sheets : [sheet],
+      sheet,
+      encoding: null,
+      delimiter: null,
+      ...layout,
+      rows,
+      fileBytes,
+    };
   }
   const sample = csvSample(file, options.encoding ?? 'auto');
   const delimiter = options.delimiter ?? guessDelimiter(sample.text);

@@ -36,7 +36,9 @@ function bundledEntry(): URL {
 /** tsx's ESM register() entry, found through its package.json (require.resolve would give the CJS build). */
 function tsxEsmApi(): string {
   const manifest = createRequire(here).resolve('tsx/package.json');
-  const exports = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  const exports = (
+    JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }
+  ).exports;
   return pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api']!.import.default)).href;
 }
 

@@ -22,7 +22,7 @@ describe('upload shape rules (spec 4.4)', () => {
     expect(isUpperCaseKey('نام')).toBe(false);
   });
 
-  it('returns the extra columns in the first object\'s order', () => {
+  it("returns the extra columns in the first object's order", () => {
     expect(checkContacts([{ CITY: 'a', phone_number: '1', NAME: 'b' }]).columns).toEqual(['CITY', 'NAME']);
   });
 
@@ -34,7 +34,12 @@ describe('upload shape rules (spec 4.4)', () => {
     expect(codeOf([{ phone_number: '1' }, { phone_number: '2', A: 'x' }])).toBe(400);
     expect(codeOf([{ phone_number: 1 }])).toBe(400);
     expect(codeOf(Array.from({ length: 100_001 }, () => ({ phone_number: '1' })))).toBe(414);
-    expect(codeOf([{ phone_number: '1', A: 'x' }, { A: 'y', phone_number: '2' }])).toBeNull();
+    expect(
+      codeOf([
+        { phone_number: '1', A: 'x' },
+        { A: 'y', phone_number: '2' },
+      ]),
+    ).toBeNull();
   });
 });
 

@@ -14,7 +14,12 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { MAX_UPLOAD_CONTACTS, rejectionReasonText, type UploadStatus, type UploadStatusRecord } from '../../../shared/contacts';
+import {
+  MAX_UPLOAD_CONTACTS,
+  rejectionReasonText,
+  type UploadStatus,
+  type UploadStatusRecord,
+} from '../../../shared/contacts';
 import { writeCsvSync } from './csv';
 import type { Imports } from './imports';
 import type { ImportSpec, JobRow } from './pipeline';
@@ -35,13 +40,16 @@ export function checkContacts(body: unknown): { contacts: Array<Record<string, s
   if (!Array.isArray(body)) throw new ServiceError(ApiCode.BadRequest, 'the body must be a JSON array of contacts');
   if (body.length === 0) throw new ServiceError(ApiCode.BadRequest, 'the array of contacts is empty');
   // Checked before walking the array: a request ten times too large is refused without reading it.
-  if (body.length > MAX_UPLOAD_CONTACTS) throw new ServiceError(ApiCode.TooLarge, `at most ${MAX_UPLOAD_CONTACTS} contacts per request`);
+  if (body.length > MAX_UPLOAD_CONTACTS)
+    throw new ServiceError(ApiCode.TooLarge, `at most ${MAX_UPLOAD_CONTACTS} contacts per request`);
   const first: unknown = body[0];
-  if (!isPlainObject(first) || !Object.hasOwn(first, PHONE_KEY)) throw new ServiceError(ApiCode.BadRequest, 'phone_number is missing in the first contact');
+  if (!isPlainObject(first) || !Object.hasOwn(first, PHONE_KEY))
+    throw new ServiceError(ApiCode.BadRequest, 'phone_number is missing in the first contact');
   const keys = Object.keys(first);
   const columns = keys.filter((key) => key !== PHONE_KEY);
   const bad = columns.find((key) => !isUpperCaseKey(key));
-  if (bad !== undefined) throw new ServiceError(ApiCode.BadRequest, `column ${JSON.stringify(bad)} is not entirely upper case`);
+  if (bad !== undefined)
+    throw new ServiceError(ApiCode.BadRequest, `column ${JSON.stringify(bad)} is not entirely upper case`);
   const keySet = new Set(keys);
   for (let i = 0; i < body.length; i++) {
     const contact: unknown = body[i];
@@ -50,7 +58,8 @@ export function checkContacts(body: unknown): { contacts: Array<Record<string, s
     if (own.length !== keys.length || !own.every((key) => keySet.has(key)))
       throw new ServiceError(ApiCode.BadRequest, `contact ${i + 1} does not have the same keys as the first`);
     for (const key of keys)
-      if (typeof contact[key] !== 'string') throw new ServiceError(ApiCode.BadRequest, `contact ${i + 1}: ${key} is not a string`);
+      if (typeof contact[key] !== 'string')
+        throw new ServiceError(ApiCode.BadRequest, `contact ${i + 1}: ${key} is not a string`);
   }
   return { contacts: body as Array<Record<string, string>>, columns };
 }
@@ -105,11 +114,14 @@ export class Uploads {
     const now = this.clock.now();
     try {
       const ids = this.db.transaction(() => {
-        const uploadId = (this.db.prepare<[], number>('SELECT coalesce(max(id), 0) + 1 FROM uploads').pluck().get() ?? 1) as number;
+        const uploadId = (this.db.prepare<[], number>('SELECT coalesce(max(id), 0) + 1 FROM uploads').pluck().get() ??
+          1) as number;
         const segmentId = this.imports.insertSegmentFor(accountId, `upload-${uploadId}`, columns, now);
         const jobId = this.imports.queueUpload(accountId, segmentId, spec);
         this.db
-          .prepare("INSERT INTO uploads (id, account_id, segment_id, job_id, status, csv_file, total, created_at) VALUES (?, ?, ?, ?, 'PROCESSING', ?, ?, ?)")
+          .prepare(
+            "INSERT INTO uploads (id, account_id, segment_id, job_id, status, csv_file, total, created_at) VALUES (?, ?, ?, ?, 'PROCESSING', ?, ?, ?)",
+          )
           .run(uploadId, accountId, segmentId, jobId, relative, contacts.length, now);
         this.db.prepare('UPDATE import_jobs SET upload_id = ? WHERE id = ?').run(uploadId, jobId);
         return { segment_id: segmentId, upload_data_id: uploadId };
@@ -135,9 +147,11 @@ export class Uploads {
       invalid: job?.invalid ?? 0,
       duplicates: job?.duplicates ?? 0,
       opted_out: job?.opted_out ?? 0,
-      errors: this.imports
-        .allRejections(upload.job_id)
-        .map((rejection) => ({ row: rejection.row, phone_number: rejection.phone_number, reason: rejectionReasonText[rejection.reason] })),
+      errors: this.imports.allRejections(upload.job_id).map((rejection) => ({
+        row: rejection.row,
+        phone_number: rejection.phone_number,
+        reason: rejectionReasonText[rejection.reason],
+      })),
     };
   }
 }

@@ -44,13 +44,27 @@ export class JobWriter {
     this.record = job.kind !== 'combine';
     const insert = (this.insert =
       job.kind === 'optouts'
-        ? new BulkInsert(db, 'INSERT OR IGNORE INTO optouts (account_id, phone, created_at)', '(?, ?, ?)', 3, CHUNK_ROWS)
-        : new BulkInsert(db, 'INSERT OR IGNORE INTO segment_members (segment_id, phone, fields)', '(?, ?, ?)', 3, CHUNK_ROWS));
+        ? new BulkInsert(
+            db,
+            'INSERT OR IGNORE INTO optouts (account_id, phone, created_at)',
+            '(?, ?, ?)',
+            3,
+            CHUNK_ROWS,
+          )
+        : new BulkInsert(
+            db,
+            'INSERT OR IGNORE INTO segment_members (segment_id, phone, fields)',
+            '(?, ?, ?)',
+            3,
+            CHUNK_ROWS,
+          ));
     // A transaction inside the commit's transaction is a savepoint: throwing rolls back this chunk only.
     this.insertAll = db.transaction((params: unknown[], rows: number) => {
       if (insert.run(params) !== rows) throw new ChunkHasDuplicate();
     });
-    this.reject = db.prepare('INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)');
+    this.reject = db.prepare(
+      'INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)',
+    );
     this.checkpoint = db.prepare(
       `UPDATE import_jobs SET rows_done = ?, bytes_done = ?, total_bytes = ?, total = ?, valid = ?, invalid = ?,
          duplicates = ?, opted_out = ? WHERE id = ?`,
@@ -62,7 +76,15 @@ export class JobWriter {
     this.db
       .transaction(() => {
         this.db.prepare('DELETE FROM segment_members WHERE segment_id = ?').run(this.job.segment_id);
-        Object.assign(this.counters, { rows: 0, bytes: 0, total: 0, valid: 0, invalid: 0, duplicates: 0, opted_out: 0 });
+        Object.assign(this.counters, {
+          rows: 0,
+          bytes: 0,
+          total: 0,
+          valid: 0,
+          invalid: 0,
+          duplicates: 0,
+          opted_out: 0,
+        });
         this.writeCheckpoint();
       })
       .immediate();
@@ -70,20 +92,24 @@ export class JobWriter {
 
   /** Applies batches (in source order) in one transaction. */
   apply(batches: readonly Batch[]): void {
-    this.db.transaction(() => {
-      this.applyCandidates(batches);
-      for (const batch of batches) this.applyOthers(batch);
-      this.writeCheckpoint();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.applyCandidates(batches);
+        for (const batch of batches) this.applyOthers(batch);
+        this.writeCheckpoint();
+      })
+      .immediate();
   }
 
   /** The job's end: last checkpoint, job done, segment ready, upload COMPLETED, in one commit. */
   finish(): void {
-    this.db.transaction(() => {
-      this.counters.bytes = this.counters.totalBytes;
-      this.writeCheckpoint();
-      finishJob(this.db, this.job, 'done', null, this.counters.valid, this.now());
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.counters.bytes = this.counters.totalBytes;
+        this.writeCheckpoint();
+        finishJob(this.db, this.job, 'done', null, this.counters.valid, this.now());
+      })
+      .immediate();
   }
 
   /**
@@ -95,7 +121,8 @@ export class JobWriter {
   private applyCandidates(batches: readonly Batch[]): void {
     const phoneOf = ([batch, i]: Candidate) => batch.phones[i]!;
     const order: Candidate[] = [];
-    for (const batch of batches) for (let i = 0; i < batch.kinds.length; i++) if (batch.kinds[i] === KIND_CANDIDATE) order.push([batch, i]);
+    for (const batch of batches)
+      for (let i = 0; i < batch.kinds.length; i++) if (batch.kinds[i] === KIND_CANDIDATE) order.push([batch, i]);
     order.sort((a, b) => {
       const pa = phoneOf(a);
       const pb = phoneOf(b);
@@ -185,25 +212,50 @@ export class JobWriter {
 
   private writeCheckpoint(): void {
     const c = this.counters;
-    this.checkpoint.run(c.rows, c.bytes, c.totalBytes, c.total, c.valid, c.invalid, c.duplicates, c.opted_out, this.job.id);
+    this.checkpoint.run(
+      c.rows,
+      c.bytes,
+      c.totalBytes,
+      c.total,
+      c.valid,
+      c.invalid,
+      c.duplicates,
+      c.opted_out,
+      this.job.id,
+    );
   }
 }
 
 /** Marks the job final with its segment and upload, inside the caller's transaction. */
-export function finishJob(db: Db, job: JobRow, status: 'done' | 'failed' | 'cancelled', error: string | null, members: number, now: number): void {
-  db.prepare('UPDATE import_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, now, job.id);
+export function finishJob(
+  db: Db,
+  job: JobRow,
+  status: 'done' | 'failed' | 'cancelled',
+  error: string | null,
+  members: number,
+  now: number,
+): void {
+  db.prepare('UPDATE import_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(
+    status,
+    error,
+    now,
+    job.id,
+  );
   if (job.segment_id !== null) {
     if (status === 'done')
-      db.prepare("UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?").run(members, now, job.segment_id);
+      db.prepare(
+        "UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?",
+      ).run(members, now, job.segment_id);
     else
       // An upload's segment stays, 'failed' (its status record names it); an import's is removed.
-      db.prepare("UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'").run(
-        job.upload_id !== null ? 'failed' : 'deleting',
-        error,
-        now,
-        job.segment_id,
-      );
+      db.prepare(
+        "UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'",
+      ).run(job.upload_id !== null ? 'failed' : 'deleting', error, now, job.segment_id);
   }
   if (job.upload_id !== null)
-    db.prepare('UPDATE uploads SET status = ?, finished_at = ? WHERE id = ?').run(status === 'done' ? 'COMPLETED' : 'FAILED', now, job.upload_id);
+    db.prepare('UPDATE uploads SET status = ?, finished_at = ? WHERE id = ?').run(
+      status === 'done' ? 'COMPLETED' : 'FAILED',
+      now,
+      job.upload_id,
+    );
 }

@@ -43,7 +43,9 @@ describe('migrations', () => {
     expect(() => openDatabase({ file })).toThrow(NewerDatabaseError);
     const after = new Database(file);
     expect(after.pragma('user_version', { simple: true })).toBe(migrations.length + 1);
-    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'from_the_future' }]);
+    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+      { name: 'from_the_future' },
+    ]);
     after.close();
   });
 
@@ -69,7 +71,9 @@ describe('migrations', () => {
     ]);
     const columns = (db.prepare('PRAGMA table_info(messages)').all() as Array<{ name: string }>).map((c) => c.name);
     expect(columns).not.toContain('due_at');
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('messages_due', 'messages_created')").all()).toEqual([]);
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE name IN ('messages_due', 'messages_created')").all(),
+    ).toEqual([]);
     expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 9 });
     db.close();
   });

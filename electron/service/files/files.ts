@@ -37,7 +37,11 @@ export class Files {
   }
 
   /** Stores an uploaded file; the bytes go to disk before the record exists, so no record lacks its file. */
-  save(accountId: number, provider: MessengerProvider, input: { name: string; mime: string; data: Buffer }): FileRecord {
+  save(
+    accountId: number,
+    provider: MessengerProvider,
+    input: { name: string; mime: string; data: Buffer },
+  ): FileRecord {
     const extension = path.extname(input.name).slice(1).toLowerCase();
     if (!ALLOWED_FILE_EXTENSIONS.includes(extension))
       throw new ServiceError(ApiCode.BadRequest, `file type .${extension} is not accepted`);
@@ -47,7 +51,9 @@ export class Files {
     fs.mkdirSync(this.dir, { recursive: true });
     fs.writeFileSync(path.join(this.dir, id), input.data);
     this.db
-      .prepare('INSERT INTO files (id, account_id, provider, name, mime, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO files (id, account_id, provider, name, mime, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(id, accountId, provider, input.name, input.mime, input.data.length, this.clock.now());
     return this.byId.get(id)!;
   }

@@ -46,9 +46,27 @@ describe('the send answer encoder', () => {
   it('writes the bytes JSON.stringify + UTF-8 write, for a typical send with rejected entries among accepted ones', () => {
     const entries = [
       accepted(0, '09120000000'),
-      { ...accepted(0, 'abc"\\'), messageid: 0, message: '', status: 0, statustext: messageStatusText[0], sender: '', date: 0, cost: 0 },
+      {
+        ...accepted(0, 'abc"\\'),
+        messageid: 0,
+        message: '',
+        status: 0,
+        statustext: messageStatusText[0],
+        sender: '',
+        date: 0,
+        cost: 0,
+      },
       accepted(1, '09120000001'),
-      { ...accepted(1, '09120000001'), messageid: 0, message: '', status: 15, statustext: messageStatusText[15], sender: '', date: 0, cost: 0 },
+      {
+        ...accepted(1, '09120000001'),
+        messageid: 0,
+        message: '',
+        status: 15,
+        statustext: messageStatusText[15],
+        sender: '',
+        date: 0,
+        cost: 0,
+      },
       accepted(2, '09120000002', 'another text'),
     ];
     expect(encodeMessageEntries(entries).equals(stringified(entries))).toBe(true);

@@ -28,8 +28,15 @@ export function addOpenApiPaths(paths: Record<string, unknown>): void {
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
 const errors = (...codes: number[]) =>
-  Object.fromEntries(codes.map((code) => [String(code), { description: `Error ${code}; entries is []`, content: json('ErrorEnvelope') }]));
-const internal = { '500': { description: 'Unexpected error: {"message"} without the envelope', content: json('InternalError') } };
+  Object.fromEntries(
+    codes.map((code) => [
+      String(code),
+      { description: `Error ${code}; entries is []`, content: json('ErrorEnvelope') },
+    ]),
+  );
+const internal = {
+  '500': { description: 'Unexpected error: {"message"} without the envelope', content: json('InternalError') },
+};
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   // Touch the schemas so their ids are registered even if tree-shaken imports were lazy.
@@ -67,7 +74,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     components: {
       schemas,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key from Settings or the seed file' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key from Settings or the seed file' },
+      },
     },
     security: [{ bearer: [] }],
     paths: {
@@ -86,25 +95,48 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         post: {
           summary: 'Status of sent messages (unknown or foreign ids: status 100)',
           requestBody: { required: true, content: json('StatusRequest') },
-          responses: { '200': { description: 'One entry per id', content: json('StatusResponse') }, ...errors(400, 401, 403, 414), ...internal },
+          responses: {
+            '200': { description: 'One entry per id', content: json('StatusResponse') },
+            ...errors(400, 401, 403, 414),
+            ...internal,
+          },
         },
       },
       '/v2/sms/outbox': {
-        post: { summary: 'Not implemented', security: [], responses: { '501': { description: 'Always', content: json('NotImplemented') } } },
+        post: {
+          summary: 'Not implemented',
+          security: [],
+          responses: { '501': { description: 'Always', content: json('NotImplemented') } },
+        },
       },
       '/upload-file/{provider}': {
         post: {
-          summary: 'Upload a file for bale or rubika sends (multipart field "file"; jpeg, jpg, png, gif, opus, ogg, mp4; at most 15 MB)',
-          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: ['bale', 'rubika'] } }],
+          summary:
+            'Upload a file for bale or rubika sends (multipart field "file"; jpeg, jpg, png, gif, opus, ogg, mp4; at most 15 MB)',
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: ['bale', 'rubika'] } },
+          ],
           requestBody: {
             required: true,
-            content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } },
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+              },
+            },
           },
-          responses: { '201': { description: 'return.status 200', content: json('FileUploadResponse') }, ...errors(400, 401, 403, 414), ...internal },
+          responses: {
+            '201': { description: 'return.status 200', content: json('FileUploadResponse') },
+            ...errors(400, 401, 403, 414),
+            ...internal,
+          },
         },
       },
       '/health': {
-        get: { summary: 'Liveness', security: [], responses: { '200': { description: 'Alive', content: json('Health') } } },
+        get: {
+          summary: 'Liveness',
+          security: [],
+          responses: { '200': { description: 'Alive', content: json('Health') } },
+        },
       },
       ...extraPaths,
     },

@@ -96,7 +96,8 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
       case 'FST_ERR_VALIDATION':
         return sendError(reply, ApiCode.BadRequest);
     }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, ApiCode.BadRequest);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+      return sendError(reply, ApiCode.BadRequest);
     request.log.error(error);
     return reply.code(500).send({ message: 'خطای داخلی سرور؛ لطفا بعدا دوباره تلاش کنید' });
   });
@@ -106,14 +107,25 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
   const routes: Array<{ method: string; pattern: RegExp }> = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp('^' + route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
+    const pattern = new RegExp(
+      '^' +
+        route.url
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/:[^/]+/g, '[^/]+')
+          .replace(/\*/g, '.*') +
+        '/?$',
+    );
     for (const method of methods) routes.push({ method: String(method).toUpperCase(), pattern });
   });
   function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method))
-      return reply.code(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('405 method not allowed');
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .type('text/plain; charset=utf-8')
+        .send('405 method not allowed');
     return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
   }
   app.setNotFoundHandler(notFound);

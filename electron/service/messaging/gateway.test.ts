@@ -59,7 +59,12 @@ describe('simulator gateway', () => {
   });
 
   it('follows the configured shares', () => {
-    const simulator = { seed: 3, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 } };
+    const simulator = {
+      seed: 3,
+      handoff_ms: 0,
+      delivery_ms: 0,
+      outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 },
+    };
     const counts: Record<number, number> = { 10: 0, 11: 0, 13: 0, 14: 0 };
     for (let id = 1; id <= 100_000; id++) counts[outcomeFor(simulator, id)]!++;
     expect(counts[10]! / 100_000).toBeCloseTo(0.85, 1);
@@ -96,7 +101,9 @@ describe('simulator gateway', () => {
 
   it('ends an opted-out receiver as 14 without handing it to the carrier, refunded', async () => {
     const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
-    core.db.prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)').run(account.id, '09120000001');
+    core.db
+      .prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)')
+      .run(account.id, '09120000001');
     const before = core.credit.balance(account.id);
     const result = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
     expect(result.entries.map((e) => e.status)).toEqual([1, 1, 1]);
@@ -114,9 +121,14 @@ describe('simulator gateway', () => {
 
   it('keeps what is due as ranges of ids: one per send, moved 500 at a time off the front', async () => {
     const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
-    const ranges = () => core.db.prepare('SELECT due_at, first_id, last_id FROM message_due ORDER BY due_at, first_id').all();
+    const ranges = () =>
+      core.db.prepare('SELECT due_at, first_id, last_id FROM message_due ORDER BY due_at, first_id').all();
     const start = clock.now();
-    const { entries } = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(1_200) });
+    const { entries } = core.sending.send(account.id, {
+      message: 'hi',
+      sender: '30001111',
+      receivers: receivers(1_200),
+    });
     const first = entries[0]!.messageid;
     expect(ranges()).toEqual([{ due_at: start + 1000, first_id: first, last_id: first + 1_199 }]);
     clock.advance(1000);
@@ -142,7 +154,9 @@ describe('simulator gateway', () => {
 
   it('passes over messages already final inside a range, and an opted-out receiver leaves no gap in it', async () => {
     const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
-    core.db.prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)').run(account.id, '09120000001');
+    core.db
+      .prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)')
+      .run(account.id, '09120000001');
     const { entries } = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
     const [a, b, c] = entries.map((e) => e.messageid);
     clock.advance(1000);

@@ -146,7 +146,8 @@ export class Gateway {
         if (!this.releaseStmt.run(row.id).changes) return null;
         return { status: MessageStatus.Queued, nextDueAt: now + simulator.handoff_ms };
       case MessageStatus.Queued:
-        if (this.optedOutStmt.get(row.account_id, row.receptor)) return this.finish(row, MessageStatus.Blocked, now, true);
+        if (this.optedOutStmt.get(row.account_id, row.receptor))
+          return this.finish(row, MessageStatus.Blocked, now, true);
         if (!this.handStmt.run(now, row.id).changes) return null;
         return { status: MessageStatus.HandedToCarrier, nextDueAt: now + simulator.delivery_ms };
       case MessageStatus.HandedToCarrier: {

@@ -58,7 +58,8 @@ export class Sending {
 
   send(accountId: number, request: SendRequest, origin: SendOrigin = 'api'): SendResult {
     const { receivers } = request;
-    if (receivers.length > MAX_RECEIVERS) throw new ServiceError(ApiCode.TooLarge, `more than ${MAX_RECEIVERS} receivers`);
+    if (receivers.length > MAX_RECEIVERS)
+      throw new ServiceError(ApiCode.TooLarge, `more than ${MAX_RECEIVERS} receivers`);
     // The API needs can_send_api_campaign (spec 4.1); the app's own composer is the panel.
     const permission = origin === 'api' ? 'can_send_api_campaign' : 'can_send_panel_campaign';
     const line = this.accounts.senderLine(accountId, request.sender, permission);
@@ -94,8 +95,19 @@ export class Sending {
 
     const sendId = this.db.transaction(() => {
       const id = Number(
-        this.insertSend.run(accountId, line.id, line.number, line.provider, text, countPages(text), origin, fileId,
-          accepted.length, total, now).lastInsertRowid,
+        this.insertSend.run(
+          accountId,
+          line.id,
+          line.number,
+          line.provider,
+          text,
+          countPages(text),
+          origin,
+          fileId,
+          accepted.length,
+          total,
+          now,
+        ).lastInsertRowid,
       );
       // Inside the transaction again: the balance read and the debit are one atomic step.
       this.credit.debitSend(accountId, id, total);
@@ -138,5 +150,14 @@ function wellFormed(text: string): string {
 
 /** An entry for a receiver that is not (yet) recorded: messageid 0, empty text/sender, date and cost 0. */
 function rejected(status: MessageStatus, receptor: string): MessageInfo {
-  return { messageid: 0, message: '', status, statustext: messageStatusText[status], sender: '', receptor, date: 0, cost: 0 };
+  return {
+    messageid: 0,
+    message: '',
+    status,
+    statustext: messageStatusText[status],
+    sender: '',
+    receptor,
+    date: 0,
+    cost: 0,
+  };
 }

@@ -18,14 +18,17 @@ export const UploadContactsRequestSchema = z
   .describe(
     'Flat objects whose values are all strings. phone_number is required in the first object (400); every other key is ' +
       'entirely upper case (at least one capital letter, no small letter; else 400); all objects have exactly the same keys ' +
-      '(else 400); an empty array is 400; more than 100,000 contacts is 414. Keys become the columns of the upload\'s CSV, ' +
+      "(else 400); an empty array is 400; more than 100,000 contacts is 414. Keys become the columns of the upload's CSV, " +
       'phone_number first, and the columns of the segment ({{KEY}} placeholders in campaign templates).',
   )
   .meta({ id: 'UploadContactsRequest' });
 
 export const UploadContactsResultSchema = z
   .object({
-    segment_id: z.number().int().describe('The new segment (named upload-{upload_data_id}); usable once the upload is COMPLETED'),
+    segment_id: z
+      .number()
+      .int()
+      .describe('The new segment (named upload-{upload_data_id}); usable once the upload is COMPLETED'),
     upload_data_id: z.number().int().describe('Follow processing with GET /v2/sms/campaigns/contacts/{upload_data_id}'),
   })
   .meta({ id: 'UploadContactsResult' });
@@ -39,13 +42,18 @@ export const UploadStatusSchema = z
     valid: z.number().int().describe('Distinct valid numbers now in the segment'),
     invalid: z.number().int().describe('Numbers that are not Iranian mobile numbers after normalization'),
     duplicates: z.number().int().describe('Repeats of a number seen earlier in the upload (the first one is kept)'),
-    opted_out: z.number().int().describe("Numbers on the account's opt-out list, left out (total = valid + invalid + duplicates + opted_out)"),
+    opted_out: z
+      .number()
+      .int()
+      .describe("Numbers on the account's opt-out list, left out (total = valid + invalid + duplicates + opted_out)"),
     errors: z
       .array(
         z.object({
           row: z.number().int().describe('1 = first contact object'),
           phone_number: z.string().describe('As sent'),
-          reason: z.string().describe(`Persian: "${Object.values(rejectionReasonText).join('", "')}" (invalid, duplicate, opted out)`),
+          reason: z
+            .string()
+            .describe(`Persian: "${Object.values(rejectionReasonText).join('", "')}" (invalid, duplicate, opted out)`),
         }),
       )
       .describe('Every row left out, in row order'),
@@ -62,11 +70,14 @@ const error = (description: string) => ({ description, content: ref('ErrorEnvelo
 addOpenApiPaths({
   '/v2/sms/campaigns/contacts': {
     post: {
-      summary: 'Upload contacts into a new segment (processed in the background: normalized, deduplicated, opt-outs removed)',
+      summary:
+        'Upload contacts into a new segment (processed in the background: normalized, deduplicated, opt-outs removed)',
       requestBody: { required: true, content: ref('UploadContactsRequest') },
       responses: {
         '201': { description: 'Accepted at once; return.status is 200', content: ref('UploadContactsResponse') },
-        '400': error('Not an array, empty array, phone_number missing in the first object, a key not upper case, keys differing between objects, or a value not a string'),
+        '400': error(
+          'Not an array, empty array, phone_number missing in the first object, a key not upper case, keys differing between objects, or a value not a string',
+        ),
         '401': error('Account not active'),
         '403': error('API key not valid'),
         '414': error('More than 100,000 contacts in one request (request size above the allowed limit)'),
@@ -78,8 +89,13 @@ addOpenApiPaths({
       summary: 'Processing status of an upload',
       parameters: [{ name: 'upload_data_id', in: 'path', required: true, schema: { type: 'integer' } }],
       responses: {
-        '200': { description: 'PROCESSING (counters so far), COMPLETED or FAILED', content: ref('UploadStatusResponse') },
-        '400': error('upload_data_id not an integer, unknown, or an upload of another account (the three are not told apart)'),
+        '200': {
+          description: 'PROCESSING (counters so far), COMPLETED or FAILED',
+          content: ref('UploadStatusResponse'),
+        },
+        '400': error(
+          'upload_data_id not an integer, unknown, or an upload of another account (the three are not told apart)',
+        ),
         '401': error('Account not active'),
         '403': error('API key not valid'),
       },
@@ -96,12 +112,15 @@ export async function contactsRoutes(app: FastifyInstance, { core }: { core: Cor
       return sendOk(reply, created, 201);
     });
 
-    authed.get<{ Params: { upload_data_id: string } }>('/v2/sms/campaigns/contacts/:upload_data_id', async (request, reply) => {
-      const raw = request.params.upload_data_id;
-      if (!/^[0-9]{1,15}$/.test(raw)) return sendError(reply, ApiCode.BadRequest);
-      const record = core.uploads.status(request.account.id, Number(raw));
-      if (!record) return sendError(reply, ApiCode.BadRequest);
-      return sendOk(reply, record);
-    });
+    authed.get<{ Params: { upload_data_id: string } }>(
+      '/v2/sms/campaigns/contacts/:upload_data_id',
+      async (request, reply) => {
+        const raw = request.params.upload_data_id;
+        if (!/^[0-9]{1,15}$/.test(raw)) return sendError(reply, ApiCode.BadRequest);
+        const record = core.uploads.status(request.account.id, Number(raw));
+        if (!record) return sendError(reply, ApiCode.BadRequest);
+        return sendOk(reply, record);
+      },
+    );
   });
 }
