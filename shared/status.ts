@@ -1,43 +1,13 @@
-// Message lifecycle statuses and API return codes, with their Persian texts: defined once, used by
-// the service core, the HTTP API and the UI alike (spec sections 3.1 and 7).
+// API return codes with their Persian texts (spec 7), providers and line permissions: defined once,
+// used by the service core, the HTTP API and the UI alike. Message statuses live in lifecycle.ts.
 
-export const MessageStatus = {
-  Invalid: 0,
-  Queued: 1,
-  Scheduled: 2,
-  HandedToCarrier: 4,
-  SendError: 6,
-  Delivered: 10,
-  Undelivered: 11,
-  Cancelled: 13,
-  Blocked: 14,
-  Duplicate: 15,
-  UnknownId: 100,
-} as const;
-export type MessageStatus = (typeof MessageStatus)[keyof typeof MessageStatus];
-
-/** statustext of each message status, verbatim from spec 3.1. */
-export const messageStatusText: Record<MessageStatus, string> = {
-  0: 'دریافت کننده نامعتبر',
-  1: 'در صف ارسال',
-  2: 'زمانبندی شده',
-  4: 'ارسال شده به مخابرات',
-  6: 'خطا در ارسال پیام به سرشماره مشخص شده',
-  10: 'رسیده به گیرنده',
-  11: 'مشکل در رسیدن پیام',
-  13: 'ارسال پیام از سمت کاربر لغو شده یا در ارسال آن مشکلی پیش آمده که هزینه آن به حساب برگشت داده میشود',
-  14: 'بلاک شده است',
-  15: 'شماره تکراری',
-  100: 'شناسه پیامک نامعتبر است',
-};
-
-/** Statuses that never change again (spec 3.1 rule 1, the fuller list); the simulator's outcomes. */
-export const FINAL_STATUSES = [10, 11, 13, 14] as const satisfies readonly MessageStatus[];
-
-const final = new Set<number>(FINAL_STATUSES);
-export function isFinalStatus(status: number): boolean {
-  return final.has(status);
-}
+export {
+  MessageStatus,
+  messageStatusText,
+  FINAL_STATUSES,
+  isFinalStatus,
+  isMessageStatus,
+} from './lifecycle';
 
 /** `return.status` codes the service answers with (spec 7). */
 export const ApiCode = {

@@ -1,0 +1,68 @@
+// Receiver classification, the one loop behind every send (API, panel, campaign, preview) and the
+// composer's live view: each submitted receiver, in order, is invalid, a duplicate of an earlier
+// one, or valid (normalized). The API applies spec 4.1's strict pattern; pasted lists and
+// spreadsheets the lenient normalization (Persian digits, spaces, prefixes).
+import { normalizePhone, normalizeReceiver } from './phone';
+
+export type ReceiverRule = 'strict' | 'lenient';
+
+export const ReceiverKind = { Valid: 0, Invalid: 1, Duplicate: 2 } as const;
+export type ReceiverKind = (typeof ReceiverKind)[keyof typeof ReceiverKind];
+
+export interface ClassifiedReceivers {
+  /** Per submitted receiver, in order. */
+  kinds: ReceiverKind[];
+  /** Per submitted receiver: the normalized number when valid or duplicate, else as submitted. */
+  receptors: string[];
+  /** Indexes (into the submitted list) of the valid receivers, in order. */
+  valid: number[];
+  invalidCount: number;
+  duplicateCount: number;
+}
+
+export function normalizerOf(rule: ReceiverRule): (raw: string) => string | null {
+  return rule === 'strict' ? normalizeReceiver : normalizePhone;
+}
+
+export function classifyReceivers(receivers: readonly string[], rule: ReceiverRule): ClassifiedReceivers {
+  const normalize = normalizerOf(rule);
+  const kinds: ReceiverKind[] = new Array(receivers.length);
+  const receptors: string[] = new Array(receivers.length);
+  const valid: number[] = [];
+  const seen = new Set<string>();
+  let invalidCount = 0;
+  for (let i = 0; i < receivers.length; i++) {
+    const raw = receivers[i]!;
+    const receptor = normalize(raw);
+    if (receptor === null) {
+      kinds[i] = ReceiverKind.Invalid;
+      receptors[i] = raw;
+      invalidCount++;
+    } else if (seen.has(receptor)) {
+      kinds[i] = ReceiverKind.Duplicate;
+      receptors[i] = receptor;
+    } else {
+      seen.add(receptor);
+      kinds[i] = ReceiverKind.Valid;
+      receptors[i] = receptor;
+      valid.push(i);
+    }
+  }
+  return { kinds, receptors, valid, invalidCount, duplicateCount: receivers.length - valid.length - invalidCount };
+}
+
+/** The lists a person reads: valid numbers, invalid entries as typed, duplicates each listed once. */
+export function summarizeReceivers(classified: ClassifiedReceivers): {
+  valid: string[];
+  invalid: string[];
+  duplicates: string[];
+} {
+  const valid = classified.valid.map((i) => classified.receptors[i]!);
+  const invalid: string[] = [];
+  const duplicates = new Set<string>();
+  classified.kinds.forEach((kind, i) => {
+    if (kind === ReceiverKind.Invalid) invalid.push(classified.receptors[i]!);
+    else if (kind === ReceiverKind.Duplicate) duplicates.add(classified.receptors[i]!);
+  });
+  return { valid, invalid, duplicates: [...duplicates] };
+}
