@@ -1,5 +1,6 @@
-// The service core: opens the workspace's SQLite store and wires the domains, the gateway and the
-// scheduler together. Both transports (HTTP in `serve` and Electron's IPC) call into one Core.
+// The service core: opens the workspace's SQLite store and composes the domains (accounts,
+// settings, files, messaging, contacts) and the scheduler. Both transports (HTTP in `serve` and
+// Electron's IPC) call into one Core; the rules live in the domains.
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { openDatabase, type Db } from './db/database';
@@ -8,14 +9,13 @@ import { Accounts } from './accounts/accounts';
 import { Credit } from './accounts/credit';
 import { Settings } from './settings/settings';
 import { Files } from './files/files';
-import { Sending } from './messaging/send';
-import { StatusLookup } from './messaging/status';
-import { Gateway, type StatusChange } from './messaging/gateway';
+import { createMessaging, type Messaging } from './messaging';
+import type { StatusChange } from './messaging/lifecycle';
 import { Scheduler } from './scheduler/scheduler';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 
 export interface CoreEvents {
-  /** Messages whose status moved, batched per gateway step. */
+  /** Messages whose status moved, batched per lifecycle step or carrier report. */
   'message-status': [StatusChange[]];
   /** A scheduler worker failed; the loop goes on. */
   'worker-error': [{ worker: string; error: unknown }];
@@ -37,9 +37,7 @@ export class Core {
   readonly accounts: Accounts;
   readonly credit: Credit;
   readonly files: Files;
-  readonly sending: Sending;
-  readonly statusLookup: StatusLookup;
-  readonly gateway: Gateway;
+  readonly messaging: Messaging;
   readonly scheduler: Scheduler;
   readonly dataDir: string;
   readonly imports: Imports;
@@ -57,26 +55,20 @@ export class Core {
     this.credit = new Credit(this.db, this.clock);
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
-    this.gateway = new Gateway(this.db, this.clock, this.credit, this.settings);
-    this.sending = new Sending(
-      this.db,
-      this.clock,
-      this.accounts,
-      this.credit,
-      this.files,
-      this.settings,
-      this.gateway,
-      () => this.scheduler.poke(),
-    );
-    this.statusLookup = new StatusLookup(this.db);
-    this.scheduler.register({
-      name: 'gateway',
-      nextDueAt: () => this.gateway.nextDueAt(),
-      runDue: () => {
-        const changes = this.gateway.step();
-        if (changes !== null && changes.length > 0) this.events.emit('message-status', changes);
-        return changes !== null;
+    this.messaging = createMessaging({
+      db: this.db,
+      clock: this.clock,
+      accounts: this.accounts,
+      credit: this.credit,
+      files: this.files,
+      settings: this.settings,
+      scheduler: this.scheduler,
+      // The contacts domain is built just below; the lifecycle asks only once messages move.
+      optouts: {
+        has: (accountId, phone) => this.optouts.has(accountId, phone),
+        filter: (accountId, phones) => this.optouts.filter(accountId, phones),
       },
+      onStatusChanges: (changes) => this.events.emit('message-status', changes),
     });
     ({
       imports: this.imports,

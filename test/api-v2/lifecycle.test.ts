@@ -4,7 +4,7 @@
 // outcomes. Time is a manual clock moved by the test; the scheduler is real.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
-import { outcomeFor } from '../../electron/service/messaging/gateway';
+import { outcomeFor } from '../../electron/service/messaging/carriers/simulator';
 import type { SimulatorSettings } from '../../electron/service/settings/settings';
 import { post, startServer, testSeed, type TestServer } from '../helpers/server';
 import { accountId, counts, expectEnvelope, phones, refundRows } from './support';

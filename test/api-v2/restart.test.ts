@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outcomeFor } from '../../electron/service/messaging/gateway';
+import { outcomeFor } from '../../electron/service/messaging/carriers/simulator';
 import type { SimulatorSettings } from '../../electron/service/settings/settings';
 import { eventually, post, spawnServe, tempDir, testSeed, type ServeProcess } from '../helpers/server';
 import { phones, type HttpResult } from './support';

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
+import { senderLineFault, type Origin } from '../../../shared/lines';
 
 export interface Account {
   id: number;
@@ -235,13 +236,11 @@ export class Accounts {
     this.db.prepare('UPDATE lines SET active = 0 WHERE account_id = ? AND number = ?').run(accountId, number);
   }
 
-  /**
-   * The line an account may send from with the given permission (spec 4.1 rule 6 / 4.3):
-   * not owned, inactive or lacking the permission is 412.
-   */
-  senderLine(accountId: number, number: string, permission: LinePermission): Line {
+  /** The line an account may send from for this origin (shared/lines.ts); any fault is 412. */
+  senderLine(accountId: number, number: string, origin: Origin): Line {
     const line = this.findLine(accountId, number);
-    if (!line || !line.active || !line[permission]) throw new ServiceError(ApiCode.InvalidSender, number);
-    return line;
+    const fault = senderLineFault(line, origin);
+    if (fault !== null) throw new ServiceError(ApiCode.InvalidSender, `${number}: ${fault}`);
+    return line!;
   }
 }

@@ -2,7 +2,7 @@
 // busy gateway sends a few large batches, not thousands of small ones), contacts job progress
 // (core.imports) and export progress.
 import type { Core } from '../core';
-import type { StatusChange } from '../messaging/gateway';
+import type { StatusChange } from '../messaging/lifecycle';
 import type { EventName, PayloadOf } from '../../../shared/ipc/contracts';
 import type { ImportProgress } from '../../../shared/contacts';
 

@@ -15,7 +15,7 @@ import { MessageQueries } from './messages';
 import { Dashboard } from './dashboard';
 import { Exporter } from './export';
 import { backupsDir, createBackup, listBackups, restoreBackup, type BackupInfo } from './backup';
-import { panelSend, preview } from './compose';
+import { panelSend, preview } from '../messaging/compose';
 import { listSegments } from './segments';
 import { readAppSettings, writeAppSettings } from './app-settings';
 import { EventHub } from './events';

@@ -6,7 +6,56 @@ import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
-import { MAX_RECEIVERS, MAX_STATUS_IDS, SendRequestSchema, StatusRequestSchema } from '../../../../shared/api';
+import { MessageStatus, messageStatusText } from '../../../../shared/lifecycle';
+import { ReceiverKind } from '../../../../shared/receivers';
+import type { Acceptance } from '../../messaging/accept';
+import { unixSeconds } from '../../clock';
+import {
+  MAX_RECEIVERS,
+  MAX_STATUS_IDS,
+  SendRequestSchema,
+  StatusRequestSchema,
+  type MessageInfo,
+} from '../../../../shared/api';
+
+/** Spec 2.2: one entry per submitted receiver, in order; invalid (0) and duplicate (15) entries carry no message. */
+function messageInfos(acceptance: Acceptance): MessageInfo[] {
+  const { classified, price, texts, costs, firstMessageId, status, line } = acceptance;
+  const date = unixSeconds(acceptance.createdAt);
+  const statustext = messageStatusText[status];
+  const entries: MessageInfo[] = new Array(classified.kinds.length);
+  let n = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const kind = classified.kinds[i]!;
+    const receptor = classified.receptors[i]!;
+    if (kind === ReceiverKind.Valid) {
+      entries[i] = {
+        messageid: firstMessageId + n,
+        message: texts?.[n] ?? price.text,
+        status,
+        statustext,
+        sender: line.number,
+        receptor,
+        date,
+        cost: costs?.[n] ?? price.costRials,
+      };
+      n++;
+    } else {
+      const rejected = kind === ReceiverKind.Invalid ? MessageStatus.Invalid : MessageStatus.Duplicate;
+      entries[i] = {
+        messageid: 0,
+        message: '',
+        status: rejected,
+        statustext: messageStatusText[rejected],
+        sender: '',
+        receptor,
+        date: 0,
+        cost: 0,
+      };
+    }
+  }
+  return entries;
+}
 
 function isObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);
@@ -31,8 +80,17 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
         return sendError(reply, ApiCode.TooLarge);
       const parsed = SendRequestSchema.safeParse(body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
-      const result = core.sending.send(request.account.id, parsed.data, 'api');
-      return sendMessageEntries(reply, result.entries);
+      const { message, sender, receivers, file_id } = parsed.data;
+      const acceptance = core.messaging.accept.accept({
+        accountId: request.account.id,
+        origin: 'api-v2',
+        sender,
+        text: message,
+        receivers,
+        rule: 'strict',
+        fileId: file_id ?? null,
+      });
+      return sendMessageEntries(reply, messageInfos(acceptance));
     });
 
     authed.post('/v2/sms/status', async (request, reply) => {
@@ -41,7 +99,7 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
         return sendError(reply, ApiCode.TooLarge);
       const parsed = StatusRequestSchema.safeParse(body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
-      return sendOk(reply, core.statusLookup.lookup(request.account.id, parsed.data.messageids));
+      return sendOk(reply, core.messaging.statusLookup.lookup(request.account.id, parsed.data.messageids));
     });
   });
 }

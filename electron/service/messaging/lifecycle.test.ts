@@ -3,7 +3,7 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import { draw, outcomeFor } from './gateway';
+import { draw, outcomeFor } from './carriers/simulator';
 import { isFinalStatus } from '../../../shared/status';
 
 const cores: Core[] = [];
@@ -20,6 +20,26 @@ function makeCore(simulator = testSeed().simulator!) {
   return { core, clock, account };
 }
 
+/** A v2-style send of 'hi' from 30001111 through the acceptance path. */
+function send(core: Core, accountId: number, list: string[]) {
+  const acceptance = core.messaging.accept.accept({
+    accountId,
+    origin: 'api-v2',
+    sender: '30001111',
+    text: 'hi',
+    receivers: list,
+    rule: 'strict',
+  });
+  const ids = acceptance.classified.valid.map((_, n) => acceptance.firstMessageId + n);
+  return { totalRials: acceptance.totalRials, ids, statuses: ids.map(() => acceptance.status) };
+}
+/** The next due time of the lifecycle or of the carrier's reports. */
+function nextDue(core: Core): number | null {
+  const due = [core.messaging.lifecycle.nextDueAt(), core.messaging.lifecycle.carrier.worker!.nextDueAt()];
+  const found = due.filter((d): d is number => d !== null);
+  return found.length === 0 ? null : Math.min(...found);
+}
+
 const receivers = (n: number) => Array.from({ length: n }, (_, i) => '0912' + String(i).padStart(7, '0'));
 const statuses = (core: Core) =>
   core.db.prepare('SELECT id, status FROM messages ORDER BY id').all() as Array<{ id: number; status: number }>;
@@ -27,7 +47,7 @@ const statuses = (core: Core) =>
 describe('simulator gateway', () => {
   it('moves 1 -> 4 -> final only when the clock reaches each due time', async () => {
     const { core, clock, account } = makeCore();
-    core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(50) });
+    send(core, account.id, receivers(50));
     await core.scheduler.drain();
     expect(new Set(statuses(core).map((m) => m.status))).toEqual(new Set([1]));
     clock.advance(999);
@@ -39,14 +59,14 @@ describe('simulator gateway', () => {
     clock.advance(5000);
     await core.scheduler.drain();
     expect(statuses(core).every((m) => isFinalStatus(m.status))).toBe(true);
-    expect(core.gateway.nextDueAt()).toBeNull();
+    expect(nextDue(core)).toBeNull();
   });
 
   it('draws the same outcomes for the same seed, and different ones for another seed', async () => {
     const simulator = testSeed().simulator!;
     const run = async (seed: number) => {
       const { core, clock, account } = makeCore({ ...simulator, seed });
-      core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(400) });
+      send(core, account.id, receivers(400));
       clock.advance(1000);
       await core.scheduler.drain();
       clock.advance(5000);
@@ -82,7 +102,7 @@ describe('simulator gateway', () => {
     const simulator = { seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '13': 1 } };
     const { core, clock, account } = makeCore(simulator);
     const before = core.credit.balance(account.id);
-    const result = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(20) });
+    const result = send(core, account.id, receivers(20));
     expect(core.credit.balance(account.id)).toBe(before - result.totalRials);
     clock.advance(1000);
     await core.scheduler.drain();
@@ -105,8 +125,8 @@ describe('simulator gateway', () => {
       .prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)')
       .run(account.id, '09120000001');
     const before = core.credit.balance(account.id);
-    const result = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
-    expect(result.entries.map((e) => e.status)).toEqual([1, 1, 1]);
+    const result = send(core, account.id, receivers(3));
+    expect(result.statuses).toEqual([1, 1, 1]);
     clock.advance(1000);
     await core.scheduler.drain();
     const blocked = core.db.prepare('SELECT status, handed_at FROM messages WHERE receptor = ?').get('09120000001') as {
@@ -122,18 +142,20 @@ describe('simulator gateway', () => {
   it('keeps what is due as ranges of ids: one per send, moved 500 at a time off the front', async () => {
     const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
     const ranges = () =>
-      core.db.prepare('SELECT due_at, first_id, last_id FROM message_due ORDER BY due_at, first_id').all();
+      // The lifecycle's due moves and the simulator's due reports, together.
+      core.db
+        .prepare(
+          `SELECT due_at, first_id, last_id FROM message_due UNION ALL SELECT due_at, first_id, last_id FROM simulator_due
+           ORDER BY due_at, first_id`,
+        )
+        .all();
     const start = clock.now();
-    const { entries } = core.sending.send(account.id, {
-      message: 'hi',
-      sender: '30001111',
-      receivers: receivers(1_200),
-    });
-    const first = entries[0]!.messageid;
+    const { ids } = send(core, account.id, receivers(1_200));
+    const first = ids[0]!;
     expect(ranges()).toEqual([{ due_at: start + 1000, first_id: first, last_id: first + 1_199 }]);
     clock.advance(1000);
     // One step: the first 500 handed over, due again for delivery; the rest of the range waits.
-    expect(core.gateway.step()!.map((c) => c.status)).toEqual(Array(500).fill(4));
+    expect(core.messaging.lifecycle.step()!.map((c) => c.status)).toEqual(Array(500).fill(4));
     expect(ranges()).toEqual([
       { due_at: start + 1000, first_id: first + 500, last_id: first + 1_199 },
       { due_at: start + 6000, first_id: first, last_id: first + 499 },
@@ -144,12 +166,12 @@ describe('simulator gateway', () => {
       { due_at: start + 6000, first_id: first + 500, last_id: first + 999 },
       { due_at: start + 6000, first_id: first + 1000, last_id: first + 1_199 },
     ]);
-    expect(core.gateway.nextDueAt()).toBe(start + 6000);
+    expect(nextDue(core)).toBe(start + 6000);
     clock.advance(5000);
     await core.scheduler.drain();
     expect(ranges()).toEqual([]);
     expect(statuses(core).every((m) => m.status === 10)).toBe(true);
-    expect(core.gateway.step()).toBeNull();
+    expect(core.messaging.lifecycle.step()).toBeNull();
   });
 
   it('passes over messages already final inside a range, and an opted-out receiver leaves no gap in it', async () => {
@@ -157,22 +179,25 @@ describe('simulator gateway', () => {
     core.db
       .prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)')
       .run(account.id, '09120000001');
-    const { entries } = core.sending.send(account.id, { message: 'hi', sender: '30001111', receivers: receivers(3) });
-    const [a, b, c] = entries.map((e) => e.messageid);
+    const [a, b, c] = send(core, account.id, receivers(3)).ids;
     clock.advance(1000);
-    expect(core.gateway.step()).toEqual([
+    expect(core.messaging.lifecycle.step()).toEqual([
       { id: a, account_id: account.id, status: 4 },
       { id: b, account_id: account.id, status: 14 },
       { id: c, account_id: account.id, status: 4 },
     ]);
     // One range over all three: the 14 in the middle is final and will be passed over.
-    expect(core.db.prepare('SELECT first_id, last_id FROM message_due').all()).toEqual([{ first_id: a, last_id: c }]);
+    expect(core.db.prepare('SELECT first_id, last_id FROM message_due').all()).toEqual([]);
+    expect(core.db.prepare('SELECT first_id, last_id FROM simulator_due').all()).toEqual([{ first_id: a, last_id: c }]);
     // Everything in a range may be final by then (here: cancelled by hand): the step changes
     // nothing, but the range goes.
     core.db.prepare('UPDATE messages SET status = 13').run();
     clock.advance(5000);
-    expect(core.gateway.step()).toEqual([]);
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM message_due').get()).toEqual({ n: 0 });
-    expect(core.gateway.step()).toBeNull();
+    const reported: unknown[] = [];
+    core.events.on('message-status', (changes) => reported.push(...changes));
+    expect(await core.messaging.lifecycle.carrier.worker!.runDue()).toBe(true);
+    expect(reported).toEqual([]);
+    expect(core.db.prepare('SELECT COUNT(*) AS n FROM simulator_due').get()).toEqual({ n: 0 });
+    expect(core.messaging.lifecycle.step()).toBeNull();
   });
 });

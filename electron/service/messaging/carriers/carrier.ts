@@ -1,0 +1,43 @@
+// The seam between the message lifecycle and whoever delivers. The lifecycle decides when a
+// message is due, moves it 1 -> 4 and hands the batch over; a carrier takes the batch and reports
+// each message's outcome later, asynchronously, through CarrierReports. The lifecycle applies the
+// reported moves (guarded by the status they move from, refunds exactly once, pushes to the UI),
+// so a carrier never writes a message's status itself.
+//
+// A new carrier (an HTTP upstream) implements `accept` by recording what it must deliver (e.g. a
+// persisted hand-over job, enqueued in the same transaction), does its I/O in its own worker or
+// job, and calls `reports.report()` as outcomes arrive (webhook or polling).
+import type { Worker } from '../../scheduler/scheduler';
+import type { MessageStatus } from '../../../../shared/lifecycle';
+import type { StatusChange } from '../lifecycle';
+
+/** A message just handed over (status 4). An upstream reads text and sender by id if it needs them. */
+export interface Handover {
+  id: number;
+  account_id: number;
+  receptor: string;
+}
+
+export interface Outcome {
+  id: number;
+  status: MessageStatus;
+}
+
+export interface CarrierReports {
+  /** Applies reported outcomes; returns the moves made (a move the lifecycle does not allow is ignored). */
+  report(outcomes: readonly Outcome[]): StatusChange[];
+}
+
+export interface Carrier {
+  readonly name: string;
+  /**
+   * Takes a batch of messages just moved to 4, inside the lifecycle's transaction: it must only
+   * record (synchronously, in the same database) what it will deliver, so that a crash either
+   * loses both the move and the record or neither. Delivery happens later.
+   */
+  accept(batch: readonly Handover[], now: number): void;
+  /** The carrier's own timed work on the scheduler loop (deliveries, reports), if any. */
+  readonly worker?: Worker;
+}
+
+export type CarrierFactory = (reports: CarrierReports) => Carrier;

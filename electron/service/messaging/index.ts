@@ -1,0 +1,65 @@
+// The messaging domain wired together for Core: the acceptance path, the lifecycle with its
+// carrier (the simulator until a real upstream is configured), the status lookup, and their
+// scheduler workers.
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import type { Accounts } from '../accounts/accounts';
+import type { Credit } from '../accounts/credit';
+import type { Files } from '../files/files';
+import type { Settings } from '../settings/settings';
+import type { Scheduler } from '../scheduler/scheduler';
+import { Accept } from './accept';
+import { Lifecycle, type StatusChange } from './lifecycle';
+import { StatusLookup } from './status';
+import { SimulatorCarrier } from './carriers/simulator';
+import type { CarrierFactory } from './carriers/carrier';
+
+export interface MessagingDeps {
+  db: Db;
+  clock: Clock;
+  accounts: Accounts;
+  credit: Credit;
+  files: Files;
+  settings: Settings;
+  scheduler: Scheduler;
+  /** The contacts domain's opt-out list. */
+  optouts: {
+    has(accountId: number, phone: string): boolean;
+    filter(accountId: number, phones: readonly string[]): string[];
+  };
+  onStatusChanges(changes: StatusChange[]): void;
+  /** Who delivers; the simulator by default. */
+  carrier?: CarrierFactory;
+}
+
+export interface Messaging {
+  accept: Accept;
+  lifecycle: Lifecycle;
+  statusLookup: StatusLookup;
+}
+
+export function createMessaging(deps: MessagingDeps): Messaging {
+  const { db, clock, settings, scheduler } = deps;
+  const lifecycle = new Lifecycle(
+    db,
+    clock,
+    deps.credit,
+    settings,
+    (accountId, phone) => deps.optouts.has(accountId, phone),
+    deps.onStatusChanges,
+    deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports)),
+  );
+  const accept = new Accept(db, clock, deps.accounts, deps.credit, deps.files, settings, {
+    schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
+    handoffMs: () => settings.simulator().handoff_ms,
+    countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
+    onAccepted: () => scheduler.poke(),
+  });
+  scheduler.register({
+    name: 'lifecycle',
+    nextDueAt: () => lifecycle.nextDueAt(),
+    runDue: () => lifecycle.step() !== null,
+  });
+  if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
+  return { accept, lifecycle, statusLookup: new StatusLookup(db) };
+}

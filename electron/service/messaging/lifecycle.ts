@@ -1,0 +1,153 @@
+// The message lifecycle (PRODUCT.md "Message lifecycle"; the moves themselves are data in
+// shared/lifecycle.ts): what is due when, the guarded moves, refunds exactly once, and the pushes
+// to the UI. Who delivers is a Carrier (carriers/): the lifecycle hands due queued messages over
+// and applies the outcomes the carrier reports later.
+//
+// Every move is guarded by the status it moves from, in one transaction per batch: a crash between
+// batches loses nothing, and a restart never moves a message twice. Due times live in message_due
+// as ranges of consecutive ids (due-ranges.ts).
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import type { Credit } from '../accounts/credit';
+import type { Settings } from '../settings/settings';
+import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
+import { DueRanges, DueRuns } from './due-ranges';
+import type { Carrier, CarrierFactory, CarrierReports, Handover, Outcome } from './carriers/carrier';
+
+export interface StatusChange {
+  id: number;
+  account_id: number;
+  status: MessageStatus;
+}
+
+interface MessageRow {
+  id: number;
+  account_id: number;
+  receptor: string;
+  status: MessageStatus;
+  cost_rials: number;
+}
+
+// Messages moved per step (one transaction), all from one due range. Kept small so a step is a few
+// milliseconds: the scheduler yields between steps, and IPC/HTTP calls wait at most one step
+// (test/responsiveness).
+export const BATCH = 500;
+
+export class Lifecycle implements CarrierReports {
+  readonly carrier: Carrier;
+  private readonly due: DueRanges;
+  private readonly rangeStmt;
+  private readonly byIdStmt;
+  private readonly moveStmt;
+  private readonly handStmt;
+  private readonly finishStmt;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly credit: Credit,
+    private readonly settings: Settings,
+    /** Whether a receiver is on the account's opt-out list (the contacts domain's). */
+    private readonly isOptedOut: (accountId: number, phone: string) => boolean,
+    /** Told after each committed batch of moves (pushes to the UI). */
+    private readonly onChanges: (changes: StatusChange[]) => void,
+    carrier: CarrierFactory,
+  ) {
+    this.due = new DueRanges(db, 'message_due');
+    this.rangeStmt = db.prepare<[number, number, number], MessageRow>(
+      'SELECT id, account_id, receptor, status, cost_rials FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ?',
+    );
+    this.byIdStmt = db.prepare<[number], MessageRow>(
+      'SELECT id, account_id, receptor, status, cost_rials FROM messages WHERE id = ?',
+    );
+    this.moveStmt = db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ?');
+    this.handStmt = db.prepare('UPDATE messages SET status = ?, handed_at = ? WHERE id = ? AND status = ?');
+    this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
+    this.carrier = carrier(this);
+  }
+
+  /** When the next message is due (ms), or null when none waits. */
+  nextDueAt(): number | null {
+    return this.due.nextDueAt();
+  }
+
+  /** Marks messages firstId..lastId as due at `dueAt` (ms) for their next move. Inside the caller's transaction. */
+  schedule(dueAt: number, firstId: number, lastId: number): void {
+    this.due.add(dueAt, firstId, lastId);
+  }
+
+  /**
+   * Moves one batch of due messages, the first up to BATCH ids of the earliest due range: scheduled
+   * ones are released into the queue, queued ones handed to the carrier (or blocked before it when
+   * opted out). Returns the changes made, and null when nothing was due.
+   */
+  step(): StatusChange[] | null {
+    const now = this.clock.now();
+    const handoffMs = this.settings.simulator().handoff_ms;
+    const changes = this.db.transaction(() => {
+      const range = this.due.firstDue(now);
+      if (!range) return null;
+      const rows = this.rangeStmt.all(range.first_id, range.last_id, BATCH);
+      // This batch covers first_id..through; the rest of the range stays due as it was.
+      this.due.consume(range, rows.length < BATCH ? range.last_id : rows[rows.length - 1]!.id);
+
+      const changes: StatusChange[] = [];
+      const handovers: Handover[] = [];
+      const released = new DueRuns(this.due);
+      for (const row of rows) {
+        if (row.status === MessageStatus.Scheduled) {
+          if (this.apply(row, MessageStatus.Queued, now)) {
+            changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Queued });
+            released.push(row.id, now + handoffMs);
+          }
+        } else if (row.status === MessageStatus.Queued) {
+          // An opted-out receiver is blocked before the carrier: never sent, so refunded.
+          const to = this.isOptedOut(row.account_id, row.receptor)
+            ? MessageStatus.Blocked
+            : MessageStatus.HandedToCarrier;
+          if (this.apply(row, to, now)) {
+            changes.push({ id: row.id, account_id: row.account_id, status: to });
+            if (to === MessageStatus.HandedToCarrier)
+              handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor });
+          }
+        }
+        // Anything else has moved on since it was scheduled: the carrier reports it.
+      }
+      released.flush();
+      if (handovers.length > 0) this.carrier.accept(handovers, now);
+      return changes;
+    })();
+    if (changes !== null && changes.length > 0) this.onChanges(changes);
+    return changes;
+  }
+
+  /** The carrier's reports: each a guarded move, applied only when the lifecycle allows it from where the message is. */
+  report(outcomes: readonly Outcome[]): StatusChange[] {
+    const now = this.clock.now();
+    const changes = this.db.transaction(() => {
+      const changes: StatusChange[] = [];
+      for (const outcome of outcomes) {
+        const row = this.byIdStmt.get(outcome.id);
+        if (row && this.apply(row, outcome.status, now))
+          changes.push({ id: row.id, account_id: row.account_id, status: outcome.status });
+      }
+      return changes;
+    })();
+    if (changes.length > 0) this.onChanges(changes);
+    return changes;
+  }
+
+  /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */
+  private apply(row: MessageRow, to: MessageStatus, now: number): boolean {
+    const move = moveOf(row.status, to);
+    if (move === null) return false;
+    const stmt = to === MessageStatus.HandedToCarrier ? this.handStmt : LIFECYCLE[to].final ? this.finishStmt : null;
+    const changed = stmt
+      ? stmt.run(to, now, row.id, row.status).changes
+      : this.moveStmt.run(to, row.id, row.status).changes;
+    if (changed === 0) return false;
+    if (move.refund) this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
+    row.status = to;
+    return true;
+  }
+}
