@@ -49,6 +49,39 @@ describe('migrations', () => {
     after.close();
   });
 
+  it('0007 stores created_at in ms, marks API sends as version 2, and keeps pending reports for the simulator', () => {
+    const before = migrations.findIndex((m) => m.name === '0007-core-seams');
+    const db = databaseAt(dbFile(), before);
+    db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);
+      INSERT INTO lines (id, account_id, number, provider, created_at) VALUES (1, 1, '3000', 'sms', 0);
+      INSERT INTO sends (id, account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
+        VALUES (1, 1, 1, '3000', 'sms', 'hi', 1, 'api', 2, 0, 1767225600123),
+               (2, 1, 1, '3000', 'sms', 'hi', 1, 'panel', 1, 0, 1767225600123);
+      INSERT INTO messages (id, send_id, account_id, receptor, status, cost_rials, created_at) VALUES
+        (1, 1, 1, '09120000001', 4, 0, 1767225600), (2, 1, 1, '09120000002', 1, 0, 1767225600),
+        (3, 2, 1, '09120000003', 10, 0, 1767225601);
+      INSERT INTO message_due (due_at, first_id, last_id) VALUES (1767225605000, 1, 2);`);
+    migrate(db);
+    expect(schemaVersion(db)).toBe(migrations.length);
+    expect(db.prepare('SELECT id, created_at FROM messages ORDER BY id').all()).toEqual([
+      { id: 1, created_at: 1767225600000 },
+      { id: 2, created_at: 1767225600000 },
+      { id: 3, created_at: 1767225601000 },
+    ]);
+    expect(db.prepare('SELECT id, api_version, idempotency_key FROM sends ORDER BY id').all()).toEqual([
+      { id: 1, api_version: 2, idempotency_key: null },
+      { id: 2, api_version: null, idempotency_key: null },
+    ]);
+    // Both sides keep the range; each passes over the messages that are not its own.
+    expect(db.prepare('SELECT due_at, first_id, last_id FROM simulator_due').all()).toEqual([
+      { due_at: 1767225605000, first_id: 1, last_id: 2 },
+    ]);
+    expect(db.prepare('SELECT due_at, first_id, last_id FROM message_due').all()).toEqual([
+      { due_at: 1767225605000, first_id: 1, last_id: 2 },
+    ]);
+    db.close();
+  });
+
   it('0005 turns per-message due times into ranges of consecutive ids, finals left out', () => {
     const db = databaseAt(dbFile(), 4);
     db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);
