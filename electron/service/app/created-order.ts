@@ -16,8 +16,8 @@ export class CreatedOrder {
     this.beforeStmt = db.prepare('SELECT MAX(id) AS id FROM messages WHERE id < ?');
   }
 
-  /** The first message id created at or after `seconds` (unix), or null when there is none. */
-  firstIdFrom(seconds: number): number | null {
+  /** The first message id created at or after `at` (ms), or null when there is none. */
+  firstIdFrom(at: number): number | null {
     const { lo: min, hi: max } = this.boundsStmt.get()!;
     if (min === null || max === null) return null;
     let lo = min;
@@ -27,7 +27,7 @@ export class CreatedOrder {
       const mid = Math.floor((lo + hi) / 2);
       // The first existing id from mid on: ids may have gaps, and mid <= max keeps one in reach.
       const row = this.atOrAfterStmt.get(mid)!;
-      if (row.created_at >= seconds) {
+      if (row.created_at >= at) {
         found = row.id;
         hi = mid - 1;
       } else lo = row.id + 1;
@@ -35,9 +35,9 @@ export class CreatedOrder {
     return found;
   }
 
-  /** The last message id created before `seconds` (unix), or null when there is none. */
-  lastIdBefore(seconds: number): number | null {
-    const first = this.firstIdFrom(seconds);
+  /** The last message id created before `at` (ms), or null when there is none. */
+  lastIdBefore(at: number): number | null {
+    const first = this.firstIdFrom(at);
     return first === null ? (this.boundsStmt.get()!.hi ?? null) : this.beforeStmt.get(first)!.id;
   }
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import { CreatedOrder } from './created-order';
 import type { Clock } from '../clock';
 import type { DashboardStats, StatusCounts } from '../../../shared/ipc/schemas';
+import { MessageStatus, REFUNDING_STATUSES, sqlList } from '../../../shared/lifecycle';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -29,16 +30,16 @@ function emptyCounts(): StatusCounts {
 function add(counts: StatusCounts, status: number, n: number, cost: number): void {
   counts.total += n;
   switch (status) {
-    case 10:
+    case MessageStatus.Delivered:
       counts.delivered += n;
       break;
-    case 11:
+    case MessageStatus.Undelivered:
       counts.undelivered += n;
       break;
-    case 13:
+    case MessageStatus.Cancelled:
       counts.cancelled += n;
       break;
-    case 14:
+    case MessageStatus.Blocked:
       counts.blocked += n;
       break;
     default:
@@ -80,8 +81,8 @@ export class Dashboard {
     // Cost is what the account paid: a refund (every 13, the 14s of opted-out receivers) is taken
     // off, looked up for those two statuses only.
     const slice = (accountCondition: string) =>
-      `SELECT (created_at - ?) / 3600 AS hour, status, COUNT(*) AS n,
-         SUM(cost_rials) - SUM(CASE WHEN status IN (13, 14) THEN COALESCE((SELECT amount_rials FROM credit_ledger l
+      `SELECT (created_at - ?) / ${HOUR} AS hour, status, COUNT(*) AS n,
+         SUM(cost_rials) - SUM(CASE WHEN status IN (${sqlList(REFUNDING_STATUSES)}) THEN COALESCE((SELECT amount_rials FROM credit_ledger l
            WHERE l.kind = 'refund' AND l.message_id = messages.id), 0) ELSE 0 END) AS cost
        FROM messages NOT INDEXED
        WHERE id >= ? AND id < ? ${accountCondition} AND created_at >= ? AND created_at < ?
@@ -125,17 +126,14 @@ export class Dashboard {
     const week = emptyCounts();
     const todayCounts = emptyCounts();
 
-    const startSeconds = Math.ceil(weekStart / 1000);
-    const endSeconds = Math.ceil(weekEnd / 1000);
-    // created_at is in unix seconds.
-    const first = this.createdOrder.firstIdFrom(startSeconds);
+    const first = this.createdOrder.firstIdFrom(weekStart);
     const last = this.lastIdStmt.get()?.id ?? null;
     if (first !== null && last !== null) {
       for (let lo = first; lo <= last; lo += SLICE) {
         const rows =
           input.account_id !== undefined
-            ? this.sliceStmt.all(startSeconds, lo, lo + SLICE, input.account_id, startSeconds, endSeconds)
-            : this.sliceAllStmt.all(startSeconds, lo, lo + SLICE, startSeconds, endSeconds);
+            ? this.sliceStmt.all(weekStart, lo, lo + SLICE, input.account_id, weekStart, weekEnd)
+            : this.sliceAllStmt.all(weekStart, lo, lo + SLICE, weekStart, weekEnd);
         for (const row of rows) {
           // Buckets count from the user's midnight, so hours line up with the user's clock.
           const at = weekStart + row.hour * HOUR;

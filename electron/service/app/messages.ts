@@ -5,13 +5,10 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
-import { ApiCode, messageStatusText, type MessageStatus } from '../../../shared/status';
+import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
 import { normalizePhone } from '../../../shared/phone';
 import { toAsciiDigits } from '../../../shared/digits';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
-
-/** messages.created_at holds unix seconds (the API's `date`); handed_at/final_at hold ms. */
-const CREATED_AT_MS = 1000;
 
 interface RawRow {
   id: number;
@@ -39,7 +36,7 @@ export function statusText(status: number): string {
 }
 
 export function toMessageRow(row: RawRow): MessageRow {
-  return { ...row, status_text: statusText(row.status), created_at: row.created_at * CREATED_AT_MS };
+  return { ...row, status_text: statusText(row.status), created_at: row.created_at };
 }
 
 interface Where {
@@ -104,11 +101,11 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
   const createdAt = ordered ? '+m.created_at' : 'm.created_at';
   if (filter.from !== undefined) {
     parts.push(`${createdAt} >= ?`);
-    params.push(Math.ceil(filter.from / CREATED_AT_MS));
+    params.push(filter.from);
   }
   if (filter.to !== undefined) {
     parts.push(`${createdAt} < ?`);
-    params.push(Math.ceil(filter.to / CREATED_AT_MS));
+    params.push(filter.to);
   }
   if (ordered && (filter.from !== undefined || filter.to !== undefined)) {
     // No message in the range: an empty id range.
@@ -154,12 +151,8 @@ export class MessageQueries {
 
   /** The id range of messages created in [from, to): ids are given in creation order. */
   private idRange(filter: MessageFilter): { idFrom: number | null; idTo: number | null } {
-    const idFrom =
-      filter.from === undefined ? 0 : this.createdOrder.firstIdFrom(Math.ceil(filter.from / CREATED_AT_MS));
-    const idTo =
-      filter.to === undefined
-        ? Number.MAX_SAFE_INTEGER
-        : this.createdOrder.lastIdBefore(Math.ceil(filter.to / CREATED_AT_MS));
+    const idFrom = filter.from === undefined ? 0 : this.createdOrder.firstIdFrom(filter.from);
+    const idTo = filter.to === undefined ? Number.MAX_SAFE_INTEGER : this.createdOrder.lastIdBefore(filter.to);
     return { idFrom, idTo };
   }
 
@@ -217,9 +210,14 @@ export class MessageQueries {
     const message = this.get(messageId, accountId);
     const events: Array<{ status: number; status_text: string; at: number }> = [];
     // A message handed on was queued first; one still scheduled shows its own status.
-    const first = message.status === 2 ? 2 : 1;
+    const first = message.status === MessageStatus.Scheduled ? MessageStatus.Scheduled : MessageStatus.Queued;
     events.push({ status: first, status_text: statusText(first), at: message.created_at });
-    if (message.handed_at !== null) events.push({ status: 4, status_text: statusText(4), at: message.handed_at });
+    if (message.handed_at !== null)
+      events.push({
+        status: MessageStatus.HandedToCarrier,
+        status_text: statusText(MessageStatus.HandedToCarrier),
+        at: message.handed_at,
+      });
     if (message.final_at !== null)
       events.push({ status: message.status, status_text: message.status_text, at: message.final_at });
     return { message, events };
