@@ -4,6 +4,7 @@ import contacts from './0002-contacts';
 import app from './0003-app';
 import noReceptorIndex from './0004-no-receptor-index';
 import dueRanges from './0005-due-ranges';
+import jobs from './0006-jobs';
 import coreSeams from './0007-core-seams';
 
 export interface Migration {
@@ -17,5 +18,6 @@ export const migrations: readonly Migration[] = [
   { name: '0003-app', sql: app },
   { name: '0004-no-receptor-index', sql: noReceptorIndex },
   { name: '0005-due-ranges', sql: dueRanges },
+  { name: '0006-jobs', sql: jobs },
   { name: '0007-core-seams', sql: coreSeams },
 ];

@@ -1,0 +1,129 @@
+// The scheduler: one loop that runs every worker's due work in small batches, sleeps until the
+// earliest due time (capped, so a moved system clock is noticed), and wakes early when poked.
+// Work lives in SQLite, so a restart picks up whatever was left; `waitForIdle()` lets tests wait
+// for "nothing due now" instead of sleeping.
+import type { Clock } from '../clock';
+
+export interface Worker {
+  readonly name: string;
+  /** Runs one batch of work due now; returns false when there was nothing due. */
+  runDue(): boolean | Promise<boolean>;
+  /** The earliest due time (ms) of this worker's work, or null when it has none. */
+  nextDueAt(): number | null;
+}
+
+const MAX_SLEEP_MS = 1000;
+
+export class Scheduler {
+  private readonly workers: Worker[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private again = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onError: (worker: string, error: unknown) => void = () => {},
+  ) {}
+
+  register(worker: Worker): void {
+    this.workers.push(worker);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.poke();
+  }
+
+  /** Stops the loop after the batch in progress; no batch is cut in half. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    this.flushIdle();
+  }
+
+  /** Something became due (a send, a clock move): run soon. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.loop(), 0);
+  }
+
+  /** Resolves once no worker has work due at the current clock time. */
+  waitForIdle(): Promise<void> {
+    if (!this.running && !this.hasDueWork()) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.poke();
+    });
+  }
+
+  /** Runs everything due now, synchronously from the caller's view (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.hasDueWork()) for (const worker of this.workers) await this.runWorker(worker);
+  }
+
+  private hasDueWork(): boolean {
+    const now = this.clock.now();
+    return this.workers.some((worker) => {
+      const due = worker.nextDueAt();
+      return due !== null && due <= now;
+    });
+  }
+
+  private loop(): void {
+    this.timer = null;
+    this.running = (async () => {
+      do {
+        this.again = false;
+        for (const worker of this.workers) {
+          if (this.stopped) break;
+          if (await this.runWorker(worker)) this.again = true;
+          // Let I/O (HTTP requests, IPC) in between batches: the loop never hogs the process.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } while (this.again && !this.stopped);
+    })();
+    void this.running.finally(() => {
+      this.running = null;
+      if (!this.hasDueWork()) this.flushIdle();
+      this.schedule();
+    });
+  }
+
+  private async runWorker(worker: Worker): Promise<boolean> {
+    try {
+      return await worker.runDue();
+    } catch (error) {
+      this.onError(worker.name, error);
+      return false;
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const now = this.clock.now();
+    let next: number | null = null;
+    for (const worker of this.workers) {
+      const due = worker.nextDueAt();
+      if (due !== null && (next === null || due < next)) next = due;
+    }
+    const delay = next === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.loop(), delay);
+  }
+
+  private flushIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
