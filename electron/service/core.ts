@@ -11,7 +11,8 @@ import { Settings } from './settings/settings';
 import { Files } from './files/files';
 import { createMessaging, type Messaging } from './messaging';
 import type { StatusChange } from './messaging/lifecycle';
-import { Scheduler } from './scheduler/scheduler';
+import { Scheduler } from './jobs/scheduler';
+import { Jobs } from './jobs/jobs';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 
 export interface CoreEvents {
@@ -39,6 +40,8 @@ export class Core {
   readonly files: Files;
   readonly messaging: Messaging;
   readonly scheduler: Scheduler;
+  /** Persisted background jobs of every domain, run on the scheduler loop. */
+  readonly jobs: Jobs;
   readonly dataDir: string;
   readonly imports: Imports;
   readonly segments: Segments;
@@ -55,6 +58,12 @@ export class Core {
     this.credit = new Credit(this.db, this.clock);
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
+    this.jobs = new Jobs({
+      db: this.db,
+      clock: this.clock,
+      scheduler: this.scheduler,
+      onError: (error) => this.events.emit('worker-error', { worker: 'jobs', error }),
+    });
     this.messaging = createMessaging({
       db: this.db,
       clock: this.clock,
@@ -75,17 +84,22 @@ export class Core {
       segments: this.segments,
       uploads: this.uploads,
       optouts: this.optouts,
-    } = createContacts(this.db, this.clock, this.dataDir, this.scheduler));
+    } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs));
+    // Every job type is registered now: jobs a crash or a close left running are queued again.
+    this.jobs.recover();
     this.settings.onChange(() => this.scheduler.poke());
     if (this.clock instanceof ManualClock) this.clock.onAdvance(() => this.scheduler.poke());
     if (options.startScheduler !== false) this.scheduler.start();
   }
 
-  /** Stops the scheduler after its current batch, then closes the database (WAL checkpointed). */
+  /**
+   * Stops the jobs (running ones aborted between two commits, left to resume on the next start),
+   * then the scheduler after its current batch, then closes the database (WAL checkpointed).
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.imports.stop();
+    await this.jobs.stop();
     await this.scheduler.stop();
     this.db.close();
   }

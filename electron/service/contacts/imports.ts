@@ -1,7 +1,8 @@
-// Import jobs, main-process side: queues them (spreadsheet imports, upload processing, opt-out
-// files, segment union / difference), runs each in an import worker thread when the scheduler
-// finds it due, relays progress, and recovers after a crash: jobs left 'running' are queued again
-// and continue from their last committed batch.
+// Import jobs, main-process side: records them (spreadsheet imports, upload processing, opt-out
+// files, segment union / difference) in import_jobs with their counters and checkpoint, runs each
+// as a `contacts.import` job of the job layer (jobs/jobs.ts: queue, attempts, concurrency, abort,
+// recovery) in an import worker thread, and relays progress. A job a crash or a close interrupted
+// runs again and continues from its last committed batch.
 //
 // Public API (core.imports):
 //   preview(file, options?)                          -> Promise<Preview>   first rows, header, columns, phone column
@@ -12,14 +13,16 @@
 //   cancel(accountId, jobId)                         -> boolean (the half-made segment is removed)
 //   rejections(accountId, jobId, {offset, limit})    -> {total, rows: Rejection[]}
 //   exportRejections(accountId, jobId, file)         -> Promise<{rows}> CSV: row, phone_number, reason, reason_text
+//   pause() / resume()                               -> running imports end between two commits / go on (a restore)
 //   events: 'progress' (ImportProgress) for every job, also passed to each start()'s onProgress
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
+import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
-import type { Worker } from '../scheduler/scheduler';
+import { PermanentJobError, type Job, type Jobs } from '../jobs/jobs';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import {
@@ -60,14 +63,23 @@ export interface ImportJob {
 
 type ProgressListener = (progress: ImportProgress) => void;
 
+/** The job layer's type of import jobs; its payload names the import_jobs row. */
+export const IMPORT_JOB = 'contacts.import';
+const ImportJobPayload = z.object({ importId: z.number().int().positive() });
+
 /** Imports running at once: the machine's cores are shared with the UI and the HTTP API. */
 const MAX_RUNNING = 2;
-/** A job that keeps killing its process is not retried forever. */
+/** A job that keeps killing its process (or is closed mid-way that often) is not retried forever. */
 const MAX_ATTEMPTS = 5;
+/**
+ * Required by the job layer; unused today: whatever an import meets (a bad file, a failed write)
+ * fails it at once, as it would again on a retry. Attempts are spent by crashes and closes.
+ */
+const IMPORT_BACKOFF = { baseMs: 1_000, maxMs: 60_000 };
 
 interface Running {
   thread: Thread;
-  /** Set by cancel() or stop(): batches still arriving are ignored. */
+  /** Set when the job's signal aborts (cancel, close, restore) or a write failed: batches still arriving are ignored. */
   ended: boolean;
 }
 
@@ -92,12 +104,11 @@ const IMPORT_WAL_AUTOCHECKPOINT = 16_384;
 
 export class Imports {
   readonly events = new EventEmitter<{ progress: [ImportProgress] }>();
+  /** Worker threads of the imports running in this process, by import id. */
   private readonly running = new Map<number, Running>();
   private readonly listeners = new Map<number, ProgressListener>();
   private readonly waiters = new Map<number, Array<(job: ImportJob) => void>>();
   private readonly byId;
-  private readonly queuedStmt;
-  private stopped = false;
   private readonly normalCacheKib: number;
   private readonly normalAutocheckpoint: number;
 
@@ -105,38 +116,61 @@ export class Imports {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly dbFile: string,
-    private readonly poke: () => void,
+    private readonly jobs: Jobs,
     private readonly onPurge: () => void,
   ) {
     this.byId = db.prepare<[number], JobRow & { error: string | null; created_at: number; finished_at: number | null }>(
       'SELECT * FROM import_jobs WHERE id = ?',
     );
-    this.queuedStmt = db.prepare("SELECT 1 FROM import_jobs WHERE status = 'queued' LIMIT 1").pluck();
     this.normalCacheKib = db.pragma('cache_size', { simple: true }) as number;
     this.normalAutocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    jobs.register({
+      type: IMPORT_JOB,
+      payload: ImportJobPayload,
+      concurrency: MAX_RUNNING,
+      maxAttempts: MAX_ATTEMPTS,
+      backoff: IMPORT_BACKOFF,
+      run: (job, ctx) => this.run(job.payload.importId, ctx.signal),
+      failed: (job, error) => this.endRecord(job.payload.importId, 'failed', error),
+      cancelled: (job) => this.endRecord(job.payload.importId, 'cancelled', 'cancelled'),
+    });
+    jobs.events.on('finished', (job) => {
+      const payload = job.type === IMPORT_JOB ? ImportJobPayload.safeParse(job.payload) : null;
+      if (!payload?.success) return;
+      // A failed or cancelled import's segment is purged in the background.
+      if (job.state !== 'done') this.onPurge();
+      this.settle(payload.data.importId);
+    });
   }
 
-  /** On start: jobs a crash left 'running' continue from their checkpoint (or fail after too many tries). */
+  /**
+   * On start (and after a restore), before core.jobs.recover(): records a crash or a close left
+   * 'running' show 'queued' until their job runs again. Records of a build before the job layer
+   * (queued or running, no job) get their job, so an upgrade in the middle of an import resumes it.
+   */
   recover(): void {
     const now = this.clock.now();
+    let failed = false;
     this.db.transaction(() => {
-      const left = this.db
-        .prepare<[], JobRow & { attempts: number }>("SELECT * FROM import_jobs WHERE status = 'running'")
+      const withJob = new Set(this.jobs.open(IMPORT_JOB).map((job) => importIdOf(job)));
+      const open = this.db
+        .prepare<[], JobRow & { attempts: number }>(
+          "SELECT * FROM import_jobs WHERE status IN ('queued', 'running') ORDER BY id",
+        )
         .all();
-      for (const job of left) {
-        if (job.attempts >= MAX_ATTEMPTS) finishJob(this.db, job, 'failed', 'interrupted too many times', 0, now);
-        else this.db.prepare("UPDATE import_jobs SET status = 'queued' WHERE id = ?").run(job.id);
+      for (const record of open) {
+        if (this.running.has(record.id)) continue;
+        if (!withJob.has(record.id) && record.status === 'running' && record.attempts >= MAX_ATTEMPTS) {
+          finishJob(this.db, record, 'failed', 'interrupted too many times', 0, now);
+          failed = true;
+          continue;
+        }
+        if (record.status === 'running')
+          this.db.prepare("UPDATE import_jobs SET status = 'queued' WHERE id = ?").run(record.id);
+        if (!withJob.has(record.id)) this.jobs.enqueue(IMPORT_JOB, { importId: record.id });
       }
     })();
-  }
-
-  /** The scheduler's view: a queued job is due as soon as a thread slot is free. */
-  schedulerWorker(): Worker {
-    return {
-      name: 'imports',
-      nextDueAt: () => (!this.stopped && this.running.size < MAX_RUNNING && this.queuedStmt.get() ? 0 : null),
-      runDue: () => this.startNext(),
-    };
+    if (failed) this.onPurge();
   }
 
   async preview(file: string, options: ReadOptions = {}): Promise<Preview> {
@@ -161,11 +195,10 @@ export class Imports {
     const name = request.name ?? path.basename(request.file);
     const ids = this.db.transaction(() => {
       const segmentId = this.insertSegment(accountId, name, columns, 'import', now);
-      const jobId = this.insertJob(accountId, 'import', segmentId, null, spec, spec.fileSize, now);
+      const jobId = this.queue(accountId, 'import', segmentId, spec, spec.fileSize, now);
       return { jobId, segmentId };
     })();
     if (onProgress) this.listeners.set(ids.jobId, onProgress);
-    this.poke();
     return ids;
   }
 
@@ -180,17 +213,10 @@ export class Imports {
       ...request,
       mapping: request.mapping ? { phone: request.mapping.phone } : undefined,
     });
-    const jobId = this.insertJob(
-      accountId,
-      'optouts',
-      null,
-      null,
-      { ...spec, columns: [] },
-      spec.fileSize,
-      this.clock.now(),
-    );
+    const jobId = this.db.transaction(() =>
+      this.queue(accountId, 'optouts', null, { ...spec, columns: [] }, spec.fileSize, this.clock.now()),
+    )();
     if (onProgress) this.listeners.set(jobId, onProgress);
-    this.poke();
     return { jobId };
   }
 
@@ -205,17 +231,16 @@ export class Imports {
     const now = this.clock.now();
     const ids = this.db.transaction(() => {
       const segmentId = this.insertSegment(accountId, name, columns, 'combine', now);
-      const jobId = this.insertJob(accountId, 'combine', segmentId, null, spec, 0, now);
+      const jobId = this.queue(accountId, 'combine', segmentId, spec, 0, now);
       return { jobId, segmentId };
     })();
     if (onProgress) this.listeners.set(ids.jobId, onProgress);
-    this.poke();
     return ids;
   }
 
   /** Used by Uploads inside its transaction: the upload's CSV into its segment. */
   queueUpload(accountId: number, segmentId: number, spec: ImportSpec): number {
-    return this.insertJob(accountId, 'import', segmentId, null, spec, spec.fileSize, this.clock.now());
+    return this.queue(accountId, 'import', segmentId, spec, spec.fileSize, this.clock.now());
   }
 
   get(accountId: number, jobId: number): ImportJob | null {
@@ -247,12 +272,10 @@ export class Imports {
   cancel(accountId: number, jobId: number): boolean {
     const row = this.byId.get(jobId);
     if (!row || row.account_id !== accountId || isFinal(row.status)) return false;
-    const running = this.running.get(jobId);
-    if (running) {
-      running.ended = true;
-      void running.thread.terminate();
-    }
-    // Between two commits: the batches written so far go with the segment, purged in the background.
+    // Between two commits: the job's signal ends the thread, the record ends with the job (its
+    // `cancelled` hook), the batches written so far go with the segment, purged in the background.
+    const job = this.jobs.open(IMPORT_JOB).find((open) => importIdOf(open) === jobId);
+    if (job && this.jobs.cancel(job.id)) return true;
     this.db.transaction(() => finishJob(this.db, row, 'cancelled', 'cancelled', 0, this.clock.now()))();
     this.settle(jobId);
     this.onPurge();
@@ -305,24 +328,12 @@ export class Imports {
    * database says is queued or running.
    */
   pause(): Promise<void> {
-    return this.stop();
+    return this.jobs.pause(IMPORT_JOB);
   }
 
   resume(): void {
-    this.stopped = false;
     this.recover();
-    this.poke();
-  }
-
-  /** Core.close: the threads are ended between two commits; their jobs resume on the next start. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(
-      [...this.running.values()].map((running) => {
-        running.ended = true;
-        return running.thread.terminate();
-      }),
-    );
+    this.jobs.resume(IMPORT_JOB);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -385,34 +396,43 @@ export class Imports {
     return this.insertSegment(accountId, name, columns, 'upload', now);
   }
 
-  private insertJob(
+  /** The import's record and its job, inside the caller's transaction. */
+  private queue(
     accountId: number,
     kind: JobKind,
     segmentId: number | null,
-    uploadId: number | null,
     spec: object,
     totalBytes: number,
     now: number,
   ): number {
-    return Number(
+    const importId = Number(
       this.db
         .prepare(
           `INSERT INTO import_jobs (account_id, kind, segment_id, upload_id, spec, status, total_bytes, created_at)
-           VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)`,
+           VALUES (?, ?, ?, NULL, ?, 'queued', ?, ?)`,
         )
-        .run(accountId, kind, segmentId, uploadId, JSON.stringify(spec), totalBytes, now).lastInsertRowid,
+        .run(accountId, kind, segmentId, JSON.stringify(spec), totalBytes, now).lastInsertRowid,
     );
+    this.jobs.enqueue(IMPORT_JOB, { importId });
+    return importId;
   }
 
-  private startNext(): boolean {
-    if (this.stopped || this.running.size >= MAX_RUNNING) return false;
+  /**
+   * The job's run: the import's worker thread reads, this thread writes its batches, and the
+   * last commit ends the import. Settles when the thread is over. An abort (cancel, close,
+   * restore) ends the thread between two commits and rethrows: the job layer keeps the job for
+   * the next start (or it was cancelled). A failure is final: the same file fails the same way.
+   */
+  private async run(importId: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
     const job = this.db
-      .prepare<[number], JobRow & { attempts: number }>(
+      .prepare<[number, number], JobRow & { attempts: number }>(
         `UPDATE import_jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
-         WHERE id = (SELECT id FROM import_jobs WHERE status = 'queued' ORDER BY id LIMIT 1) RETURNING *`,
+         WHERE id = ? AND status IN ('queued', 'running') RETURNING *`,
       )
-      .get(this.clock.now());
-    if (!job) return false;
+      .get(this.clock.now(), importId);
+    // Final already: the import ended before a crash could record its job's end (or was cancelled).
+    if (!job) return;
     // Members land all over the primary key; while imports run, a larger page cache keeps the
     // pages of the last commits in memory instead of rereading them, and checkpoints come less
     // often (both back to normal after).
@@ -456,41 +476,38 @@ export class Imports {
     );
     const running: Running = { thread: worker, ended: false };
     this.running.set(job.id, running);
-    const end = async () => {
-      try {
-        await result;
-        // Whatever is still queued goes before the end.
-        while (queue.length > 0 && !running.ended) drain();
-        if (failure) throw failure;
-        if (running.ended) return;
-        writer.finish();
-        this.settle(job.id);
-      } catch (error) {
-        if (running.ended && !failure) return;
-        const cause = failure ?? error;
-        const message = cause instanceof Error ? cause.message : String(cause);
-        this.fail(job, message);
-      } finally {
-        queue = [];
-        this.running.delete(job.id);
-        if (this.running.size === 0) {
-          this.db.pragma(`cache_size = ${this.normalCacheKib}`);
-          this.db.pragma(`wal_autocheckpoint = ${this.normalAutocheckpoint}`);
-        }
-        this.poke();
-      }
+    const abort = () => {
+      running.ended = true;
+      void running.thread.terminate();
     };
-    void end();
-    return true;
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      await result;
+      // Whatever is still queued goes before the end.
+      while (queue.length > 0 && !running.ended) drain();
+      if (failure) throw failure;
+      signal.throwIfAborted();
+      writer.finish();
+    } catch (error) {
+      if (running.ended && !failure) throw signal.aborted ? signal.reason : error;
+      const cause = failure ?? error;
+      // The job layer ends the record 'failed' with this message (the type's `failed` hook).
+      throw new PermanentJobError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      signal.removeEventListener('abort', abort);
+      queue = [];
+      this.running.delete(job.id);
+      if (this.running.size === 0) {
+        this.db.pragma(`cache_size = ${this.normalCacheKib}`);
+        this.db.pragma(`wal_autocheckpoint = ${this.normalAutocheckpoint}`);
+      }
+    }
   }
 
-  /** The job fails cleanly: its segment is marked and its members purged in the background. */
-  private fail(job: JobRow, message: string): void {
-    const row = this.byId.get(job.id);
-    if (row && !isFinal(row.status))
-      this.db.transaction(() => finishJob(this.db, row, 'failed', message, 0, this.clock.now())).immediate();
-    this.onPurge();
-    this.settle(job.id);
+  /** The job's `failed` / `cancelled` hook, in its transaction: the segment is marked (purged after). */
+  private endRecord(importId: number, status: 'failed' | 'cancelled', error: string): void {
+    const row = this.byId.get(importId);
+    if (row && !isFinal(row.status)) finishJob(this.db, row, status, error, 0, this.clock.now());
   }
 
   private settle(jobId: number): void {
@@ -530,6 +547,11 @@ function parseRequest(input: ImportRequest): ImportRequest {
   if (!parsed.success)
     throw new ServiceError(ApiCode.BadRequest, parsed.error.issues.map((issue) => issue.message).join('; '));
   return parsed.data;
+}
+
+function importIdOf(job: Job): number | null {
+  const payload = ImportJobPayload.safeParse(job.payload);
+  return payload.success ? payload.data.importId : null;
 }
 
 function isFinal(status: JobStatus): boolean {

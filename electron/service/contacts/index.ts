@@ -1,9 +1,10 @@
-// The contacts domain wired together for Core: imports (worker-thread jobs), segments, uploads
-// and opt-outs, and their two scheduler workers (import jobs, purge of removed segments).
+// The contacts domain wired together for Core: imports (worker-thread jobs of the job layer),
+// segments, uploads and opt-outs, and the scheduler worker that purges removed segments.
 import path from 'node:path';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Jobs } from '../jobs/jobs';
 import { Imports } from './imports';
 import { Segments } from './segments';
 import { Uploads } from './uploads';
@@ -18,24 +19,18 @@ export interface Contacts {
   optouts: OptOuts;
 }
 
-export function createContacts(db: Db, clock: Clock, dataDir: string, scheduler: Scheduler): Contacts {
+export function createContacts(db: Db, clock: Clock, dataDir: string, scheduler: Scheduler, jobs: Jobs): Contacts {
   let segments: Segments | null = null;
-  const imports = new Imports(
-    db,
-    clock,
-    path.join(dataDir, 'chapar.db'),
-    () => scheduler.poke(),
-    () => {
-      segments?.schedulePurge();
-      scheduler.poke();
-    },
-  );
+  const imports = new Imports(db, clock, path.join(dataDir, 'chapar.db'), jobs, () => {
+    segments?.schedulePurge();
+    scheduler.poke();
+  });
   segments = new Segments(db, clock, imports);
   const uploads = new Uploads(db, clock, dataDir, imports, () => scheduler.poke());
   const optouts = new OptOuts(db, clock, imports);
-  // Jobs a crash left running continue from their last committed batch.
+  // Imports a crash or a close interrupted show 'queued' again; core.jobs.recover() requeues their
+  // jobs, which continue from the last committed batch.
   imports.recover();
-  scheduler.register(imports.schedulerWorker());
   scheduler.register(segments.purgeWorker());
   return { imports, segments, uploads, optouts };
 }

@@ -16,7 +16,7 @@
 // Only 'ready' segments are complete; 'importing' ones are still being written.
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
-import type { Worker } from '../scheduler/scheduler';
+import type { Worker } from '../jobs/scheduler';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type { ImportProgress, Segment, SegmentMember, SegmentStatus } from '../../../shared/contacts';
