@@ -162,7 +162,7 @@ describe('contracts over HTTP', () => {
       bearer,
     );
     expect(sent.body.ok).toBe(true);
-    const [sendId] = (sent.body.value as { send_ids: number[] }).send_ids;
+    const sendId = (sent.body.value as { send_id: number }).send_id;
     const id = core.db.prepare<[number], { id: number }>('SELECT id FROM messages WHERE send_id = ?').get(sendId!)!.id;
     const statuses: number[] = [];
     while (!statuses.some((s) => [10, 11, 13, 14].includes(s))) {

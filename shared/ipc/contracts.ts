@@ -106,9 +106,8 @@ export const contracts = {
     output: s.ComposePreviewSchema,
   }),
   /**
-   * A panel send: pasted receivers and/or a segment. The receivers are recorded as several sends
-   * of at most 1,000 each (`send_ids`), so the app stays responsive while a large send is
-   * recorded; the credit is checked for the whole before the first.
+   * A panel send: pasted receivers and/or a segment, of any size, is one send (`send_id`) in one
+   * transaction: recorded whole, or refused (418 short of credit) with nothing recorded.
    */
   'messages:send': defineContract({
     channel: 'messages:send',
@@ -119,7 +118,7 @@ export const contracts = {
       file_id: z.string().max(100).nullable().optional(),
     }),
     output: z.object({
-      send_ids: z.array(s.Id),
+      send_id: s.Id,
       accepted: z.number().int().nonnegative(),
       total_rials: s.Rials,
       invalid: z.array(z.string()),

@@ -8,6 +8,7 @@
 //   rename(accountId, segmentId, name)                -> Segment
 //   delete(accountId, segmentId)                      -> void (hidden at once, members purged in the background)
 //   count(accountId, segmentId)                       -> number of members
+//   phones(accountId, segmentId)                      -> a ready segment's numbers (400 when not ready)
 //   members(accountId, segmentId, {offset, limit})    -> {total, members: {phone, fields}[]} ordered by phone
 //   union(accountId, {name, segmentIds, excludeOptOuts?}, onProgress?)           -> {jobId, segmentId}
 //   difference(accountId, {name, from, minus, excludeOptOuts?}, onProgress?)     -> {jobId, segmentId}
@@ -94,6 +95,20 @@ export class Segments {
         .pluck()
         .get(segmentId) ?? 0
     );
+  }
+
+  /**
+   * A ready segment's numbers (normalized, distinct) in one pass, for a send; 400 when the segment
+   * is still importing or failed (`members()` is paged and ordered for display).
+   */
+  phones(accountId: number, segmentId: number): string[] {
+    const segment = this.get(accountId, segmentId);
+    if (segment.status !== 'ready')
+      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${segment.status}`);
+    return this.db
+      .prepare<[number], string>('SELECT phone FROM segment_members WHERE segment_id = ?')
+      .pluck()
+      .all(segmentId);
   }
 
   members(
