@@ -163,6 +163,21 @@ describe('Jobs', () => {
     expect(runs).toBe(1);
   });
 
+  it('fails a job whose stored payload its schema refuses, without running it', async () => {
+    const r = runner();
+    let runs = 0;
+    r.jobs.register({ ...base, type: 'test.stored', run: async () => void runs++ });
+    const bad = r.jobs.enqueue('test.stored', { n: 1 });
+    const garbled = r.jobs.enqueue('test.stored', { n: 2 });
+    r.db.prepare('UPDATE jobs SET payload = ? WHERE id = ?').run('{"n": "one"}', bad);
+    r.db.prepare('UPDATE jobs SET payload = ? WHERE id = ?').run('not json', garbled);
+    r.scheduler.start();
+    expect(await r.jobs.waitFor(bad)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(await r.jobs.waitFor(garbled)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(r.jobs.get(bad)!.lastError).toMatch(/^invalid payload/);
+    expect(runs).toBe(0);
+  });
+
   it('runs no more jobs of a type at once than its concurrency, each type on its own', async () => {
     const r = runner();
     const gates = new Map<number, () => void>();

@@ -380,7 +380,6 @@ export class Jobs {
     const registered = this.types.get(row.type)!;
     const { definition } = registered;
     const controller = new AbortController();
-    const job = toJob(row);
     const running: Running = {
       type: row.type,
       controller,
@@ -398,6 +397,7 @@ export class Jobs {
       },
     };
     const run = async () => {
+      const job = toJob(row);
       const parsed = definition.payload.safeParse(job.payload);
       if (!parsed.success) throw new PermanentJobError(`invalid payload: ${parsed.error.message}`);
       await definition.run({ ...job, payload: parsed.data }, context);
@@ -476,17 +476,26 @@ function isFinal(state: JobState): boolean {
   return state === 'done' || state === 'failed' || state === 'cancelled';
 }
 
+/** A stored text that is not JSON reads as undefined: the type's schema then refuses the payload. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function toJob(row: JobRow): Job {
   return {
     id: row.id,
     type: row.type,
-    payload: JSON.parse(row.payload) as unknown,
+    payload: parseJson(row.payload),
     state: row.state,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
     runAfter: row.run_after,
     lastError: row.last_error,
-    progress: row.progress === null ? null : (JSON.parse(row.progress) as unknown),
+    progress: row.progress === null ? null : parseJson(row.progress),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
