@@ -68,7 +68,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Pages: GSM-7 160 then 153 per page (extension characters count two), otherwise UCS-2 70 then 67',
         'in UTF-16 units, counted on the final text (with \\nلغو۱۱ on SMS lines): pages = ceil(units / 153 or 67).',
         'cost (rials) = pages x page price (tomans) x 10; messenger lines cost a fixed price per message.',
-        'Lifecycle: 1 -> 4 -> 10 | 11 | 13 | 14 by the simulator gateway; 13 refunds the cost once;',
+        'Lifecycle: 1 -> 4 -> 10 | 11 | 13 | 14, reported by the carrier (the simulator); 13 refunds the cost once;',
         'opted-out receivers end as 14, refunded. Status lookups take at most 10,000 ids, as many as one send makes (414 above).',
       ].join(' '),
     },
