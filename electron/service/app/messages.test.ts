@@ -22,7 +22,7 @@ beforeAll(() => {
   const line = core.accounts.findLine(account, '30001111')!.id;
   core.db.transaction(() => {
     // 100 sends of 10,000 messages, one account in ten messages belonging to the other account;
-    // statuses spread like a day of deliveries, created one second apart.
+    // statuses spread like a day of deliveries, created one second apart (created_at in ms).
     const insertSend = core.db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
        VALUES (?, ?, ?, 'sms', ?, 1, 'panel', 10000, 15000000, ?)`,
@@ -35,7 +35,7 @@ beforeAll(() => {
          INSERT INTO messages (send_id, account_id, receptor, status, cost_rials, created_at, handed_at, final_at)
          SELECT 1 + i / 10000, CASE WHEN i % 10 = 0 THEN ? ELSE ? END, printf('0912%07d', i % 300000),
                 CASE WHEN i % 100 < 85 THEN 10 WHEN i % 100 < 93 THEN 11 WHEN i % 100 < 96 THEN 13 WHEN i % 100 < 99 THEN 14 ELSE 4 END,
-                1500, ? + i, (? + i) * 1000 + 300, (? + i) * 1000 + 1800
+                1500, (? + i) * 1000, (? + i) * 1000 + 300, (? + i) * 1000 + 1800
          FROM n`,
       )
       .run(ROWS, other, account, START, START, START);

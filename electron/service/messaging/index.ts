@@ -7,7 +7,7 @@ import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
 import type { Files } from '../files/files';
 import type { Settings } from '../settings/settings';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
 import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';

@@ -7,7 +7,7 @@
 // A new carrier (an HTTP upstream) implements `accept` by recording what it must deliver (e.g. a
 // persisted hand-over job, enqueued in the same transaction), does its I/O in its own worker or
 // job, and calls `reports.report()` as outcomes arrive (webhook or polling).
-import type { Worker } from '../../scheduler/scheduler';
+import type { Worker } from '../../jobs/scheduler';
 import type { MessageStatus } from '../../../../shared/lifecycle';
 import type { StatusChange } from '../lifecycle';
 

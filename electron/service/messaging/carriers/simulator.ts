@@ -6,7 +6,7 @@
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Settings, SimulatorSettings } from '../../settings/settings';
-import type { Worker } from '../../scheduler/scheduler';
+import type { Worker } from '../../jobs/scheduler';
 import { FINAL_STATUSES, MessageStatus } from '../../../../shared/lifecycle';
 import { DueRanges, DueRuns } from '../due-ranges';
 import { BATCH } from '../lifecycle';
