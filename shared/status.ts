@@ -1,13 +1,7 @@
 // API return codes with their Persian texts (spec 7), providers and line permissions: defined once,
 // used by the service core, the HTTP API and the UI alike. Message statuses live in lifecycle.ts.
 
-export {
-  MessageStatus,
-  messageStatusText,
-  FINAL_STATUSES,
-  isFinalStatus,
-  isMessageStatus,
-} from './lifecycle';
+export { MessageStatus, messageStatusText, FINAL_STATUSES, isFinalStatus, isMessageStatus } from './lifecycle';
 
 /** `return.status` codes the service answers with (spec 7). */
 export const ApiCode = {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Core } from '../service/core';
 import { applySeed } from '../service/seed';
-import { createDispatcher, type IpcDispatcher } from '../service/app/handlers';
+import { createDispatcher, type IpcDispatcher } from '../service/ipc/dispatcher';
 import { tempDir, testSeed } from '../../test/helpers/server';
 import { HttpApi } from './http-api';
 

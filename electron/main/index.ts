@@ -7,8 +7,8 @@ import { app, BrowserWindow, dialog, shell } from 'electron';
 import { Core } from '../service/core';
 import { ensureDemoAccount } from '../service/seed';
 import { defaultDataDir } from '../service/workspace/paths';
-import { createDispatcher, type IpcDispatcher } from '../service/app/handlers';
-import { readAppSettings } from '../service/app/app-settings';
+import { createDispatcher, type IpcDispatcher } from '../service/ipc/dispatcher';
+import { readAppSettings } from '../service/settings/app-settings';
 import { APP_ENTRY, enforceSessionPolicy, lockDownContents, registerAppScheme, serveRenderer } from './security';
 import { HttpApi } from './http-api';
 import { wireIpc } from './ipc';
@@ -86,7 +86,7 @@ async function start(): Promise<void> {
     log: (message, error) => console.error(`chapar: ${message}`, error),
   });
   unwireIpc = wireIpc(dispatcher);
-  await api.start(readAppSettings(core).http_api);
+  await api.start(readAppSettings(core.settings).http_api);
 
   window = createWindow();
   window.on('closed', () => (window = null));

@@ -2,7 +2,7 @@
 // frame and through the one dispatcher (input validated, errors as results); push events go to
 // every window of the app.
 import { BrowserWindow, ipcMain } from 'electron';
-import { registerHandlers, type IpcDispatcher } from '../service/app/handlers';
+import { registerHandlers, type IpcDispatcher } from '../service/ipc/dispatcher';
 import { IpcErrorCode, type IpcResult } from '../../shared/ipc/contract';
 import type { Channel } from '../../shared/ipc/contracts';
 import { isTrustedFrame } from './security';

@@ -54,8 +54,8 @@ export class Core {
     this.clock = options.clock ?? systemClock;
     this.db = openDatabase({ file: path.join(options.dataDir, 'chapar.db') });
     this.settings = new Settings(this.db);
-    this.accounts = new Accounts(this.db, this.clock);
     this.credit = new Credit(this.db, this.clock);
+    this.accounts = new Accounts(this.db, this.clock, this.credit);
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
     this.jobs = new Jobs({

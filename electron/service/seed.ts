@@ -47,8 +47,13 @@ export function applySeed(core: Core, input: unknown): void {
     for (const spec of seed.accounts) {
       let account = core.accounts.findByName(spec.name);
       if (!account) {
-        account = core.accounts.create({ name: spec.name, active: spec.active, ip_allowlist: spec.ip_allowlist });
-        if (spec.credit_rials > 0) core.credit.adjust(account.id, spec.credit_rials, 'seed');
+        account = core.accounts.create({
+          name: spec.name,
+          active: spec.active,
+          ip_allowlist: spec.ip_allowlist,
+          credit_rials: spec.credit_rials,
+          note: 'seed',
+        });
       } else {
         core.accounts.update(account.id, { active: spec.active, ip_allowlist: spec.ip_allowlist });
       }

@@ -49,6 +49,7 @@ export type Line = z.infer<typeof LineSchema>;
 // ---- credit
 
 export const LedgerKindSchema = z.enum(['topup', 'send', 'refund', 'adjust']);
+export type LedgerKind = z.infer<typeof LedgerKindSchema>;
 export const LedgerEntrySchema = z.object({
   id: Id,
   account_id: Id,
@@ -305,6 +306,7 @@ export const BackupSchema = z.object({
    */
   url: z.string().nullable().optional(),
 });
+export type Backup = z.infer<typeof BackupSchema>;
 
 // ---- segments (owned by contacts; listed here for the composer)
 

@@ -483,7 +483,7 @@ describe('interrupted jobs', () => {
     const dir = tempDir('chapar-restore-');
     const t = openCore(dir);
     try {
-      const { createBackup, restoreBackup } = await import('../../electron/service/app/backup');
+      const { createBackup, restoreBackup } = await import('../../electron/service/workspace/backup');
       const before = await createBackup(t.core);
       const lines = ['phone,NAME'];
       for (let i = 0; i < 300_000; i++) lines.push(`0917${String(i).padStart(7, '0')},n${i}`);

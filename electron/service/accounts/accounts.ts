@@ -5,35 +5,10 @@ import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
 import { senderLineFault, type Origin } from '../../../shared/lines';
+import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
+import type { Credit } from './credit';
 
-export interface Account {
-  id: number;
-  name: string;
-  active: boolean;
-  credit_rials: number;
-  ip_allowlist: string[];
-  created_at: number;
-}
-
-export interface ApiKeyInfo {
-  id: number;
-  account_id: number;
-  /** The last characters of the key, enough to recognise it in a list. */
-  hint: string;
-  label: string;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-export interface Line {
-  id: number;
-  account_id: number;
-  number: string;
-  provider: Provider;
-  can_send_api_campaign: boolean;
-  can_send_panel_campaign: boolean;
-  active: boolean;
-}
+export type { Account, ApiKeyInfo, Line };
 
 interface AccountRow {
   id: number;
@@ -79,6 +54,7 @@ export class Accounts {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly credit: Credit,
   ) {
     this.byId = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
     this.byKeyHash = db.prepare<[string], AccountRow>(
@@ -92,11 +68,31 @@ export class Accounts {
 
   // ---- accounts
 
-  create(input: { name: string; active?: boolean; credit_rials?: number; ip_allowlist?: string[] }): Account {
-    const info = this.db
-      .prepare('INSERT INTO accounts (name, active, ip_allowlist, created_at) VALUES (?, ?, ?, ?)')
-      .run(input.name, input.active === false ? 0 : 1, JSON.stringify(input.ip_allowlist ?? []), this.clock.now());
-    return this.get(Number(info.lastInsertRowid));
+  /**
+   * Opens an account: its name is unique (400), and its opening credit is a top-up in the ledger,
+   * written in the same transaction.
+   */
+  create(input: {
+    name: string;
+    active?: boolean | undefined;
+    credit_rials?: number | undefined;
+    ip_allowlist?: string[] | undefined;
+    note?: string | undefined;
+  }): Account {
+    return this.db.transaction(() => {
+      this.assertNameFree(input.name);
+      const info = this.db
+        .prepare('INSERT INTO accounts (name, active, ip_allowlist, created_at) VALUES (?, ?, ?, ?)')
+        .run(input.name, input.active === false ? 0 : 1, JSON.stringify(input.ip_allowlist ?? []), this.clock.now());
+      const id = Number(info.lastInsertRowid);
+      if (input.credit_rials) this.credit.adjust(id, input.credit_rials, input.note ?? 'opening credit');
+      return this.get(id);
+    })();
+  }
+
+  private assertNameFree(name: string, except?: number): void {
+    const other = this.findByName(name);
+    if (other && other.id !== except) throw new ServiceError(ApiCode.BadRequest, `an account named ${name} exists`);
   }
 
   get(id: number): Account {
@@ -119,8 +115,12 @@ export class Accounts {
     return this.db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id').all().map(toAccount);
   }
 
-  update(id: number, changes: { name?: string; active?: boolean; ip_allowlist?: string[] }): Account {
+  update(
+    id: number,
+    changes: { name?: string | undefined; active?: boolean | undefined; ip_allowlist?: string[] | undefined },
+  ): Account {
     const current = this.get(id);
+    if (changes.name) this.assertNameFree(changes.name, id);
     this.db
       .prepare('UPDATE accounts SET name = ?, active = ?, ip_allowlist = ? WHERE id = ?')
       .run(
@@ -231,9 +231,11 @@ export class Accounts {
       .map(toLine);
   }
 
-  removeLine(accountId: number, number: string): void {
-    // Lines with sends keep their history: deactivate instead of deleting.
+  /** Lines with sends keep their history: deactivated, not deleted; the line as it is now (404 when absent). */
+  removeLine(accountId: number, number: string): Line {
+    if (!this.findLine(accountId, number)) throw new ServiceError(ApiCode.NotFound, `line ${number}`);
     this.db.prepare('UPDATE lines SET active = 0 WHERE account_id = ? AND number = ?').run(accountId, number);
+    return this.findLine(accountId, number)!;
   }
 
   /** The line an account may send from for this origin (shared/lines.ts); any fault is 412. */

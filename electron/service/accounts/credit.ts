@@ -4,19 +4,9 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
+import type { LedgerEntry, LedgerKind } from '../../../shared/ipc/schemas';
 
-export type LedgerKind = 'topup' | 'send' | 'refund' | 'adjust';
-
-export interface LedgerEntry {
-  id: number;
-  account_id: number;
-  amount_rials: number;
-  kind: LedgerKind;
-  send_id: number | null;
-  message_id: number | null;
-  note: string;
-  created_at: number;
-}
+export type { LedgerEntry, LedgerKind };
 
 export class Credit {
   private readonly balanceStmt;
@@ -47,9 +37,11 @@ export class Credit {
     return row.credit_rials;
   }
 
-  /** Adds (or with a negative amount, removes) credit by hand: top-ups and corrections. */
+  /** Adds credit by hand (a top-up is positive), or corrects it either way (kind 'adjust'), never below zero. */
   adjust(accountId: number, amountRials: number, note = '', kind: 'topup' | 'adjust' = 'topup'): number {
     if (!Number.isSafeInteger(amountRials)) throw new ServiceError(ApiCode.BadRequest, 'amount must be whole rials');
+    if (kind === 'topup' && amountRials < 0)
+      throw new ServiceError(ApiCode.BadRequest, 'a top-up is positive; use kind adjust to correct');
     return this.db.transaction(() => {
       const balance = this.balance(accountId);
       if (balance + amountRials < 0) throw new ServiceError(ApiCode.NoCredit);

@@ -13,7 +13,6 @@
 //   cancel(accountId, jobId)                         -> boolean (the half-made segment is removed)
 //   rejections(accountId, jobId, {offset, limit})    -> {total, rows: Rejection[]}
 //   exportRejections(accountId, jobId, file)         -> Promise<{rows}> CSV: row, phone_number, reason, reason_text
-//   pause() / resume()                               -> running imports end between two commits / go on (a restore)
 //   events: 'progress' (ImportProgress) for every job, also passed to each start()'s onProgress
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -320,20 +319,6 @@ export class Imports {
       onProgress?.(counters.rows, counters.totalBytes),
     );
     return task.result;
-  }
-
-  /**
-   * A restore replaces the database under the running jobs: they end between two commits (as at
-   * close) and nothing more of theirs is written; resume() then goes on with whatever the restored
-   * database says is queued or running.
-   */
-  pause(): Promise<void> {
-    return this.jobs.pause(IMPORT_JOB);
-  }
-
-  resume(): void {
-    this.recover();
-    this.jobs.resume(IMPORT_JOB);
   }
 
   // -------------------------------------------------------------------------------------------

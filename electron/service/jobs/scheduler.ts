@@ -27,6 +27,11 @@ export class Scheduler {
     private readonly onError: (worker: string, error: unknown) => void = () => {},
   ) {}
 
+  /** Started and not stopped: its loop runs due work. */
+  isRunning(): boolean {
+    return !this.stopped;
+  }
+
   register(worker: Worker): void {
     this.workers.push(worker);
   }

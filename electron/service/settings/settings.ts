@@ -1,25 +1,11 @@
-// Workspace settings kept in the settings table as JSON: pricing and the simulator gateway.
-import { z } from 'zod';
+// Workspace settings kept in the settings table as JSON, one validated value per key: pricing, the
+// simulator, and the app's own (app-settings.ts). Nothing else reads or writes that table.
+import type { z } from 'zod';
 import type { Db } from '../db/database';
-import type { Pricing } from '../../../shared/pages';
+import { PricingSchema, SimulatorSchema, type Pricing, type Simulator } from '../../../shared/ipc/schemas';
 
-export const PricingSchema = z.object({
-  sms_page_tomans: z.number().nonnegative(),
-  messenger_message_tomans: z.number().nonnegative(),
-});
-
-export const SimulatorSchema = z.object({
-  seed: z.number().int(),
-  handoff_ms: z.number().int().nonnegative(),
-  delivery_ms: z.number().int().nonnegative(),
-  /** Shares of the final statuses; they need not sum to 1 (they are normalized). */
-  outcomes: z
-    .object({ '10': z.number(), '11': z.number(), '13': z.number(), '14': z.number() })
-    .partial()
-    .refine((o) => Object.values(o).some((share) => share > 0), 'at least one outcome share must be positive')
-    .refine((o) => Object.values(o).every((share) => share >= 0), 'shares cannot be negative'),
-});
-export type SimulatorSettings = z.infer<typeof SimulatorSchema>;
+export { PricingSchema, SimulatorSchema };
+export type SimulatorSettings = Simulator;
 
 export const DEFAULT_PRICING: Pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
 export const DEFAULT_SIMULATOR: SimulatorSettings = {
@@ -42,16 +28,23 @@ export class Settings {
     );
   }
 
-  private read<T>(key: string, schema: z.ZodType<T>, fallback: T): T {
+  /** The value stored under `key`, or the fallback when none is stored or it does not match the schema. */
+  read<T>(key: string, schema: z.ZodType<T>, fallback: T): T {
     if (this.cache.has(key)) return this.cache.get(key) as T;
     const row = this.getStmt.get(key);
-    const parsed = row ? schema.safeParse(JSON.parse(row.value)) : undefined;
+    let stored: unknown = undefined;
+    try {
+      stored = row ? JSON.parse(row.value) : undefined;
+    } catch {
+      // A damaged value reads as absent: the fallback, never a crash.
+    }
+    const parsed = stored === undefined ? undefined : schema.safeParse(stored);
     const value = parsed?.success ? parsed.data : fallback;
     this.cache.set(key, value);
     return value;
   }
 
-  private write<T>(key: string, schema: z.ZodType<T>, value: T): T {
+  write<T>(key: string, schema: z.ZodType<T>, value: T): T {
     const checked = schema.parse(value);
     this.setStmt.run(key, JSON.stringify(checked));
     this.cache.set(key, checked);
@@ -70,6 +63,12 @@ export class Settings {
   }
   setSimulator(simulator: SimulatorSettings): SimulatorSettings {
     return this.write('simulator', SimulatorSchema, simulator);
+  }
+  /** After the table was replaced under it (a restore): every value is read again, and listeners told. */
+  reload(): void {
+    const keys = [...this.cache.keys()];
+    this.cache.clear();
+    for (const key of keys) for (const listener of this.listeners) listener(key);
   }
   onChange(listener: (key: string) => void): () => void {
     this.listeners.add(listener);

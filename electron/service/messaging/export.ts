@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
-import type { MessageQueries } from './messages';
+import type { MessageQueries } from './queries';
 
 export type ExportFormat = 'csv' | 'xlsx';
 

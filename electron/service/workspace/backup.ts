@@ -11,13 +11,10 @@ import { ApiCode } from '../../../shared/status';
 import { migrate } from '../db/database';
 import { migrations } from '../db/migrations';
 import { nativeBinding } from '../db/native';
-import { PricingSchema, SimulatorSchema } from '../settings/settings';
+import type { Backup } from '../../../shared/ipc/schemas';
 
-export interface BackupInfo {
-  path: string;
-  bytes: number;
-  created_at: number;
-}
+/** A backup file as the workspace sees it (the IPC shape without its download URL). */
+export type BackupInfo = Omit<Backup, 'url'>;
 
 export function backupsDir(core: Core): string {
   return path.resolve(core.dataDir, 'backups');
@@ -99,9 +96,9 @@ export async function restoreBackup(
   // stay locked, and a write of the core (which waits for that lock synchronously) would stall
   // the process. The scheduler is paused meanwhile, so no batch of the old data runs halfway.
   // Running imports stop writing first: their batches belong to the database being replaced.
-  const wasRunning = !core.scheduler['stopped'];
+  const wasRunning = core.scheduler.isRunning();
   await core.scheduler.stop();
-  await core.imports.pause();
+  await core.jobs.pause();
   const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
   try {
     await reader.backup(live, { progress: () => 0x7fffffff });
@@ -110,20 +107,12 @@ export async function restoreBackup(
     // An older backup gets this build's migrations (before anything reads it); cached settings
     // are re-read, imports and the scheduler go on with the restored jobs and messages.
     migrate(core.db);
-    refreshSettings(core);
-    core.imports.resume();
+    core.settings.reload();
+    // Imports the restored database holds without a job get one; every job type goes on.
+    core.imports.recover();
+    core.jobs.resume();
     if (wasRunning) core.scheduler.start();
   }
   core.scheduler.poke();
   return { restored_from: source, safety_backup: safety };
-}
-
-function refreshSettings(core: Core): void {
-  const read = (key: string) =>
-    core.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
-  const pricing = PricingSchema.safeParse(JSON.parse(read('pricing') ?? 'null'));
-  const simulator = SimulatorSchema.safeParse(JSON.parse(read('simulator') ?? 'null'));
-  // Writing the stored values back goes through Settings, which refreshes its cache and tells its listeners.
-  if (pricing.success) core.settings.setPricing(pricing.data);
-  if (simulator.success) core.settings.setSimulator(simulator.data);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import { MessageQueries } from './messages';
+import { MessageQueries } from './queries';
 import type { MessageFilter } from '../../../shared/ipc/schemas';
 
 const ROWS = 1_000_000;

@@ -14,7 +14,7 @@ import {
   type OutputOf,
   type PayloadOf,
 } from '../../../shared/ipc/contracts';
-import { createDispatcher, registerHandlers, type AppHost, type IpcDispatcher } from './handlers';
+import { createDispatcher, registerHandlers, type AppHost, type IpcDispatcher } from './dispatcher';
 
 let core: Core;
 let clock: ManualClock;

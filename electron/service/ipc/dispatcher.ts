@@ -1,0 +1,170 @@
+// The one dispatcher both transports use (Electron's ipcMain in main, the HTTP bridge in `serve`): it refuses unknown channels,
+// validates the input with the contract's schema, runs the handler and answers
+// {ok: true, value} | {ok: false, error: {code, message}} — never a thrown error.
+import path from 'node:path';
+import { z } from 'zod';
+import type { Core } from '../core';
+import { ServiceError } from '../errors';
+import { apiCodeMessage } from '../../../shared/status';
+import { IpcErrorCode, type IpcError, type IpcResult } from '../../../shared/ipc/contract';
+import { contracts, isChannel, type Channel, type OutputOf, type ParsedInputOf } from '../../../shared/ipc/contracts';
+import { MessageQueries } from '../messaging/queries';
+import { Dashboard } from '../messaging/dashboard';
+import { Exporter } from '../messaging/export';
+import { EventHub } from './events';
+import { accountsHandlers } from './accounts';
+import { settingsHandlers } from './settings';
+import { messagingHandlers } from './messaging';
+import { contactsHandlers } from './contacts';
+import { workspaceHandlers } from './workspace';
+
+/** What the process hosting the core (Electron main, or `serve`) contributes. */
+export interface AppHost {
+  mode: 'desktop' | 'web';
+  /** Web mode: the URL a browser downloads an export file from. */
+  exportUrl?(fileName: string): string;
+  /** Web mode: the URL a browser downloads a backup of the backups folder from. */
+  backupUrl?(fileName: string): string;
+  /** The local HTTP API as the host runs it. */
+  httpApi?: {
+    /** Where it answers now, or null when off. */
+    url(): string | null;
+    /** False when it cannot be switched (web mode: the UI is served by the same server). */
+    canToggle: boolean;
+    /** Applies a changed address or on/off (desktop: restarts the server). */
+    apply?(config: { enabled: boolean; host: string; port: number }): Promise<void>;
+  };
+  /** Desktop: the workspace folder chosen for the next start. */
+  nextDataDir?: { get(): string | null; set(dir: string): void };
+  /** Desktop: native file dialogs (null when the user cancels). */
+  chooseFile?(
+    purpose: 'backup-restore' | 'backup-save' | 'data-folder',
+    defaultPath: string | undefined,
+  ): Promise<string | null>;
+  /** Desktop: show a file in the system's file manager. */
+  reveal?(file: string): void;
+  /** Where unexpected errors are reported (they reach the caller only as code 500). */
+  log?(message: string, error: unknown): void;
+}
+
+type Handler<C extends Channel> = (
+  input: ParsedInputOf<C>,
+) => z.input<(typeof contracts)[C]['output']> | Promise<z.input<(typeof contracts)[C]['output']>>;
+export type Handlers = { [C in Channel]: Handler<C> };
+
+export interface AppServices {
+  core: Core;
+  host: AppHost;
+  events: EventHub;
+  messages: MessageQueries;
+  dashboard: Dashboard;
+  exporter: Exporter;
+}
+
+export function createAppServices(core: Core, host: AppHost): AppServices {
+  const events = new EventHub(core);
+  const messages = new MessageQueries(core.db);
+  return {
+    core,
+    host,
+    events,
+    messages,
+    dashboard: new Dashboard(core.db, core.clock),
+    exporter: new Exporter(
+      messages,
+      path.join(core.dataDir, 'exports'),
+      (progress) => events.emit('export:progress', progress),
+      () => core.clock.now(),
+    ),
+  };
+}
+
+/** The handlers of the channels named `domain:...`, for a domain's handler file. */
+export type HandlersOf<D extends string> = { [C in Channel as C extends `${D}:${string}` ? C : never]: Handler<C> };
+
+/** Every contract's handler, one file per domain; a channel without one fails typecheck. */
+export function createHandlers(services: AppServices): Handlers {
+  return {
+    ...accountsHandlers(services),
+    ...settingsHandlers(services),
+    ...messagingHandlers(services),
+    ...contactsHandlers(services),
+    ...workspaceHandlers(services),
+  };
+}
+
+/** Turns anything a handler threw into the error of a result. */
+export function toIpcError(error: unknown, log?: AppHost['log']): IpcError {
+  if (error instanceof ServiceError)
+    return { code: error.code, message: apiCodeMessage[error.code], detail: error.detail };
+  if (error instanceof z.ZodError)
+    return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(error) };
+  if (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('SQLITE_CONSTRAINT')
+  )
+    return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: error.message };
+  log?.('ipc handler failed', error);
+  return { code: IpcErrorCode.Internal, message: apiCodeMessage[500] };
+}
+
+export class IpcDispatcher {
+  readonly handlers: Handlers;
+
+  constructor(readonly services: AppServices) {
+    this.handlers = createHandlers(services);
+  }
+
+  /** Answers one call. Never throws: every failure is an `{ok: false}` result. */
+  async invoke(channel: unknown, input: unknown): Promise<IpcResult<unknown>> {
+    if (!isChannel(channel))
+      return {
+        ok: false,
+        error: { code: IpcErrorCode.UnknownChannel, message: `unknown channel ${String(channel).slice(0, 100)}` },
+      };
+    const contract = contracts[channel];
+    const parsed = contract.input.safeParse(
+      input === null && !contract.input.safeParse(null).success ? undefined : input,
+    );
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(parsed.error) },
+      };
+    try {
+      const handler = this.handlers[channel] as (input: unknown) => unknown;
+      const value = await handler(parsed.data);
+      const output = contract.output.safeParse(value);
+      if (!output.success) {
+        this.services.host.log?.(`ipc ${channel}: output does not match its contract`, output.error);
+        return { ok: false, error: { code: IpcErrorCode.Internal, message: apiCodeMessage[500] } };
+      }
+      return { ok: true, value: output.data as OutputOf<typeof channel> };
+    } catch (error) {
+      return { ok: false, error: toIpcError(error, this.services.host.log) };
+    }
+  }
+
+  close(): void {
+    this.services.events.close();
+  }
+}
+
+export function createDispatcher(core: Core, host: AppHost): IpcDispatcher {
+  return new IpcDispatcher(createAppServices(core, host));
+}
+
+/**
+ * Registers one handler per contract channel with a transport (ipcMain.handle, a route table):
+ * exactly the contracts' channels, each going through the dispatcher.
+ */
+export function registerHandlers(
+  register: (channel: Channel, handle: (input: unknown) => Promise<IpcResult<unknown>>) => void,
+  dispatcher: IpcDispatcher,
+): Channel[] {
+  const channels = Object.keys(contracts) as Channel[];
+  for (const channel of channels) register(channel, (input) => dispatcher.invoke(channel, input));
+  return channels;
+}

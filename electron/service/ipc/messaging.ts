@@ -1,0 +1,28 @@
+// IPC handlers of the messaging domain: the composer (preview = the acceptance path's dry run,
+// send = the acceptance path), the message views, exports and the dashboard.
+import { panelSend, preview } from '../messaging/compose';
+import type { AppServices, HandlersOf } from './dispatcher';
+
+export function messagingHandlers(services: AppServices): HandlersOf<'compose' | 'messages' | 'dashboard'> {
+  const { core, host } = services;
+  return {
+    'compose:preview': (input) => preview(core, input),
+    'messages:send': (input) => panelSend(core, input),
+    'messages:list': (input) => services.messages.list(input),
+    'messages:count': (input) => ({ count: services.messages.count(input) }),
+    'messages:timeline': ({ message_id, account_id }) => services.messages.timeline(message_id, account_id),
+    'messages:export': async ({ format, export_id, ...filter }) => {
+      const result = await services.exporter.run(filter, format, export_id);
+      const web = host.mode === 'web' && host.exportUrl;
+      return {
+        export_id: result.export_id,
+        format,
+        rows: result.rows,
+        path: web ? null : result.path,
+        url: web ? host.exportUrl!(result.file_name) : null,
+        file_name: result.file_name,
+      };
+    },
+    'dashboard:stats': (input) => services.dashboard.stats(input),
+  };
+}
