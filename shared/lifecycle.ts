@@ -21,7 +21,8 @@ export type MessageStatus = (typeof MessageStatus)[keyof typeof MessageStatus];
 export type MessageStatusName = keyof typeof MessageStatus;
 
 /** What a status means to the person looking at it; the renderer maps each tone to one colour. */
-export type StatusTone = 'waiting' | 'scheduled' | 'in-flight' | 'success' | 'problem' | 'refunded' | 'blocked' | 'rejected';
+export type StatusTone =
+  'waiting' | 'scheduled' | 'in-flight' | 'success' | 'problem' | 'refunded' | 'blocked' | 'rejected';
 
 export interface StatusMove {
   to: MessageStatus;
