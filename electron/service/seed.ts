@@ -8,6 +8,11 @@ import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema } from './settings/settings';
 import { hashApiKey } from './accounts/accounts';
 
+/** The email relay's accounts (spec 4.6), kept in the settings until the email domain owns them. */
+const EmailAccountsSchema = z.array(
+  z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }),
+);
+
 export const SeedSchema = z.object({
   accounts: z
     .array(
@@ -29,11 +34,7 @@ export const SeedSchema = z.object({
       }),
     )
     .default([]),
-  email_accounts: z
-    .array(
-      z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }),
-    )
-    .default([]),
+  email_accounts: EmailAccountsSchema.default([]),
   pricing: PricingSchema.optional(),
   simulator: SimulatorSchema.optional(),
 });
@@ -66,11 +67,7 @@ export function applySeed(core: Core, input: unknown): void {
         ...entry,
         api_keys: entry.api_keys.map(hashApiKey),
       }));
-      core.db
-        .prepare(
-          "INSERT INTO settings (key, value) VALUES ('email_accounts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        )
-        .run(JSON.stringify(hashed));
+      core.settings.write('email_accounts', EmailAccountsSchema, hashed);
     }
   })();
 }
