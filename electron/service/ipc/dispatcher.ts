@@ -8,8 +8,6 @@ import { ServiceError } from '../errors';
 import { apiCodeMessage } from '../../../shared/status';
 import { IpcErrorCode, type IpcError, type IpcResult } from '../../../shared/ipc/contract';
 import { contracts, isChannel, type Channel, type OutputOf, type ParsedInputOf } from '../../../shared/ipc/contracts';
-import { MessageQueries } from '../messaging/queries';
-import { Dashboard } from '../messaging/dashboard';
 import { Exporter } from '../messaging/export';
 import { EventHub } from './events';
 import { accountsHandlers } from './accounts';
@@ -56,22 +54,18 @@ export interface AppServices {
   core: Core;
   host: AppHost;
   events: EventHub;
-  messages: MessageQueries;
-  dashboard: Dashboard;
+  /** Exports report their progress as push events of this window's hub. */
   exporter: Exporter;
 }
 
 export function createAppServices(core: Core, host: AppHost): AppServices {
   const events = new EventHub(core);
-  const messages = new MessageQueries(core.db);
   return {
     core,
     host,
     events,
-    messages,
-    dashboard: new Dashboard(core.db, core.clock),
     exporter: new Exporter(
-      messages,
+      core.messaging.queries,
       path.join(core.dataDir, 'exports'),
       (progress) => events.emit('export:progress', progress),
       () => core.clock.now(),

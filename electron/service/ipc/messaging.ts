@@ -8,9 +8,9 @@ export function messagingHandlers(services: AppServices): HandlersOf<'compose' |
   return {
     'compose:preview': (input) => preview(core, input),
     'messages:send': (input) => panelSend(core, input),
-    'messages:list': (input) => services.messages.list(input),
-    'messages:count': (input) => ({ count: services.messages.count(input) }),
-    'messages:timeline': ({ message_id, account_id }) => services.messages.timeline(message_id, account_id),
+    'messages:list': (input) => core.messaging.queries.list(input),
+    'messages:count': (input) => ({ count: core.messaging.queries.count(input) }),
+    'messages:timeline': ({ message_id, account_id }) => core.messaging.queries.timeline(message_id, account_id),
     'messages:export': async ({ format, export_id, ...filter }) => {
       const result = await services.exporter.run(filter, format, export_id);
       const web = host.mode === 'web' && host.exportUrl;
@@ -23,6 +23,6 @@ export function messagingHandlers(services: AppServices): HandlersOf<'compose' |
         file_name: result.file_name,
       };
     },
-    'dashboard:stats': (input) => services.dashboard.stats(input),
+    'dashboard:stats': (input) => core.messaging.dashboard.stats(input),
   };
 }

@@ -1,6 +1,6 @@
 // The messaging domain wired together for Core: the acceptance path, the lifecycle with its
-// carrier (the simulator until a real upstream is configured), the status lookup, and their
-// scheduler workers.
+// carrier (the simulator until a real upstream is configured), the status lookup, the app's
+// message views and dashboard, and their scheduler workers.
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import type { Accounts } from '../accounts/accounts';
@@ -11,6 +11,8 @@ import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
 import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';
+import { MessageQueries } from './queries';
+import { Dashboard } from './dashboard';
 import { SimulatorCarrier } from './carriers/simulator';
 import type { CarrierFactory } from './carriers/carrier';
 
@@ -36,6 +38,9 @@ export interface Messaging {
   accept: Accept;
   lifecycle: Lifecycle;
   statusLookup: StatusLookup;
+  /** The app's message views (lists, counts, timelines, export pages). */
+  queries: MessageQueries;
+  dashboard: Dashboard;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
@@ -61,5 +66,11 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     runDue: () => lifecycle.step() !== null,
   });
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
-  return { accept, lifecycle, statusLookup: new StatusLookup(db) };
+  return {
+    accept,
+    lifecycle,
+    statusLookup: new StatusLookup(db),
+    queries: new MessageQueries(db),
+    dashboard: new Dashboard(db, clock),
+  };
 }
