@@ -2,10 +2,7 @@
 // bridge (`window.chapar`) when present, else the web bridge of `serve` on the page's own origin.
 // Stores receive it; unit tests build one over shared/ipc's fake transport (test/fakes.ts).
 import { createClient, defaultTransport, IpcCallError, uploadBackup, type Client } from '../../../shared/ipc';
-import type { z } from 'zod';
-import type { BackupSchema } from '../../../shared/ipc/schemas';
-
-export type Backup = z.infer<typeof BackupSchema>;
+import type { Backup } from '../../../shared/ipc/schemas';
 
 export interface Api extends Client {
   /**
@@ -31,6 +28,8 @@ export type {
   Account,
   ApiKeyInfo,
   AppSettings,
+  Backup,
+  ComposePreview,
   DashboardStats,
   LedgerEntry,
   Line,

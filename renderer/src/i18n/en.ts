@@ -74,6 +74,8 @@ export const en = {
     noCredit:
       'Not enough credit: this send costs {{cost}} rials, the account has {{credit}} rials. Top up in Settings → Credit.',
     sendHint: 'Credit is checked for the whole send first.',
+    lineRefused:
+      'This line may not send from the panel (it lacks the "panel sends" permission, or is inactive). Pick another line or change it in Settings → Lines.',
     send: 'Send',
     result: 'Send result',
     accepted: '{{n}} accepted',

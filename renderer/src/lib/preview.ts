@@ -1,8 +1,9 @@
-// The composer's live preview computed locally from shared/ rules (the same functions the service
-// uses), so it updates on every keystroke without a round trip.
-import { finalText } from '../../../shared/optout';
-import { messageCostRials, segment, ucs2Characters, type Encoding, type Pricing } from '../../../shared/pages';
-import { isMessengerProvider, type Provider } from '../../../shared/status';
+// The composer's instant preview, on every keystroke without a round trip: the shared pricing
+// (shared/pricing.ts), the very function the core's acceptance path and its dry run price with.
+// The core's quote of the whole send (compose:preview) follows a moment later and has the last word.
+import { ucs2Characters, type Encoding, type Pricing } from '../../../shared/pages';
+import { priceText } from '../../../shared/pricing';
+import type { Provider } from '../../../shared/status';
 
 export interface ComposePreview {
   finalText: string;
@@ -20,20 +21,17 @@ export interface ComposePreview {
 }
 
 export function composePreview(text: string, provider: Provider, pricing: Pricing, receivers: number): ComposePreview {
-  const messenger = isMessengerProvider(provider);
-  const final = finalText(text, messenger);
-  const seg = segment(final);
-  const cost = messageCostRials(final, messenger, pricing);
+  const price = priceText(text, provider, pricing);
   return {
-    finalText: final,
-    optOutAdded: !messenger,
-    encoding: seg.encoding,
-    characters: seg.units,
-    pages: messenger ? 1 : seg.pages,
-    perPage: seg.perPage,
-    ucs2: [...new Set(ucs2Characters(final))],
-    costPerMessageRials: cost,
-    totalRials: cost * receivers,
+    finalText: price.text,
+    optOutAdded: price.optOutAdded,
+    encoding: price.encoding,
+    characters: price.units,
+    pages: price.pages,
+    perPage: price.perPage,
+    ucs2: [...new Set(ucs2Characters(price.text))],
+    costPerMessageRials: price.costRials,
+    totalRials: price.costRials * receivers,
   };
 }
 

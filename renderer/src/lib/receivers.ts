@@ -1,6 +1,7 @@
-// What the composer shows before sending: the pasted receivers split, normalized leniently
-// (Persian digits, spaces, +98/0098 prefixes) and sorted into valid, invalid and duplicate.
-import { normalizePhone, splitReceivers } from '../../../shared/phone';
+// What the composer shows before sending: the pasted receivers split and classified by the same
+// shared loop every send goes through (lenient: Persian digits, spaces, +98/0098 prefixes).
+import { splitReceivers } from '../../../shared/phone';
+import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
 
 export interface ReceiversAnalysis {
   /** Every receiver in pasted order, as it will be submitted (normalized when valid). */
@@ -14,25 +15,7 @@ export interface ReceiversAnalysis {
 }
 
 export function analyzeReceivers(text: string, extra: readonly string[] = []): ReceiversAnalysis {
-  const submitted: string[] = [];
-  const valid: string[] = [];
-  const invalid: string[] = [];
-  const duplicates: string[] = [];
-  const seen = new Set<string>();
-  for (const raw of [...splitReceivers(text), ...extra]) {
-    const phone = normalizePhone(raw);
-    if (phone === null) {
-      // Submitted as typed: the service answers it with status 0, so the result lists it too.
-      invalid.push(raw);
-      submitted.push(raw);
-    } else if (seen.has(phone)) {
-      if (!duplicates.includes(phone)) duplicates.push(phone);
-      submitted.push(phone);
-    } else {
-      seen.add(phone);
-      valid.push(phone);
-      submitted.push(phone);
-    }
-  }
-  return { submitted, valid, invalid, duplicates };
+  const classified = classifyReceivers([...splitReceivers(text), ...extra], 'lenient');
+  // Invalid entries are submitted as typed: the service answers them with status 0.
+  return { submitted: classified.receptors, ...summarizeReceivers(classified) };
 }

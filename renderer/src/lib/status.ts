@@ -1,56 +1,60 @@
-// How the UI shows a message status: a color per status (exhaustive over shared/status.ts) and
-// the label in the current language. Persian labels are the spec's texts, defined in shared/.
-import { MessageStatus, messageStatusText } from '../../../shared/status';
+// How the UI shows a message status, all read from the lifecycle table (shared/lifecycle.ts):
+// the statuses and their order, which can be stored, the colour of each status's tone, and its
+// label — the spec's Persian text, or the English one keyed by the status's name, so a status
+// added to the table without an English label fails typecheck.
+import {
+  ALL_STATUSES,
+  LIFECYCLE,
+  STORED_STATUSES,
+  isMessageStatus,
+  type MessageStatus,
+  type MessageStatusName,
+  type StatusTone,
+} from '../../../shared/lifecycle';
 import type { Language } from './format';
 
-export const ALL_STATUSES: readonly MessageStatus[] = [0, 1, 2, 4, 6, 10, 11, 13, 14, 15, 100];
-/** Statuses a stored message can have (0, 15 and 100 are answers only, never stored). */
-export const STORED_STATUSES: readonly MessageStatus[] = [1, 2, 4, 6, 10, 11, 13, 14];
+export { ALL_STATUSES, STORED_STATUSES, isMessageStatus };
 
-const englishLabel: Record<MessageStatus, string> = {
-  0: 'Invalid receiver',
-  1: 'Queued',
-  2: 'Scheduled',
-  4: 'With the carrier',
-  6: 'Send error',
-  10: 'Delivered',
-  11: 'Not delivered',
-  13: 'Cancelled (refunded)',
-  14: 'Blocked',
-  15: 'Duplicate number',
-  100: 'Unknown message id',
+const englishLabel: Record<MessageStatusName, string> = {
+  Invalid: 'Invalid receiver',
+  Queued: 'Queued',
+  Scheduled: 'Scheduled',
+  HandedToCarrier: 'With the carrier',
+  SendError: 'Send error',
+  Delivered: 'Delivered',
+  Undelivered: 'Not delivered',
+  Cancelled: 'Cancelled (refunded)',
+  Blocked: 'Blocked',
+  Duplicate: 'Duplicate number',
+  UnknownId: 'Unknown message id',
 };
 
 export function statusLabel(status: number, language: Language): string {
   if (!isMessageStatus(status)) return String(status);
-  return language === 'fa' ? messageStatusText[status] : englishLabel[status];
+  return language === 'fa' ? LIFECYCLE[status].text : englishLabel[LIFECYCLE[status].name];
 }
 
-export function isMessageStatus(value: number): value is MessageStatus {
-  return (ALL_STATUSES as readonly number[]).includes(value);
+export function toneColor(tone: StatusTone): string {
+  switch (tone) {
+    case 'success':
+      return 'green';
+    case 'waiting':
+      return 'gray';
+    case 'scheduled':
+      return 'indigo';
+    case 'in-flight':
+      return 'blue';
+    case 'problem':
+      return 'orange';
+    case 'refunded':
+      return 'grape';
+    case 'blocked':
+      return 'dark';
+    case 'rejected':
+      return 'red';
+  }
 }
 
 export function statusColor(status: MessageStatus): string {
-  switch (status) {
-    case MessageStatus.Delivered:
-      return 'green';
-    case MessageStatus.Queued:
-      return 'gray';
-    case MessageStatus.Scheduled:
-      return 'indigo';
-    case MessageStatus.HandedToCarrier:
-      return 'blue';
-    case MessageStatus.Undelivered:
-      return 'orange';
-    case MessageStatus.Cancelled:
-      return 'grape';
-    case MessageStatus.Blocked:
-      return 'dark';
-    case MessageStatus.Invalid:
-    case MessageStatus.SendError:
-      return 'red';
-    case MessageStatus.Duplicate:
-    case MessageStatus.UnknownId:
-      return 'yellow';
-  }
+  return toneColor(LIFECYCLE[status].tone);
 }

@@ -1,5 +1,7 @@
 // Compose: line, text with a live preview (final text, characters, pages, encoding, the
-// characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result.
+// characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result. The
+// instant preview comes from the shared pricing; the core's quote of the very send (asked a
+// moment after typing stops) decides the line, the receivers counted and the credit.
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAntennaBarsOff, IconSend } from '@tabler/icons-react';
 import { useEffect, useMemo } from 'react';
@@ -19,6 +21,9 @@ import { PreviewCard } from '../components/compose/PreviewCard';
 import { ReceiversCard } from '../components/compose/ReceiversCard';
 import { SendResult } from '../components/compose/SendResult';
 
+/** How long after the last keystroke the core is asked for its quote. */
+const QUOTE_AFTER_MS = 200;
+
 export function ComposePage() {
   const { t } = useTranslation();
   const { compose, session } = useStores();
@@ -34,8 +39,19 @@ export function ComposePage() {
       loading: s.loading,
       sending: s.sending,
       error: s.error,
+      lineNumber: s.lineNumber,
+      accountId: s.accountId,
+      quote: s.quote,
+      lineRefused: s.lineRefused,
     })),
   );
+  const refreshQuote = useStore(compose, (s) => s.refreshQuote);
+  // A top-up or a send elsewhere changes the credit: the quote is asked again then too.
+  const credit = useStore(session, sessionSelectors.credit);
+  useEffect(() => {
+    const timer = setTimeout(() => void refreshQuote(), QUOTE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [refreshQuote, credit, draft.accountId, draft.lineNumber, draft.text, draft.receiversText, draft.segmentId]);
   const line = useStore(compose, composeSelectors.line);
   const canSend = useStore(compose, composeSelectors.canSend);
   const send = useStore(compose, (s) => s.send);
@@ -43,19 +59,20 @@ export function ComposePage() {
   useEffect(() => {
     void refreshSegments();
   }, [refreshSegments]);
-  const credit = useStore(session, sessionSelectors.credit);
   const language = useLanguage();
 
   const analysis = useMemo(() => analyzeReceivers(draft.receiversText), [draft.receiversText]);
   const segmentSize = draft.segments.find((s) => s.id === draft.segmentId)?.member_count ?? 0;
-  const receiverCount = analysis.valid.length + segmentSize;
+  // The core's count dedups pasted numbers against the segment; until it answers, a local estimate.
+  const receiverCount = draft.quote?.receivers.total ?? analysis.valid.length + segmentSize;
   const preview = useMemo(
     () => (draft.pricing && line ? composePreview(draft.text, line.provider, draft.pricing, receiverCount) : null),
     [draft.text, draft.pricing, line, receiverCount],
   );
 
-  // The service checks the credit too; saying it here saves a refused send.
-  const short = preview !== null && credit !== null && preview.totalRials > credit;
+  // The core's quote compares the whole send's cost with the credit; saying it here saves a refused send.
+  const quote = draft.quote;
+  const short = quote !== null && !quote.enough_credit;
 
   if (!draft.loading && draft.lines.length === 0 && draft.pricing !== null) {
     return (
@@ -78,6 +95,11 @@ export function ComposePage() {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
             <DraftForm />
+            {draft.lineRefused ? (
+              <Alert color="red" data-testid="compose-line-refused">
+                {t('compose.lineRefused')}
+              </Alert>
+            ) : null}
             <ReceiversCard analysis={analysis} />
           </Stack>
         </Grid.Col>
@@ -104,8 +126,8 @@ export function ComposePage() {
               {short ? (
                 <Alert color="orange" mt="sm" data-testid="compose-no-credit">
                   {t('compose.noCredit', {
-                    cost: formatNumber(preview.totalRials, language),
-                    credit: formatNumber(credit ?? 0, language),
+                    cost: formatNumber(quote.total_cost_rials, language),
+                    credit: formatNumber(quote.credit_rials, language),
                   })}
                 </Alert>
               ) : null}

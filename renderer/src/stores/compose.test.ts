@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeSelectors, createComposeStore } from './compose';
-import { fakeApi, line, messageRow } from '../test/fakes';
+import { fakeApi, fakeQuote, line, messageRow } from '../test/fakes';
 
 const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
 
@@ -27,7 +27,7 @@ describe('compose store', () => {
       'segments:list': () => [],
       'pricing:get': () => pricing,
       'messages:send': () => ({
-        send_ids: [9],
+        send_id: 9,
         accepted: 2,
         total_rials: 3000,
         invalid: ['12'],
@@ -64,7 +64,7 @@ describe('compose store', () => {
           { id: 1, status: 4 },
           { id: 2, status: 4 },
         ]);
-        return { send_ids: [9], accepted: 2, total_rials: 3000, invalid: [], duplicates: [] };
+        return { send_id: 9, accepted: 2, total_rials: 3000, invalid: [], duplicates: [] };
       },
       'messages:list': () => {
         // Message 2 turns final while the list is in flight; message 1 was read as final.
@@ -127,5 +127,35 @@ describe('compose store, segments', () => {
     await store.getState().refreshSegments();
     expect(store.getState().segments.map((s) => s.id)).toEqual([2]);
     expect(store.getState().segmentId).toBeNull();
+  });
+
+  it("takes the core's quote as the authority: the receivers it counts, the credit, a line it refuses", async () => {
+    const { api } = fakeApi({
+      'lines:list': () => [line(), line({ id: 2, number: 'bale_bot', provider: 'bale' })],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      // 3,000 rials: two one-page messages, not three.
+      'compose:preview': fakeQuote(pricing, 3000),
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('سلام');
+    store.getState().setReceiversText('09120000001\n09120000002');
+    await store.getState().refreshQuote();
+    expect(store.getState().quote).toMatchObject({ total_cost_rials: 3000, enough_credit: true });
+    expect(store.getState().quote?.receivers.total).toBe(2);
+    store.getState().setReceiversText('09120000001\n09120000002\n09120000003');
+    await store.getState().refreshQuote();
+    expect(store.getState().quote).toMatchObject({ total_cost_rials: 4500, enough_credit: false });
+    expect(composeSelectors.canSend(store.getState())).toBe(true);
+    // A line the core refuses for the panel: said, and Send is off.
+    store.getState().setLine('bale_bot');
+    await store.getState().refreshQuote();
+    expect(store.getState().lineRefused).toBe(true);
+    expect(store.getState().quote).toBeNull();
+    expect(composeSelectors.canSend(store.getState())).toBe(false);
+    store.getState().setLine('30001111');
+    await store.getState().refreshQuote();
+    expect(store.getState().lineRefused).toBe(false);
   });
 });

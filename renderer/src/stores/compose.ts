@@ -1,17 +1,28 @@
 // The composer: the draft (line, text, receivers or a segment), what the preview needs (lines,
-// pricing, segments), and the send with its result. The result lists the send's messages with
-// their statuses as they move (pushes), plus the rejected receivers. The preview itself is
-// computed from shared/ rules in lib/preview.ts, so it needs no state here.
+// pricing, segments), the core's quote of the draft, and the send with its result. The instant
+// per-keystroke preview is computed from the shared pricing in lib/preview.ts; the quote is the
+// core's dry run of the very send (sender line, receivers deduplicated against the segment,
+// total cost against the credit) and has the last word. The result lists the send's messages with
+// their statuses as they move (pushes), plus the rejected receivers.
 import { createStore, type StateCreator } from 'zustand/vanilla';
-import type { Api, Line, MessageRow, Pricing, SegmentSummary } from '../api';
+import {
+  IpcCallError,
+  type Api,
+  type ComposePreview,
+  type Line,
+  type MessageRow,
+  type Pricing,
+  type SegmentSummary,
+} from '../api';
 import { errorMessage } from './errors';
 import { RecentStatuses, newerStatus } from './status-merge';
+import { ApiCode } from '../../../shared/status';
 
 /** Rows of a send shown under the composer; the full list is in Messages. */
 export const RESULT_ROWS = 200;
 
 export interface SendSummary {
-  send_ids: number[];
+  send_id: number;
   accepted: number;
   total_rials: number;
   invalid: string[];
@@ -51,7 +62,16 @@ export interface SendSlice {
   clearResult(): void;
 }
 
-export type ComposeState = DraftSlice & ContextSlice & SendSlice;
+export interface QuoteSlice {
+  /** The core's dry run of the draft as it would be sent, or null before the first answer. */
+  quote: ComposePreview | null;
+  /** The core refused the draft's line (412: not the panel's, or inactive). */
+  lineRefused: boolean;
+  /** Asks the core again (the page calls it a moment after typing stops); the latest answer wins. */
+  refreshQuote(): Promise<void>;
+}
+
+export type ComposeState = DraftSlice & ContextSlice & SendSlice & QuoteSlice;
 
 const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set) => ({
   lineNumber: null,
@@ -135,16 +155,13 @@ const sendSlice =
             ...(segmentId === null ? {} : { segment_id: segmentId }),
           });
           set({ sending: false, result });
-          const first = result.send_ids[0];
-          if (first !== undefined) {
-            const page = await api.invoke('messages:list', {
-              account_id: accountId,
-              send_id: first,
-              limit: RESULT_ROWS,
-            });
-            // Oldest first reads like the pasted list.
-            if (get().result === result) set({ resultRows: recent.merge([...page.rows].reverse()) });
-          }
+          const page = await api.invoke('messages:list', {
+            account_id: accountId,
+            send_id: result.send_id,
+            limit: RESULT_ROWS,
+          });
+          // Oldest first reads like the pasted list.
+          if (get().result === result) set({ resultRows: recent.merge([...page.rows].reverse()) });
           return result;
         } catch (error) {
           set({ sending: false, error: errorMessage(error) });
@@ -171,11 +188,41 @@ const sendSlice =
     };
   };
 
+const quoteSlice =
+  (api: Api): StateCreator<ComposeState, [], [], QuoteSlice> =>
+  (set, get) => {
+    let asked = 0;
+    return {
+      quote: null,
+      lineRefused: false,
+      async refreshQuote() {
+        const { accountId, lineNumber, text, receiversText, segmentId } = get();
+        const ask = ++asked;
+        if (accountId === null || lineNumber === null) return set({ quote: null, lineRefused: false });
+        try {
+          const quote = await api.invoke('compose:preview', {
+            account_id: accountId,
+            sender: lineNumber,
+            message: text,
+            receivers_text: receiversText,
+            ...(segmentId === null ? {} : { segment_id: segmentId }),
+          });
+          if (ask === asked) set({ quote, lineRefused: false });
+        } catch (error) {
+          if (ask !== asked) return;
+          // Other refusals (a segment still importing) show when sending; the quote is just absent.
+          set({ quote: null, lineRefused: error instanceof IpcCallError && error.code === ApiCode.InvalidSender });
+        }
+      },
+    };
+  };
+
 export function createComposeStore(api: Api) {
   return createStore<ComposeState>()((...a) => ({
     ...draftSlice(...a),
     ...contextSlice(api)(...a),
     ...sendSlice(api)(...a),
+    ...quoteSlice(api)(...a),
   }));
 }
 export type ComposeStore = ReturnType<typeof createComposeStore>;
@@ -184,6 +231,7 @@ export const composeSelectors = {
   line: (s: ComposeState): Line | undefined => s.lines.find((l) => l.number === s.lineNumber),
   canSend: (s: ComposeState): boolean =>
     !s.sending &&
+    !s.lineRefused &&
     s.lineNumber !== null &&
     s.text.trim().length > 0 &&
     (s.receiversText.trim().length > 0 || s.segmentId !== null),

@@ -7,6 +7,9 @@ import { createComposeStore } from './compose';
 import { createMessagesStore, followStatusChanges } from './messages';
 import { createSettingsStore } from './settings';
 import { createDashboardStore } from './dashboard';
+import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
+
+const REFUNDING = new Set<number>(REFUNDING_STATUSES);
 
 export function createStores(api: Api, navigatorLanguage?: string) {
   const stores = {
@@ -42,8 +45,8 @@ export function connectStores(api: Api, stores: Stores): () => void {
     const accountId = stores.dashboard.getState().accountId;
     if (changes.some((c) => c.account_id === accountId)) {
       stores.dashboard.getState().followPushes();
-      // Refunds (status 13/14) change the credit shown in the header.
-      if (changes.some((c) => c.status === 13 || c.status === 14)) void stores.session.getState().refreshAccounts();
+      // Refunds change the credit shown in the header.
+      if (changes.some((c) => REFUNDING.has(c.status))) void stores.session.getState().refreshAccounts();
     }
   });
   // A finished import may be a new segment to send to.

@@ -1,15 +1,11 @@
 // Status pushes and list reads travel on different channels, so a page read from the database can
-// arrive after a push that is newer than it. The lifecycle only moves forward (2 -> 1 -> 4 ->
-// final), so of two statuses seen for one message the further one is the newer; recent pushes are
-// kept for a while and merged into every page that arrives.
-
-const STAGE: Record<number, number> = { 2: 0, 1: 1, 4: 2 };
-const stage = (status: number): number => STAGE[status] ?? 3;
+// arrive after a push that is newer than it. The lifecycle only moves forward (its table,
+// shared/lifecycle.ts), so of two statuses seen for one message the further one is the newer;
+// recent pushes are kept for a while and merged into every page that arrives.
+import { furtherStatus } from '../../../shared/lifecycle';
 
 /** The newer of two statuses of one message. */
-export function newerStatus(a: number, b: number): number {
-  return stage(b) > stage(a) ? b : a;
-}
+export const newerStatus = furtherStatus;
 
 /** A read in flight lasts far less than this; older pushes are already in what the database answers. */
 const KEEP_MS = 30_000;

@@ -1,7 +1,11 @@
 // A typed fake of the API client for store tests: shared/ipc's fake transport under the real
 // client, so channel names, inputs and outputs are checked by the compiler as in the app.
-import { createClient, createFakeTransport, type FakeHandlers } from '../../../shared/ipc';
-import type { Account, Api, Backup, Line, MessageRow } from '../api';
+import { createClient, createFakeTransport, type FakeHandlers, type InputOf } from '../../../shared/ipc';
+import type { Account, Api, Backup, ComposePreview, Line, MessageRow, Pricing } from '../api';
+import type { Provider } from '../../../shared/status';
+import { priceText } from '../../../shared/pricing';
+import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
+import { splitReceivers } from '../../../shared/phone';
 
 export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
   const transport = createFakeTransport(handlers);
@@ -71,4 +75,41 @@ export async function until<S>(
       }
     });
   });
+}
+
+/**
+ * A fake of the core's `compose:preview` over the same shared rules the core's dry run uses
+ * (pricing, lenient receiver classification); lines not in `panelLines` are refused as the core
+ * refuses them (412).
+ */
+export function fakeQuote(
+  pricing: Pricing,
+  creditRials: number,
+  panelLines: Record<string, Provider> = { '30001111': 'sms' },
+): (input: InputOf<'compose:preview'>) => ComposePreview {
+  return (input) => {
+    const provider = panelLines[input.sender];
+    if (provider === undefined) throw { code: 412, message: 'ارسال کننده نامعتبر است' };
+    const price = priceText(input.message, provider, pricing);
+    const pasted = [...splitReceivers(input.receivers_text ?? ''), ...(input.receivers ?? [])];
+    const lists = summarizeReceivers(classifyReceivers(pasted, 'lenient'));
+    const total = lists.valid.length;
+    return {
+      provider,
+      messenger: price.messenger,
+      final_text: price.text,
+      opt_out_added: price.optOutAdded,
+      encoding: price.encoding,
+      characters: [...price.text].length,
+      units: price.units,
+      pages: price.pages,
+      per_page: price.perPage,
+      ucs2_characters: [],
+      cost_per_message_rials: price.costRials,
+      total_cost_rials: price.costRials * total,
+      credit_rials: creditRials,
+      enough_credit: creditRials >= price.costRials * total,
+      receivers: { ...lists, segment_members: 0, total },
+    };
+  };
 }
