@@ -7,21 +7,12 @@ import { splitReceivers } from '../../../shared/phone';
 import { ucs2Characters } from '../../../shared/pages';
 import { summarizeReceivers } from '../../../shared/receivers';
 import type { ComposePreview } from '../../../shared/ipc/schemas';
+import type { ParsedInputOf } from '../../../shared/ipc/contracts';
 import type { AcceptCommand } from './accept';
 import { ServiceError } from '../errors';
 
-export interface ReceiversInput {
-  receivers_text?: string | undefined;
-  receivers?: string[] | undefined;
-  segment_id?: number | undefined;
-}
-
-export interface ComposeInput extends ReceiversInput {
-  account_id: number;
-  sender: string;
-  message: string;
-  file_id?: string | null | undefined;
-}
+/** What the composer sends (`messages:send`); its preview takes the same without the file. */
+export type ComposeInput = ParsedInputOf<'compose:preview'> & Pick<ParsedInputOf<'messages:send'>, 'file_id'>;
 
 /** Positions (UTF-16 index) of the characters that force UCS-2 in the typed message. */
 export function ucs2Positions(message: string): Array<{ char: string; index: number }> {

@@ -6,7 +6,8 @@
 import type { Db } from '../db/database';
 import { CreatedOrder } from './created-order';
 import type { Clock } from '../clock';
-import type { DashboardStats, StatusCounts } from '../../../shared/ipc/schemas';
+import type { z } from 'zod';
+import type { DashboardInputSchema, DashboardStats, StatusCounts } from '../../../shared/ipc/schemas';
 import { MessageStatus, REFUNDING_STATUSES, sqlList } from '../../../shared/lifecycle';
 
 const HOUR = 3_600_000;
@@ -56,11 +57,7 @@ export function startOfDay(now: number, utcOffsetMinutes: number): number {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface DashboardInput {
-  account_id?: number | undefined;
-  utc_offset_minutes?: number | undefined;
-  now?: number | undefined;
-}
+export type DashboardInput = z.output<typeof DashboardInputSchema>;
 
 export class Dashboard {
   private readonly createdOrder: CreatedOrder;

@@ -9,16 +9,12 @@ import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
 import type { MessageQueries } from './queries';
+import type { PayloadOf } from '../../../shared/ipc/contracts';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
-export interface ExportProgress {
-  export_id: string;
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  error?: string;
-}
+/** The `export:progress` event's payload. */
+export type ExportProgress = PayloadOf<'export:progress'>;
 
 const COLUMNS: Array<{ header: string; value: (row: MessageRow) => string | number }> = [
   { header: 'messageid', value: (r) => r.id },
