@@ -65,6 +65,9 @@ export interface Acceptance {
   totalRials: number;
 }
 
+/** A recorded acceptance: its send exists. */
+export type Recorded = Acceptance & { sendId: number };
+
 export interface Quote extends Acceptance {
   /** What accept() would answer instead of recording: 411 no valid receiver, 418 credit short; null when it would record. */
   refusal: typeof ApiCode.InvalidReceiver | typeof ApiCode.NoCredit | null;
@@ -129,7 +132,7 @@ export class Accept {
   }
 
   /** Records the command, or throws the refusal (412, 400, 411, 418) with nothing recorded. */
-  accept(command: AcceptCommand): Acceptance {
+  accept(command: AcceptCommand): Recorded {
     if (command.idempotencyKey) {
       const earlier = this.byKey.get(command.accountId, command.idempotencyKey);
       if (earlier) return this.replay(command, earlier.id);
@@ -249,7 +252,7 @@ export class Accept {
   }
 
   /** The earlier acceptance of an idempotency key, as recorded (every recorded recipient is valid). */
-  private replay(command: AcceptCommand, sendId: number): Acceptance {
+  private replay(command: AcceptCommand, sendId: number): Recorded {
     const rows = this.recorded.all(sendId);
     const line = this.accounts.senderLine(command.accountId, command.sender, command.origin);
     const receptors = rows.map((row) => row.receptor);

@@ -84,6 +84,18 @@ const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set) => ({
   setSegment: (segmentId) => set({ segmentId }),
 });
 
+/** The draft as the core takes it (the send, and its quote), or null without an account and a line. */
+function draftOf(s: ComposeState) {
+  if (s.accountId === null || s.lineNumber === null) return null;
+  return {
+    account_id: s.accountId,
+    sender: s.lineNumber,
+    message: s.text,
+    receivers_text: s.receiversText,
+    ...(s.segmentId === null ? {} : { segment_id: s.segmentId }),
+  };
+}
+
 /** Lines the panel sends from: active, with the panel permission (the service checks too). */
 export function sendableLines(lines: readonly Line[]): Line[] {
   return lines.filter((line) => line.active && line.can_send_panel_campaign);
@@ -143,20 +155,14 @@ const sendSlice =
       resultRows: [],
       error: null,
       async send() {
-        const { accountId, lineNumber, text, receiversText, segmentId, sending } = get();
-        if (sending || accountId === null || lineNumber === null) return null;
+        const draft = draftOf(get());
+        if (get().sending || draft === null) return null;
         set({ sending: true, error: null, result: null, resultRows: [] });
         try {
-          const result = await api.invoke('messages:send', {
-            account_id: accountId,
-            sender: lineNumber,
-            message: text,
-            receivers_text: receiversText,
-            ...(segmentId === null ? {} : { segment_id: segmentId }),
-          });
+          const result = await api.invoke('messages:send', draft);
           set({ sending: false, result });
           const page = await api.invoke('messages:list', {
-            account_id: accountId,
+            account_id: draft.account_id,
             send_id: result.send_id,
             limit: RESULT_ROWS,
           });
@@ -196,17 +202,11 @@ const quoteSlice =
       quote: null,
       lineRefused: false,
       async refreshQuote() {
-        const { accountId, lineNumber, text, receiversText, segmentId } = get();
+        const draft = draftOf(get());
         const ask = ++asked;
-        if (accountId === null || lineNumber === null) return set({ quote: null, lineRefused: false });
+        if (draft === null) return set({ quote: null, lineRefused: false });
         try {
-          const quote = await api.invoke('compose:preview', {
-            account_id: accountId,
-            sender: lineNumber,
-            message: text,
-            receivers_text: receiversText,
-            ...(segmentId === null ? {} : { segment_id: segmentId }),
-          });
+          const quote = await api.invoke('compose:preview', draft);
           if (ask === asked) set({ quote, lineRefused: false });
         } catch (error) {
           if (ask !== asked) return;

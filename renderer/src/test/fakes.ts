@@ -6,6 +6,7 @@ import type { Provider } from '../../../shared/status';
 import { priceText } from '../../../shared/pricing';
 import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
 import { splitReceivers } from '../../../shared/phone';
+import { composePreviewOf } from '../../../shared/compose';
 
 export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
   const transport = createFakeTransport(handlers);
@@ -93,23 +94,15 @@ export function fakeQuote(
     const price = priceText(input.message, provider, pricing);
     const pasted = [...splitReceivers(input.receivers_text ?? ''), ...(input.receivers ?? [])];
     const lists = summarizeReceivers(classifyReceivers(pasted, 'lenient'));
-    const total = lists.valid.length;
-    return {
+    return composePreviewOf({
       provider,
-      messenger: price.messenger,
-      final_text: price.text,
-      opt_out_added: price.optOutAdded,
-      encoding: price.encoding,
-      characters: [...price.text].length,
-      units: price.units,
-      pages: price.pages,
-      per_page: price.perPage,
-      ucs2_characters: [],
-      cost_per_message_rials: price.costRials,
-      total_cost_rials: price.costRials * total,
-      credit_rials: creditRials,
-      enough_credit: creditRials >= price.costRials * total,
-      receivers: { ...lists, segment_members: 0, total },
-    };
+      message: input.message,
+      price,
+      lists,
+      accepted: lists.valid.length,
+      totalRials: price.costRials * lists.valid.length,
+      creditRials,
+      enoughCredit: creditRials >= price.costRials * lists.valid.length,
+    });
   };
 }
