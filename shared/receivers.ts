@@ -20,7 +20,7 @@ export interface ClassifiedReceivers {
   duplicateCount: number;
 }
 
-export function normalizerOf(rule: ReceiverRule): (raw: string) => string | null {
+function normalizerOf(rule: ReceiverRule): (raw: string) => string | null {
   return rule === 'strict' ? normalizeReceiver : normalizePhone;
 }
 

@@ -17,6 +17,7 @@ import { buildHttpServer } from '../electron/service/http/server';
 import { webUiPlugin } from '../electron/cli/web/bridge';
 import { createClient, createWebTransport, type Client } from '../shared/ipc';
 import { tempDir, testSeed } from './helpers/server';
+import { PENDING_STATUSES } from '../shared/lifecycle';
 
 const SENDS = 20;
 const RECEIVERS = 10_000;
@@ -117,7 +118,7 @@ it('keeps IPC round trips under 100 ms at p99 while 200,000 messages are accepte
   // Until the gateway has moved every message on (the count is one more UI call being measured).
   for (;;) {
     const started = performance.now();
-    const { count } = await client.invoke('messages:count', { account_id: account, status: [1, 2, 4] });
+    const { count } = await client.invoke('messages:count', { account_id: account, status: [...PENDING_STATUSES] });
     latencies.push(performance.now() - started);
     if (count === 0) break;
     await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
