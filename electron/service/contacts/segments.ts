@@ -102,9 +102,7 @@ export class Segments {
    * is still importing or failed (`members()` is paged and ordered for display).
    */
   phones(accountId: number, segmentId: number): string[] {
-    const segment = this.get(accountId, segmentId);
-    if (segment.status !== 'ready')
-      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${segment.status}`);
+    this.readySegment(accountId, segmentId);
     return this.db
       .prepare<[number], string>('SELECT phone FROM segment_members WHERE segment_id = ?')
       .pluck()
