@@ -138,8 +138,8 @@ export class Accept {
       if (earlier) return this.replay(command, earlier.id);
     }
     const plan = this.plan(command);
-    if (plan.accepted === 0) throw new ServiceError(ApiCode.InvalidReceiver);
-    if (this.credit.balance(command.accountId) < plan.totalRials) throw new ServiceError(ApiCode.NoCredit);
+    const refusal = refusalOf(plan, this.credit.balance(command.accountId));
+    if (refusal !== null) throw new ServiceError(refusal);
 
     const { line, classified, price, texts, costs, status, createdAt } = plan;
     const dueAt = status === MessageStatus.Scheduled ? command.dueAt! : createdAt + this.deps.handoffMs();
@@ -202,7 +202,7 @@ export class Accept {
     const receptors = plan.classified.valid.map((i) => plan.classified.receptors[i]!);
     return {
       ...plan,
-      refusal: plan.accepted === 0 ? ApiCode.InvalidReceiver : creditRials < plan.totalRials ? ApiCode.NoCredit : null,
+      refusal: refusalOf(plan, creditRials),
       creditRials,
       optedOut: this.deps.countOptedOut(command.accountId, receptors),
     };
@@ -277,6 +277,13 @@ export class Accept {
       totalRials: rows.reduce((sum, row) => sum + row.cost_rials, 0),
     };
   }
+}
+
+/** Why a planned acceptance cannot be recorded: no valid receiver (411), then credit short of the total (418). */
+function refusalOf(plan: Acceptance, creditRials: number): Quote['refusal'] {
+  if (plan.accepted === 0) return ApiCode.InvalidReceiver;
+  if (creditRials < plan.totalRials) return ApiCode.NoCredit;
+  return null;
 }
 
 /** sends.origin keeps the kind of origin; the API version goes beside it. */
