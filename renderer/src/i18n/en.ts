@@ -65,6 +65,7 @@ export const en = {
     segment: 'Or send to a segment',
     segmentPlaceholder: 'Pick a segment',
     noSegments: 'No segments yet',
+    segmentMembers: 'The segment adds {{n}} receivers (numbers also pasted above are counted once).',
     valid: 'Valid',
     invalid: 'Invalid',
     duplicates: 'Duplicates',

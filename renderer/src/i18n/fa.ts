@@ -68,6 +68,7 @@ export const fa: Translation = {
     segment: 'یا ارسال به یک بخش مخاطبان',
     segmentPlaceholder: 'یک بخش انتخاب کنید',
     noSegments: 'هنوز بخشی ساخته نشده',
+    segmentMembers: 'این بخش {{n}} گیرندهٔ دیگر می‌افزاید (شماره‌هایی که بالا هم وارد شده‌اند یک بار شمرده می‌شوند).',
     valid: 'معتبر',
     invalid: 'نامعتبر',
     duplicates: 'تکراری',

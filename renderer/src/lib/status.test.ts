@@ -1,19 +1,33 @@
-// The lifecycle table drives the renderer: a status added to shared/lifecycle.ts without its
-// labels, colour, place in the Messages filter or merge order fails here (and the English labels
-// are typed by the table's names, so it fails typecheck first).
+// The lifecycle table drives the renderer: a status added to shared/lifecycle.ts in one place only
+// (without its labels, colour, place in the Messages filter, the dashboard chart or the simulator's
+// outcomes, or its merge order) fails here. The English labels are typed by the table's names and
+// the colours by its tones, so most of it fails typecheck first.
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLE, STORED_STATUSES, stageOf, type MessageStatus } from '../../../shared/lifecycle';
-import { ALL_STATUSES, STORED_STATUSES as FILTER_STATUSES, statusColor, statusLabel } from './status';
+import {
+  FINAL_STATUSES,
+  LIFECYCLE,
+  PENDING_STATUSES,
+  STORED_STATUSES,
+  stageOf,
+  type MessageStatus,
+} from '../../../shared/lifecycle';
+import { DashboardBucketSchema, SimulatorSchema } from '../../../shared/ipc/schemas';
+import { en } from '../i18n/en';
+import { fa } from '../i18n/fa';
+import { ALL_STATUSES, CHART_SERIES, chartSeriesOf, statusColor, statusFilterOptions, statusLabel } from './status';
 import { newerStatus } from '../stores/status-merge';
 
 const statuses = Object.keys(LIFECYCLE).map(Number) as MessageStatus[];
+const byNumber = (list: readonly number[]) => [...list].sort((a, b) => a - b);
 
 describe('statuses in the UI', () => {
   it('every status of the lifecycle has an English and a Persian label and a colour', () => {
-    expect([...ALL_STATUSES].sort((a, b) => a - b)).toEqual([...statuses].sort((a, b) => a - b));
+    expect(byNumber(ALL_STATUSES)).toEqual(byNumber(statuses));
     for (const status of statuses) {
-      expect(statusLabel(status, 'en')).not.toBe(String(status));
-      expect(statusLabel(status, 'en')).not.toBe('');
+      const english = statusLabel(status, 'en');
+      expect(typeof english).toBe('string');
+      expect(english).not.toBe('');
+      expect(english).not.toBe(String(status));
       expect(statusLabel(status, 'fa')).toBe(LIFECYCLE[status].text);
       expect(statusColor(status)).toMatch(/^[a-z]+$/);
     }
@@ -21,9 +35,45 @@ describe('statuses in the UI', () => {
     expect(new Set(statuses.map((s) => statusLabel(s, 'en'))).size).toBe(statuses.length);
   });
 
-  it('every stored status is offered by the Messages filter, in the lifecycle order', () => {
-    expect(FILTER_STATUSES).toEqual(STORED_STATUSES);
-    for (const status of statuses) expect(FILTER_STATUSES.includes(status)).toBe(LIFECYCLE[status].stored);
+  it('the Messages filter offers every stored status and nothing else, in the lifecycle order', () => {
+    for (const language of ['en', 'fa'] as const) {
+      const options = statusFilterOptions(language);
+      expect(options.map((o) => Number(o.value))).toEqual([...STORED_STATUSES]);
+      for (const option of options) expect(option.label).toBe(statusLabel(Number(option.value), language));
+    }
+    for (const status of statuses)
+      expect(statusFilterOptions('en').some((o) => Number(o.value) === status)).toBe(LIFECYCLE[status].stored);
+  });
+
+  it('the dashboard chart counts every stored status in a series the dashboard answers, labelled in both languages', () => {
+    const bucketKeys = Object.keys(DashboardBucketSchema.shape);
+    const shown = CHART_SERIES.map((s) => s.name);
+    for (const status of statuses) {
+      const series = chartSeriesOf(status);
+      if (!LIFECYCLE[status].stored) {
+        expect(series).toBeNull();
+        continue;
+      }
+      expect(series, `status ${status} has no series in the chart`).not.toBeNull();
+      expect(bucketKeys).toContain(series);
+      expect(shown).toContain(series);
+    }
+    // Statuses still moving share one series; each final status has its own.
+    expect(new Set(PENDING_STATUSES.map(chartSeriesOf)).size).toBe(1);
+    expect(new Set(FINAL_STATUSES.map(chartSeriesOf)).size).toBe(FINAL_STATUSES.length);
+    expect(new Set(shown).size).toBe(shown.length);
+    for (const { name, color } of CHART_SERIES) {
+      expect(en.dashboard.series[name]).toMatch(/\S/);
+      expect(fa.dashboard.series[name]).toMatch(/\S/);
+      expect(color).toMatch(/^[a-z]+\.\d$/);
+    }
+  });
+
+  it("the simulator's outcomes are every final status", () => {
+    for (const status of FINAL_STATUSES) {
+      const parsed = SimulatorSchema.parse({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { [status]: 1 } });
+      expect(parsed.outcomes, `the simulator has no outcome ${status}`).toEqual({ [status]: 1 });
+    }
   });
 
   it('a push and a read of one message merge to the status further along the lifecycle', () => {
@@ -33,5 +83,7 @@ describe('statuses in the UI', () => {
         expect(newerStatus(from, move.to)).toBe(move.to);
         expect(newerStatus(move.to, from)).toBe(move.to);
       }
+    // Any two statuses: the merge keeps the one of the higher stage (the first on a tie).
+    for (const a of statuses) for (const b of statuses) expect(newerStatus(a, b)).toBe(stageOf(b) > stageOf(a) ? b : a);
   });
 });

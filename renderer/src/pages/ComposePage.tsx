@@ -1,7 +1,7 @@
 // Compose: line, text with a live preview (final text, characters, pages, encoding, the
 // characters forcing UCS-2, cost), receivers with invalid/duplicate preview, send, result. The
-// instant preview comes from the shared pricing; the core's quote of the very send (asked a
-// moment after typing stops) decides the line, the receivers counted and the credit.
+// instant preview comes from the shared pricing; the core's quote of the very send (the compose
+// store asks a moment after typing stops) decides the line, the receivers counted and the credit.
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAntennaBarsOff, IconSend } from '@tabler/icons-react';
 import { useEffect, useMemo } from 'react';
@@ -10,7 +10,6 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { composeSelectors } from '../stores/compose';
-import { sessionSelectors } from '../stores/session';
 import { formatNumber } from '../lib/format';
 import { useLanguage } from '../i18n/useLanguage';
 import { analyzeReceivers } from '../lib/receivers';
@@ -20,9 +19,6 @@ import { DraftForm } from '../components/compose/DraftForm';
 import { PreviewCard } from '../components/compose/PreviewCard';
 import { ReceiversCard } from '../components/compose/ReceiversCard';
 import { SendResult } from '../components/compose/SendResult';
-
-/** How long after the last keystroke the core is asked for its quote. */
-const QUOTE_AFTER_MS = 200;
 
 export function ComposePage() {
   const { t } = useTranslation();
@@ -40,18 +36,10 @@ export function ComposePage() {
       sending: s.sending,
       error: s.error,
       lineNumber: s.lineNumber,
-      accountId: s.accountId,
       quote: s.quote,
-      lineRefused: s.lineRefused,
     })),
   );
-  const refreshQuote = useStore(compose, (s) => s.refreshQuote);
-  // A top-up or a send elsewhere changes the credit: the quote is asked again then too.
-  const credit = useStore(session, sessionSelectors.credit);
-  useEffect(() => {
-    const timer = setTimeout(() => void refreshQuote(), QUOTE_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [refreshQuote, credit, draft.accountId, draft.lineNumber, draft.text, draft.receiversText, draft.segmentId]);
+  const currentQuote = useStore(compose, composeSelectors.currentQuote);
   const line = useStore(compose, composeSelectors.line);
   const canSend = useStore(compose, composeSelectors.canSend);
   const send = useStore(compose, (s) => s.send);
@@ -63,14 +51,16 @@ export function ComposePage() {
 
   const analysis = useMemo(() => analyzeReceivers(draft.receiversText), [draft.receiversText]);
   const segmentSize = draft.segments.find((s) => s.id === draft.segmentId)?.member_count ?? 0;
-  // The core's count dedups pasted numbers against the segment; until it answers, a local estimate.
-  const receiverCount = draft.quote?.receivers.total ?? analysis.valid.length + segmentSize;
+  // The core's count dedups pasted numbers against the segment; until it answers the draft as it
+  // is now, a local estimate.
+  const receiverCount = currentQuote?.receivers.total ?? analysis.valid.length + segmentSize;
   const preview = useMemo(
     () => (draft.pricing && line ? composePreview(draft.text, line.provider, draft.pricing, receiverCount) : null),
     [draft.text, draft.pricing, line, receiverCount],
   );
 
-  // The core's quote compares the whole send's cost with the credit; saying it here saves a refused send.
+  // The core's quote compares the whole send's cost with the credit; saying it here saves a refused
+  // send. Its last answer stands until the next one, so the warning does not flicker while typing.
   const quote = draft.quote;
   const short = quote !== null && !quote.enough_credit;
 
@@ -95,12 +85,7 @@ export function ComposePage() {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
             <DraftForm />
-            {draft.lineRefused ? (
-              <Alert color="red" data-testid="compose-line-refused">
-                {t('compose.lineRefused')}
-              </Alert>
-            ) : null}
-            <ReceiversCard analysis={analysis} />
+            <ReceiversCard analysis={analysis} quote={currentQuote} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>

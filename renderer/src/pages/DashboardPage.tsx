@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../stores/context';
 import { digits, formatDay, formatNumber, formatPercent } from '../lib/format';
+import { CHART_SERIES } from '../lib/status';
 import { useLanguage } from '../i18n/useLanguage';
 import { Money } from '../components/Money';
 import { EmptyState } from '../components/EmptyState';
@@ -31,24 +32,15 @@ export function DashboardPage() {
     );
   }
   const buckets = span === 'week' ? stats.daily : stats.hourly;
+  // One bar segment per series of the lifecycle's statuses (lib/status.ts), in display order.
   const data = buckets.map((b) => ({
     label:
       span === 'week'
         ? formatDay(b.start, language)
         : digits(new Date(b.start).getHours().toString().padStart(2, '0'), language),
-    delivered: b.delivered,
-    pending: b.pending,
-    undelivered: b.undelivered,
-    cancelled: b.cancelled,
-    blocked: b.blocked,
+    ...Object.fromEntries(CHART_SERIES.map(({ name }) => [name, b[name]])),
   }));
-  const series = [
-    { name: 'delivered', label: t('dashboard.series.delivered'), color: 'green.6' },
-    { name: 'pending', label: t('dashboard.series.pending'), color: 'gray.5' },
-    { name: 'undelivered', label: t('dashboard.series.undelivered'), color: 'orange.6' },
-    { name: 'cancelled', label: t('dashboard.series.cancelled'), color: 'grape.6' },
-    { name: 'blocked', label: t('dashboard.series.blocked'), color: 'dark.4' },
-  ];
+  const series = CHART_SERIES.map(({ name, color }) => ({ name, label: t(`dashboard.series.${name}`), color }));
   return (
     <Stack data-testid="page-dashboard">
       <Title order={2}>{t('dashboard.title')}</Title>

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { composeSelectors, createComposeStore } from './compose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QUOTE_AFTER_MS, composeSelectors, createComposeStore } from './compose';
 import { fakeApi, fakeQuote, line, messageRow } from '../test/fakes';
 
 const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
@@ -157,5 +157,99 @@ describe('compose store, segments', () => {
     store.getState().setLine('30001111');
     await store.getState().refreshQuote();
     expect(store.getState().lineRefused).toBe(false);
+  });
+
+  it('has the segment counted by the core: its members, deduplicated against the pasted numbers', async () => {
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [{ id: 7, name: 'club', columns: [], member_count: 3, status: 'ready', created_at: 0 }],
+      'pricing:get': () => pricing,
+      'compose:preview': fakeQuote(pricing, 1_000_000, undefined, {
+        7: ['09120000001', '09120000005', '09120000006'],
+      }),
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('سلام');
+    store.getState().setReceiversText('09120000001, 12');
+    store.getState().setSegment(7);
+    await store.getState().refreshQuote();
+    const quote = composeSelectors.currentQuote(store.getState());
+    expect(quote?.receivers).toEqual({
+      valid: ['09120000001'],
+      invalid: ['12'],
+      duplicates: [],
+      segment_members: 2,
+      total: 3,
+    });
+    expect(quote?.total_cost_rials).toBe(4500);
+    // Once the draft changes, that answer no longer describes it.
+    store.getState().setReceiversText('09120000001');
+    expect(composeSelectors.currentQuote(store.getState())).toBeNull();
+    expect(store.getState().quote).toBe(quote);
+  });
+});
+
+describe("compose store, the core's quote as the draft is typed", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks once the typing pauses, with the draft as it is then', async () => {
+    vi.useFakeTimers();
+    const asked: string[] = [];
+    const quote = fakeQuote(pricing, 1_000_000);
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'compose:preview': (input) => {
+        asked.push(input.message);
+        return quote(input);
+      },
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    await vi.runAllTimersAsync();
+    asked.length = 0;
+    for (const text of ['s', 'sa', 'sal', 'salam']) {
+      store.getState().setText(text);
+      await vi.advanceTimersByTimeAsync(QUOTE_AFTER_MS / 2);
+    }
+    store.getState().setReceiversText('09120000001');
+    expect(asked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(QUOTE_AFTER_MS);
+    expect(asked).toEqual(['salam']);
+    expect(composeSelectors.currentQuote(store.getState())?.receivers.total).toBe(1);
+    // A draft that did not change is not asked about again.
+    store.getState().setText('salam');
+    await vi.advanceTimersByTimeAsync(QUOTE_AFTER_MS * 2);
+    expect(asked).toEqual(['salam']);
+  });
+
+  it('keeps the answer to the latest question when answers cross', async () => {
+    const quote = fakeQuote(pricing, 1_000_000);
+    const answers: Array<() => void> = [];
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      // Each answer waits until the test lets it go.
+      'compose:preview': (input) => new Promise((resolve) => answers.push(() => resolve(quote(input)))),
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('first');
+    store.getState().setReceiversText('09120000001');
+    const first = store.getState().refreshQuote();
+    store.getState().setReceiversText('09120000001, 09120000002');
+    const second = store.getState().refreshQuote();
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]!();
+    await second;
+    answers[0]!();
+    await first;
+    expect(store.getState().quote?.receivers.total).toBe(2);
+    expect(composeSelectors.currentQuote(store.getState())).toBe(store.getState().quote);
   });
 });

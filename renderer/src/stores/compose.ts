@@ -17,17 +17,19 @@ import {
 import { errorMessage } from './errors';
 import { RecentStatuses, newerStatus } from './status-merge';
 import { ApiCode } from '../../../shared/status';
+import type { InputOf, OutputOf } from '../../../shared/ipc';
 
 /** Rows of a send shown under the composer; the full list is in Messages. */
 export const RESULT_ROWS = 200;
 
-export interface SendSummary {
-  send_id: number;
-  accepted: number;
-  total_rials: number;
-  invalid: string[];
-  duplicates: string[];
-}
+/** How long after the last change of the draft the core is asked for its quote. */
+export const QUOTE_AFTER_MS = 200;
+
+/** The answer of a send (one send_id, however many receivers). */
+export type SendSummary = OutputOf<'messages:send'>;
+
+/** The draft as the core takes it: the send, and its quote. */
+export type Draft = InputOf<'compose:preview'>;
 
 export interface DraftSlice {
   lineNumber: string | null;
@@ -65,10 +67,14 @@ export interface SendSlice {
 export interface QuoteSlice {
   /** The core's dry run of the draft as it would be sent, or null before the first answer. */
   quote: ComposePreview | null;
+  /** The draft `quote` answers: the quote is current while the draft still equals it. */
+  quotedDraft: Draft | null;
   /** The core refused the draft's line (412: not the panel's, or inactive). */
   lineRefused: boolean;
-  /** Asks the core again (the page calls it a moment after typing stops); the latest answer wins. */
+  /** Asks the core now; of answers that cross, the one to the latest question wins. */
   refreshQuote(): Promise<void>;
+  /** Asks the core once the draft has not changed for QUOTE_AFTER_MS (typing paused). */
+  scheduleQuote(): void;
 }
 
 export type ComposeState = DraftSlice & ContextSlice & SendSlice & QuoteSlice;
@@ -84,8 +90,8 @@ const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set) => ({
   setSegment: (segmentId) => set({ segmentId }),
 });
 
-/** The draft as the core takes it (the send, and its quote), or null without an account and a line. */
-function draftOf(s: ComposeState) {
+/** The draft as the core takes it, or null without an account and a line. */
+function draftOf(s: ComposeState): Draft | null {
   if (s.accountId === null || s.lineNumber === null) return null;
   return {
     account_id: s.accountId,
@@ -94,6 +100,28 @@ function draftOf(s: ComposeState) {
     receivers_text: s.receiversText,
     ...(s.segmentId === null ? {} : { segment_id: s.segmentId }),
   };
+}
+
+/** The fields of the state the core's quote depends on (besides the credit). */
+function sameDraft(a: ComposeState, b: ComposeState): boolean {
+  return (
+    a.accountId === b.accountId &&
+    a.lineNumber === b.lineNumber &&
+    a.text === b.text &&
+    a.receiversText === b.receiversText &&
+    a.segmentId === b.segmentId
+  );
+}
+
+function quotes(draft: Draft | null, s: ComposeState): boolean {
+  return (
+    draft !== null &&
+    draft.account_id === s.accountId &&
+    draft.sender === s.lineNumber &&
+    draft.message === s.text &&
+    draft.receivers_text === s.receiversText &&
+    (draft.segment_id ?? null) === s.segmentId
+  );
 }
 
 /** Lines the panel sends from: active, with the panel permission (the service checks too). */
@@ -198,37 +226,57 @@ const quoteSlice =
   (api: Api): StateCreator<ComposeState, [], [], QuoteSlice> =>
   (set, get) => {
     let asked = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     return {
       quote: null,
+      quotedDraft: null,
       lineRefused: false,
       async refreshQuote() {
+        if (timer !== null) clearTimeout(timer);
+        timer = null;
         const draft = draftOf(get());
         const ask = ++asked;
-        if (draft === null) return set({ quote: null, lineRefused: false });
+        if (draft === null) return set({ quote: null, quotedDraft: null, lineRefused: false });
         try {
           const quote = await api.invoke('compose:preview', draft);
-          if (ask === asked) set({ quote, lineRefused: false });
+          if (ask === asked) set({ quote, quotedDraft: draft, lineRefused: false });
         } catch (error) {
           if (ask !== asked) return;
           // Other refusals (a segment still importing) show when sending; the quote is just absent.
-          set({ quote: null, lineRefused: error instanceof IpcCallError && error.code === ApiCode.InvalidSender });
+          set({
+            quote: null,
+            quotedDraft: draft,
+            lineRefused: error instanceof IpcCallError && error.code === ApiCode.InvalidSender,
+          });
         }
+      },
+      scheduleQuote() {
+        if (timer !== null) clearTimeout(timer);
+        timer = setTimeout(() => void get().refreshQuote(), QUOTE_AFTER_MS);
       },
     };
   };
 
 export function createComposeStore(api: Api) {
-  return createStore<ComposeState>()((...a) => ({
+  const store = createStore<ComposeState>()((...a) => ({
     ...draftSlice(...a),
     ...contextSlice(api)(...a),
     ...sendSlice(api)(...a),
     ...quoteSlice(api)(...a),
   }));
+  // Whatever changed the draft (typing, a line or segment picked, an account loaded), the core is
+  // asked again once it settles.
+  store.subscribe((state, previous) => {
+    if (!sameDraft(state, previous)) state.scheduleQuote();
+  });
+  return store;
 }
 export type ComposeStore = ReturnType<typeof createComposeStore>;
 
 export const composeSelectors = {
   line: (s: ComposeState): Line | undefined => s.lines.find((l) => l.number === s.lineNumber),
+  /** The core's quote when it answers the draft as it is now, else null (the draft changed since). */
+  currentQuote: (s: ComposeState): ComposePreview | null => (quotes(s.quotedDraft, s) ? s.quote : null),
   canSend: (s: ComposeState): boolean =>
     !s.sending &&
     !s.lineRefused &&

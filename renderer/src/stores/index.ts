@@ -2,7 +2,7 @@
 // in the session drives the other stores, and status pushes reach the messages table and the
 // dashboard. Components reach the stores through StoresProvider (stores/context.tsx).
 import type { Api } from '../api';
-import { createSessionStore } from './session';
+import { createSessionStore, sessionSelectors } from './session';
 import { createComposeStore } from './compose';
 import { createMessagesStore, followStatusChanges } from './messages';
 import { createSettingsStore } from './settings';
@@ -36,6 +36,9 @@ export function connectStores(api: Api, stores: Stores): () => void {
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
+    // A top-up, or a send from here or elsewhere, changes what the composer's quote says of the credit.
+    else if (sessionSelectors.credit(state) !== sessionSelectors.credit(previous))
+      stores.compose.getState().scheduleQuote();
   });
   const unsubscribeMessages = followStatusChanges(api, stores.messages);
   const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>

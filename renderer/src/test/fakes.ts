@@ -2,7 +2,7 @@
 // client, so channel names, inputs and outputs are checked by the compiler as in the app.
 import { createClient, createFakeTransport, type FakeHandlers, type InputOf } from '../../../shared/ipc';
 import type { Account, Api, Backup, ComposePreview, Line, MessageRow, Pricing } from '../api';
-import type { Provider } from '../../../shared/status';
+import { ApiCode, apiCodeMessage, type Provider } from '../../../shared/status';
 import { priceText } from '../../../shared/pricing';
 import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
 import { splitReceivers } from '../../../shared/phone';
@@ -80,29 +80,40 @@ export async function until<S>(
 
 /**
  * A fake of the core's `compose:preview` over the same shared rules the core's dry run uses
- * (pricing, lenient receiver classification); lines not in `panelLines` are refused as the core
- * refuses them (412).
+ * (pricing, lenient receiver classification of the pasted numbers then the segment's members, the
+ * same mapping to the answer); lines not in `panelLines` are refused as the core refuses them (412).
  */
 export function fakeQuote(
   pricing: Pricing,
   creditRials: number,
   panelLines: Record<string, Provider> = { '30001111': 'sms' },
+  segments: Record<number, readonly string[]> = {},
 ): (input: InputOf<'compose:preview'>) => ComposePreview {
   return (input) => {
     const provider = panelLines[input.sender];
-    if (provider === undefined) throw { code: 412, message: 'ارسال کننده نامعتبر است' };
+    if (provider === undefined) throw { code: ApiCode.InvalidSender, message: apiCodeMessage[ApiCode.InvalidSender] };
     const price = priceText(input.message, provider, pricing);
     const pasted = [...splitReceivers(input.receivers_text ?? ''), ...(input.receivers ?? [])];
-    const lists = summarizeReceivers(classifyReceivers(pasted, 'lenient'));
+    const members = input.segment_id === undefined ? [] : (segments[input.segment_id] ?? []);
+    const classified = classifyReceivers([...pasted, ...members], 'lenient');
+    // The lists people read are the pasted part; the segment's members are counted, not listed.
+    const lists = summarizeReceivers({
+      ...classified,
+      kinds: classified.kinds.slice(0, pasted.length),
+      receptors: classified.receptors.slice(0, pasted.length),
+      valid: classified.valid.filter((i) => i < pasted.length),
+    });
+    const accepted = classified.valid.length;
+    const totalRials = price.costRials * accepted;
     return composePreviewOf({
       provider,
       message: input.message,
       price,
       lists,
-      accepted: lists.valid.length,
-      totalRials: price.costRials * lists.valid.length,
+      accepted,
+      totalRials,
       creditRials,
-      enoughCredit: creditRials >= price.costRials * lists.valid.length,
+      enoughCredit: creditRials >= totalRials,
     });
   };
 }

@@ -1,4 +1,5 @@
-// Sender line and text of the draft.
+// Sender line and text of the draft. A line the core refuses for the panel (its quote answers
+// 412) is said right under the picker.
 import { Paper, Select, Stack, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -9,11 +10,12 @@ import { sendableLines } from '../../stores/compose';
 export function DraftForm() {
   const { t } = useTranslation();
   const { compose } = useStores();
-  const { lines, lineNumber, text, setLine, setText } = useStore(
+  const { lines, lineNumber, lineRefused, text, setLine, setText } = useStore(
     compose,
     useShallow((s) => ({
       lines: s.lines,
       lineNumber: s.lineNumber,
+      lineRefused: s.lineRefused,
       text: s.text,
       setLine: s.setLine,
       setText: s.setText,
@@ -33,6 +35,7 @@ export function DraftForm() {
           }))}
           value={lineNumber}
           onChange={setLine}
+          error={lineRefused ? <span data-testid="compose-line-refused">{t('compose.lineRefused')}</span> : null}
         />
         <Textarea
           label={t('compose.text')}

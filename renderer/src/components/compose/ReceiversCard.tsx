@@ -1,16 +1,26 @@
-// Receivers pasted or typed in any common format, or a segment, with what will be rejected.
+// Receivers pasted or typed in any common format, or a segment, with what will be rejected. The
+// counts are the core's (its quote of the draft as it is now) when it has answered, else the same
+// shared classification computed here on each keystroke; the segment's share is the core's alone.
 import { Badge, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { ReceiversAnalysis } from '../../lib/receivers';
+import type { ComposePreview } from '../../api';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 
 const SHOWN = 30;
 
-export function ReceiversCard({ analysis }: { analysis: ReceiversAnalysis }) {
+export function ReceiversCard({
+  analysis: local,
+  quote,
+}: {
+  analysis: ReceiversAnalysis;
+  /** The core's quote of the draft as it is now, or null. */
+  quote: ComposePreview | null;
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const { compose } = useStores();
@@ -24,6 +34,7 @@ export function ReceiversCard({ analysis }: { analysis: ReceiversAnalysis }) {
       setSegment: s.setSegment,
     })),
   );
+  const analysis = quote?.receivers ?? local;
   return (
     <Paper withBorder p="md">
       <Stack>
@@ -53,6 +64,11 @@ export function ReceiversCard({ analysis }: { analysis: ReceiversAnalysis }) {
           onChange={(value) => setSegment(value === null ? null : Number(value))}
           data-testid="compose-segment"
         />
+        {segmentId !== null && quote !== null ? (
+          <Text size="sm" data-testid="compose-segment-members" data-value={quote.receivers.segment_members}>
+            {t('compose.segmentMembers', { n: formatNumber(quote.receivers.segment_members, language) })}
+          </Text>
+        ) : null}
         <SimpleGrid cols={3} spacing="xs">
           <Count label={t('compose.valid')} value={analysis.valid.length} color="teal" testId="compose-valid-count" />
           <Count

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { STORED_STATUSES, statusLabel } from '../../lib/status';
+import { statusFilterOptions } from '../../lib/status';
 import { useLanguage } from '../../i18n/useLanguage';
 import { periodRange, PERIODS, type Period } from '../../lib/periods';
 
@@ -32,7 +32,7 @@ export function MessageFilters() {
       <MultiSelect
         label={t('messages.filters.status')}
         placeholder={filter.statuses?.length ? undefined : t('messages.filters.any')}
-        data={STORED_STATUSES.map((s) => ({ value: String(s), label: statusLabel(s, language) }))}
+        data={statusFilterOptions(language)}
         value={(filter.statuses ?? []).map(String)}
         onChange={(values) => setFilter({ statuses: values.map(Number) })}
         clearable

@@ -5,18 +5,33 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { isFinalStatus, MessageStatus } from '../../../../shared/status';
+import { LIFECYCLE, isMessageStatus, type StatusTone } from '../../../../shared/lifecycle';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { statusLabel } from '../../lib/status';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
 
+/** A step's bullet says what its status means (its tone in the lifecycle table). */
+function toneIcon(tone: StatusTone) {
+  switch (tone) {
+    case 'success':
+      return <IconCheck size={14} />;
+    case 'in-flight':
+      return <IconSend size={14} />;
+    case 'waiting':
+    case 'scheduled':
+      return <IconClock size={14} />;
+    case 'problem':
+    case 'refunded':
+    case 'blocked':
+    case 'rejected':
+      return <IconX size={14} />;
+  }
+}
+
 function iconFor(status: number) {
-  if (status === MessageStatus.Delivered) return <IconCheck size={14} />;
-  if (isFinalStatus(status)) return <IconX size={14} />;
-  if (status === MessageStatus.HandedToCarrier) return <IconSend size={14} />;
-  return <IconClock size={14} />;
+  return isMessageStatus(status) ? toneIcon(LIFECYCLE[status].tone) : <IconClock size={14} />;
 }
 
 export function TimelineDrawer() {

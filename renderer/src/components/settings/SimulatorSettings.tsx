@@ -6,11 +6,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { statusLabel } from '../../lib/status';
+import { FINAL_STATUSES, statusLabel } from '../../lib/status';
 import { useLanguage } from '../../i18n/useLanguage';
 import type { Simulator } from '../../api';
 
-const OUTCOMES = ['10', '11', '13', '14'] as const;
+type Outcome = keyof Simulator['outcomes'];
+/** The simulator's outcomes are the lifecycle's final statuses, in display order. */
+const OUTCOMES: readonly Outcome[] = FINAL_STATUSES.map((s) => String(s) as Outcome);
 
 export function SimulatorSettings() {
   const simulator = useStore(useStores().settings, (s) => s.simulator);
