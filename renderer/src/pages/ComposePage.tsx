@@ -54,9 +54,22 @@ export function ComposePage() {
   // The core's count dedups pasted numbers against the segment; until it answers the draft as it
   // is now, a local estimate.
   const receiverCount = currentQuote?.receivers.total ?? analysis.valid.length + segmentSize;
-  const preview = useMemo(
+  const instant = useMemo(
     () => (draft.pricing && line ? composePreview(draft.text, line.provider, draft.pricing, receiverCount) : null),
     [draft.text, draft.pricing, line, receiverCount],
+  );
+  // When the core has priced the draft as it is now, its figures are the ones shown.
+  const preview = useMemo(
+    () =>
+      instant && currentQuote
+        ? {
+            ...instant,
+            pages: currentQuote.pages,
+            costPerMessageRials: currentQuote.cost_per_message_rials,
+            totalRials: currentQuote.total_cost_rials,
+          }
+        : instant,
+    [instant, currentQuote],
   );
 
   // The core's quote compares the whole send's cost with the credit; saying it here saves a refused
