@@ -1,21 +1,28 @@
-// Every IPC operation and push event of the app, in one registry. The preload's allowlist, main's
-// handler registration, the web bridge's routes and the renderer's typed client are all derived
-// from these two objects, so an operation exists everywhere or nowhere.
+// Every IPC operation and push event of the app, in one registry merged from the domains' contract
+// files (contracts/<domain>.ts). The preload's allowlist, main's handler registration, the web
+// bridge's routes and the renderer's typed client are all derived from these two objects, so an
+// operation exists everywhere or nowhere; the registry is typed to hold exactly channels.ts's names.
 import { z } from 'zod';
 import type { Contract, EventContract } from './contract';
 import { accountsContracts } from './contracts/accounts';
+import { creditContracts } from './contracts/credit';
 import { settingsContracts } from './contracts/settings';
 import { messagingContracts, messagingEvents } from './contracts/messaging';
+import { dashboardContracts } from './contracts/dashboard';
+import { backupContracts } from './contracts/backup';
 import { contactsContracts, contactsEvents } from './contracts/contacts';
-import { workspaceContracts } from './contracts/workspace';
+import { filesContracts } from './contracts/files';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
   ...accountsContracts,
+  ...creditContracts,
   ...settingsContracts,
   ...messagingContracts,
+  ...dashboardContracts,
+  ...backupContracts,
   ...contactsContracts,
-  ...workspaceContracts,
+  ...filesContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {

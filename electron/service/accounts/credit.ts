@@ -66,12 +66,22 @@ export class Credit {
     return inserted;
   }
 
-  ledger(accountId: number, options: { limit?: number; beforeId?: number } = {}): LedgerEntry[] {
-    return this.db
+  /**
+   * A page of an account's ledger, newest first (404 for an unknown account); pass
+   * `next_before_id` as `beforeId` for the next, older page (null on the last one).
+   */
+  ledger(
+    accountId: number,
+    options: { limit?: number; beforeId?: number } = {},
+  ): { entries: LedgerEntry[]; next_before_id: number | null } {
+    this.balance(accountId);
+    const limit = Math.min(options.limit ?? 100, 1000);
+    const entries = this.db
       .prepare<[number, number, number], LedgerEntry>(
         'SELECT * FROM credit_ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
       )
-      .all(accountId, options.beforeId ?? Number.MAX_SAFE_INTEGER, Math.min(options.limit ?? 100, 1000));
+      .all(accountId, options.beforeId ?? Number.MAX_SAFE_INTEGER, limit);
+    return { entries, next_before_id: entries.length === limit ? entries[entries.length - 1]!.id : null };
   }
 
   /** sum(ledger) for an account: equals balance() at every commit (tests check it). */

@@ -1,7 +1,8 @@
-// IPC handlers of the contacts domain.
-import type { AppServices, HandlersOf } from './dispatcher';
+// IPC handlers of the contacts domain: its segments, listed for the composer.
+import type { contactsContracts } from '../../../shared/ipc/contracts/contacts';
+import type { AppServices, HandlersFor } from './dispatcher';
 
-export function contactsHandlers({ core }: AppServices): HandlersOf<'segments'> {
+export function contactsHandlers({ core }: AppServices): HandlersFor<typeof contactsContracts> {
   return {
     'segments:list': ({ account_id }) => {
       core.accounts.get(account_id);

@@ -1,6 +1,7 @@
-// The one dispatcher both transports use (Electron's ipcMain in main, the HTTP bridge in `serve`): it refuses unknown channels,
-// validates the input with the contract's schema, runs the handler and answers
-// {ok: true, value} | {ok: false, error: {code, message}} — never a thrown error.
+// The one dispatcher both transports use (Electron's ipcMain in main, the HTTP bridge in `serve`):
+// it refuses unknown channels, validates the input with the contract's schema, runs the domain's
+// handler (one file per contracts/<domain>.ts) and answers {ok: true, value} | {ok: false, error:
+// {code, message}}, never a thrown error.
 import path from 'node:path';
 import { z } from 'zod';
 import type { Core } from '../core';
@@ -10,30 +11,22 @@ import { IpcErrorCode, type IpcError, type IpcResult } from '../../../shared/ipc
 import { contracts, isChannel, type Channel, type OutputOf, type ParsedInputOf } from '../../../shared/ipc/contracts';
 import { Exporter } from '../messaging/export';
 import { EventHub } from './events';
+import type { AppSettingsHost } from '../settings/app-settings';
 import { accountsHandlers } from './accounts';
+import { creditHandlers } from './credit';
 import { settingsHandlers } from './settings';
 import { messagingHandlers } from './messaging';
+import { dashboardHandlers } from './dashboard';
+import { backupHandlers } from './backup';
 import { contactsHandlers } from './contacts';
-import { workspaceHandlers } from './workspace';
+import { filesHandlers } from './files';
 
 /** What the process hosting the core (Electron main, or `serve`) contributes. */
-export interface AppHost {
-  mode: 'desktop' | 'web';
+export interface AppHost extends AppSettingsHost {
   /** Web mode: the URL a browser downloads an export file from. */
   exportUrl?(fileName: string): string;
   /** Web mode: the URL a browser downloads a backup of the backups folder from. */
   backupUrl?(fileName: string): string;
-  /** The local HTTP API as the host runs it. */
-  httpApi?: {
-    /** Where it answers now, or null when off. */
-    url(): string | null;
-    /** False when it cannot be switched (web mode: the UI is served by the same server). */
-    canToggle: boolean;
-    /** Applies a changed address or on/off (desktop: restarts the server). */
-    apply?(config: { enabled: boolean; host: string; port: number }): Promise<void>;
-  };
-  /** Desktop: the workspace folder chosen for the next start. */
-  nextDataDir?: { get(): string | null; set(dir: string): void };
   /** Desktop: native file dialogs (null when the user cancels). */
   chooseFile?(
     purpose: 'backup-restore' | 'backup-save' | 'data-folder',
@@ -73,17 +66,20 @@ export function createAppServices(core: Core, host: AppHost): AppServices {
   };
 }
 
-/** The handlers of the channels named `domain:...`, for a domain's handler file. */
-export type HandlersOf<D extends string> = { [C in Channel as C extends `${D}:${string}` ? C : never]: Handler<C> };
+/** The handlers of one domain's contracts (`typeof xContracts` of contracts/<domain>.ts), for its handler file. */
+export type HandlersFor<DomainContracts> = { [C in keyof DomainContracts & Channel]: Handler<C> };
 
 /** Every contract's handler, one file per domain; a channel without one fails typecheck. */
 export function createHandlers(services: AppServices): Handlers {
   return {
     ...accountsHandlers(services),
+    ...creditHandlers(services),
     ...settingsHandlers(services),
     ...messagingHandlers(services),
+    ...dashboardHandlers(services),
+    ...backupHandlers(services),
     ...contactsHandlers(services),
-    ...workspaceHandlers(services),
+    ...filesHandlers(services),
   };
 }
 

@@ -1,9 +1,10 @@
 // IPC handlers of the messaging domain: the composer (preview = the acceptance path's dry run,
-// send = the acceptance path), the message views, exports and the dashboard.
+// send = the acceptance path), the message views and exports.
 import { panelSend, preview } from '../messaging/compose';
-import type { AppServices, HandlersOf } from './dispatcher';
+import type { messagingContracts } from '../../../shared/ipc/contracts/messaging';
+import type { AppServices, HandlersFor } from './dispatcher';
 
-export function messagingHandlers(services: AppServices): HandlersOf<'compose' | 'messages' | 'dashboard'> {
+export function messagingHandlers(services: AppServices): HandlersFor<typeof messagingContracts> {
   const { core, host } = services;
   return {
     'compose:preview': (input) => preview(core, input),
@@ -23,6 +24,5 @@ export function messagingHandlers(services: AppServices): HandlersOf<'compose' |
         file_name: result.file_name,
       };
     },
-    'dashboard:stats': (input) => core.messaging.dashboard.stats(input),
   };
 }

@@ -1,15 +1,24 @@
-// IPC contracts of the contacts domain: Segments (the contacts domain).
+// IPC contracts of the contacts domain: its segments (listed for the composer) and the progress of
+// its jobs (imports, opt-out files, segment combines).
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
-import * as s from '../schemas';
-import { byAccount } from './accounts';
+import { byAccount, EpochMs, Id } from '../primitives';
+
+export const SegmentSummarySchema = z.object({
+  id: Id,
+  name: z.string(),
+  columns: z.array(z.string()),
+  member_count: z.number().int().nonnegative(),
+  status: z.string(),
+  created_at: EpochMs,
+});
+export type SegmentSummary = z.infer<typeof SegmentSummarySchema>;
 
 export const contactsContracts = {
-  // ---- segments (contacts)
   'segments:list': defineContract({
     channel: 'segments:list',
     input: byAccount,
-    output: z.array(s.SegmentSummarySchema),
+    output: z.array(SegmentSummarySchema),
   }),
 } as const;
 
@@ -18,11 +27,11 @@ export const contactsEvents = {
   'import:progress': defineEvent({
     event: 'import:progress',
     payload: z.object({
-      job_id: s.Id,
+      job_id: Id,
       kind: z.enum(['import', 'optouts', 'combine']),
-      segment_id: s.Id.nullable(),
+      segment_id: Id.nullable(),
       /** The upload_data_id of a JSON upload (spec 4.4), when the job came from one. */
-      upload_id: s.Id.nullable(),
+      upload_id: Id.nullable(),
       status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
       /** Row number of the last row processed. */
       rows: z.number().int().nonnegative(),
@@ -35,5 +44,4 @@ export const contactsEvents = {
       error: z.string().nullable(),
     }),
   }),
-  /** A running messages:export. */
 } as const;

@@ -1,14 +1,155 @@
-// IPC contracts of the messaging domain: The composer (preview, send), the message views and exports, the dashboard.
+// IPC contracts of the messaging domain: the composer (its preview is the send's dry run, and the
+// panel send), the message views and exports, and their push events.
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
-import * as s from '../schemas';
+import { EpochMs, Id, ProviderSchema, Rials } from '../primitives';
+
+// ---- compose
+
+export const ReceiversInputSchema = z.object({
+  /** Pasted text: one number per line or separated by commas, semicolons or tabs. */
+  receivers_text: z.string().optional(),
+  /** Numbers already split (any common form: +98, 0098, Persian digits, ...). */
+  receivers: z.array(z.string()).optional(),
+  /** Send to a saved segment instead of (or besides) pasted numbers. */
+  segment_id: Id.optional(),
+});
+
+export const ParsedReceiversSchema = z.object({
+  /** Normalized (09xxxxxxxxx), first occurrence of each, in pasted order. */
+  valid: z.array(z.string()),
+  /** As pasted. */
+  invalid: z.array(z.string()),
+  /** Normalized numbers seen again after their first occurrence (each repeat listed once). */
+  duplicates: z.array(z.string()),
+  /** Members of the segment, when one was given (not listed one by one). */
+  segment_members: z.number().int().nonnegative(),
+  /** What the send will be charged for: valid + segment members. */
+  total: z.number().int().nonnegative(),
+});
+export type ParsedReceivers = z.infer<typeof ParsedReceiversSchema>;
+
+export const ComposePreviewInputSchema = ReceiversInputSchema.extend({
+  account_id: Id,
+  /** The sender line's number; its provider decides opt-out phrase and price. */
+  sender: z.string().min(1),
+  message: z.string(),
+});
+
+export const ComposePreviewSchema = z.object({
+  provider: ProviderSchema,
+  messenger: z.boolean(),
+  /** The text receivers get (SMS lines: with `\nلغو۱۱`). */
+  final_text: z.string(),
+  opt_out_added: z.boolean(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  /** Characters of the final text (Unicode code points). */
+  characters: z.number().int().nonnegative(),
+  /** Length as the carrier counts it: septets (GSM-7) or UTF-16 code units (UCS-2). */
+  units: z.number().int().nonnegative(),
+  pages: z.number().int().nonnegative(),
+  per_page: z.number().int().positive(),
+  /** Characters of the typed message forcing UCS-2, with their UTF-16 index in `message`. */
+  ucs2_characters: z.array(z.object({ char: z.string(), index: z.number().int().nonnegative() })),
+  cost_per_message_rials: Rials,
+  total_cost_rials: Rials,
+  credit_rials: Rials,
+  enough_credit: z.boolean(),
+  receivers: ParsedReceiversSchema,
+});
+export type ComposePreview = z.infer<typeof ComposePreviewSchema>;
+
+// ---- messages
+
+export const MessageFilterSchema = z.object({
+  /** Omitted: every account. */
+  account_id: Id.optional(),
+  status: z.array(z.number().int()).optional(),
+  /** The sender line's number, exact. */
+  sender: z.string().optional(),
+  /** A receiver, in any common form; matched exactly after normalization (or as a prefix). */
+  receptor: z.string().optional(),
+  send_id: Id.optional(),
+  origin: z.enum(['api', 'panel', 'campaign']).optional(),
+  /** Created at or after (ms). */
+  from: EpochMs.optional(),
+  /** Created before (ms). */
+  to: EpochMs.optional(),
+  /** Substring of the message text. */
+  text: z.string().optional(),
+});
+export type MessageFilter = z.infer<typeof MessageFilterSchema>;
+
+export const MessageRowSchema = z.object({
+  id: Id,
+  send_id: Id,
+  account_id: Id,
+  sender: z.string(),
+  provider: z.string(),
+  origin: z.string(),
+  receptor: z.string(),
+  text: z.string(),
+  pages: z.number().int(),
+  status: z.number().int(),
+  status_text: z.string(),
+  cost_rials: Rials,
+  created_at: EpochMs,
+  handed_at: EpochMs.nullable(),
+  final_at: EpochMs.nullable(),
+});
+export type MessageRow = z.infer<typeof MessageRowSchema>;
+
+export const MessageListInputSchema = MessageFilterSchema.extend({
+  /** Newest first. Keyset paging: pass the previous page's next_cursor; or use offset. */
+  cursor: Id.nullable().optional(),
+  offset: z.number().int().nonnegative().max(1_000_000).optional(),
+  limit: z.number().int().positive().max(1000).default(100),
+});
+
+export const MessageListSchema = z.object({
+  rows: z.array(MessageRowSchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: Id.nullable(),
+});
+
+export const TimelineEventSchema = z.object({
+  status: z.number().int(),
+  status_text: z.string(),
+  at: EpochMs,
+});
+export const MessageTimelineSchema = z.object({
+  message: MessageRowSchema,
+  /** created -> handed to the carrier -> final, as far as the message got. */
+  events: z.array(TimelineEventSchema),
+});
+
+export const ExportFormatSchema = z.enum(['csv', 'xlsx']);
+export const MessageExportInputSchema = MessageFilterSchema.extend({
+  format: ExportFormatSchema,
+  /** Chosen by the caller so it can match export:progress events to this call. */
+  export_id: z.string().min(1).max(100).optional(),
+});
+export const MessageExportSchema = z.object({
+  export_id: z.string(),
+  format: ExportFormatSchema,
+  rows: z.number().int().nonnegative(),
+  /** Desktop mode: the written file. */
+  path: z.string().nullable(),
+  /** Web mode: where the browser downloads it (same origin, token cookie). */
+  url: z.string().nullable(),
+  file_name: z.string(),
+});
+
+// ---- push payloads
+
+export const StatusChangeSchema = z.object({ id: Id, account_id: Id, status: z.number().int() });
 
 export const messagingContracts = {
   // ---- compose and send
   'compose:preview': defineContract({
     channel: 'compose:preview',
-    input: s.ComposePreviewInputSchema,
-    output: s.ComposePreviewSchema,
+    input: ComposePreviewInputSchema,
+    output: ComposePreviewSchema,
   }),
   /**
    * A panel send: pasted receivers and/or a segment, of any size, is one send (`send_id`) in one
@@ -16,16 +157,16 @@ export const messagingContracts = {
    */
   'messages:send': defineContract({
     channel: 'messages:send',
-    input: s.ReceiversInputSchema.extend({
-      account_id: s.Id,
+    input: ReceiversInputSchema.extend({
+      account_id: Id,
       sender: z.string().min(1),
       message: z.string().min(1),
       file_id: z.string().max(100).nullable().optional(),
     }),
     output: z.object({
-      send_id: s.Id,
+      send_id: Id,
       accepted: z.number().int().nonnegative(),
-      total_rials: s.Rials,
+      total_rials: Rials,
       invalid: z.array(z.string()),
       duplicates: z.array(z.string()),
     }),
@@ -34,31 +175,24 @@ export const messagingContracts = {
   // ---- messages
   'messages:list': defineContract({
     channel: 'messages:list',
-    input: s.MessageListInputSchema,
-    output: s.MessageListSchema,
+    input: MessageListInputSchema,
+    output: MessageListSchema,
   }),
   'messages:count': defineContract({
     channel: 'messages:count',
-    input: s.MessageFilterSchema,
+    input: MessageFilterSchema,
     output: z.object({ count: z.number().int().nonnegative() }),
   }),
   'messages:timeline': defineContract({
     channel: 'messages:timeline',
-    input: z.object({ message_id: s.Id, account_id: s.Id.optional() }),
-    output: s.MessageTimelineSchema,
+    input: z.object({ message_id: Id, account_id: Id.optional() }),
+    output: MessageTimelineSchema,
   }),
   /** Streams the filtered rows to a file; export:progress reports while it runs. */
   'messages:export': defineContract({
     channel: 'messages:export',
-    input: s.MessageExportInputSchema,
-    output: s.MessageExportSchema,
-  }),
-
-  // ---- dashboard
-  'dashboard:stats': defineContract({
-    channel: 'dashboard:stats',
-    input: s.DashboardInputSchema,
-    output: s.DashboardStatsSchema,
+    input: MessageExportInputSchema,
+    output: MessageExportSchema,
   }),
 } as const;
 
@@ -66,8 +200,9 @@ export const messagingEvents = {
   /** Messages whose status moved, batched (several gateway steps may be merged). */
   'messages:status-changed': defineEvent({
     event: 'messages:status-changed',
-    payload: z.object({ changes: z.array(s.StatusChangeSchema) }),
+    payload: z.object({ changes: z.array(StatusChangeSchema) }),
   }),
+  /** A running messages:export. */
   'export:progress': defineEvent({
     event: 'export:progress',
     payload: z.object({

@@ -1,18 +1,74 @@
-// IPC contracts of the settings domain: The service's pricing and simulator, and the app's own settings.
+// IPC contracts of the settings domain: the service's pricing and simulator, and the app's own
+// settings (language, data folder, the local HTTP API).
+import { z } from 'zod';
 import { defineContract } from '../contract';
-import * as s from '../schemas';
+import { NoInput } from '../primitives';
+
+export const PricingSchema = z.object({
+  sms_page_tomans: z.number().nonnegative(),
+  messenger_message_tomans: z.number().nonnegative(),
+});
+export type Pricing = z.infer<typeof PricingSchema>;
+
+export const SimulatorSchema = z.object({
+  seed: z.number().int(),
+  handoff_ms: z.number().int().nonnegative(),
+  delivery_ms: z.number().int().nonnegative(),
+  /** Shares of the final statuses; normalized, so they need not sum to 1. */
+  outcomes: z
+    .object({
+      '10': z.number().nonnegative(),
+      '11': z.number().nonnegative(),
+      '13': z.number().nonnegative(),
+      '14': z.number().nonnegative(),
+    })
+    .partial()
+    .refine((o) => Object.values(o).some((share) => share > 0), 'at least one outcome share must be positive'),
+});
+export type Simulator = z.infer<typeof SimulatorSchema>;
+
+export const LanguageSchema = z.enum(['fa', 'en', 'system']);
+export type Language = z.infer<typeof LanguageSchema>;
+
+export const HttpApiSettingsSchema = z.object({
+  enabled: z.boolean(),
+  host: z.string().min(1),
+  port: z.number().int().min(0).max(65535),
+});
+
+export const AppSettingsSchema = z.object({
+  language: LanguageSchema,
+  /** The workspace folder in use now. */
+  data_dir: z.string(),
+  /** A folder chosen for the next start (desktop); null when unchanged. */
+  next_data_dir: z.string().nullable(),
+  http_api: HttpApiSettingsSchema.extend({
+    /** Where the API answers right now, or null when it is off. */
+    url: z.string().nullable(),
+    /** False in web mode: the API and the web UI share one server there. */
+    can_toggle: z.boolean(),
+  }),
+  mode: z.enum(['desktop', 'web']),
+});
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
+
+export const AppSettingsPatchSchema = z.object({
+  language: LanguageSchema.optional(),
+  data_dir: z.string().min(1).optional(),
+  http_api: HttpApiSettingsSchema.partial().optional(),
+});
 
 export const settingsContracts = {
   // ---- service settings
-  'pricing:get': defineContract({ channel: 'pricing:get', input: s.NoInput, output: s.PricingSchema }),
-  'pricing:set': defineContract({ channel: 'pricing:set', input: s.PricingSchema, output: s.PricingSchema }),
-  'simulator:get': defineContract({ channel: 'simulator:get', input: s.NoInput, output: s.SimulatorSchema }),
-  'simulator:set': defineContract({ channel: 'simulator:set', input: s.SimulatorSchema, output: s.SimulatorSchema }),
+  'pricing:get': defineContract({ channel: 'pricing:get', input: NoInput, output: PricingSchema }),
+  'pricing:set': defineContract({ channel: 'pricing:set', input: PricingSchema, output: PricingSchema }),
+  'simulator:get': defineContract({ channel: 'simulator:get', input: NoInput, output: SimulatorSchema }),
+  'simulator:set': defineContract({ channel: 'simulator:set', input: SimulatorSchema, output: SimulatorSchema }),
   // ---- app settings
-  'settings:get': defineContract({ channel: 'settings:get', input: s.NoInput, output: s.AppSettingsSchema }),
+  'settings:get': defineContract({ channel: 'settings:get', input: NoInput, output: AppSettingsSchema }),
   'settings:set': defineContract({
     channel: 'settings:set',
-    input: s.AppSettingsPatchSchema,
-    output: s.AppSettingsSchema,
+    input: AppSettingsPatchSchema,
+    output: AppSettingsSchema,
   }),
 } as const;

@@ -1,0 +1,16 @@
+// IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign, the floor at zero and the
+// ledger's paging live in Credit.
+import type { creditContracts } from '../../../shared/ipc/contracts/credit';
+import type { AppServices, HandlersFor } from './dispatcher';
+
+export function creditHandlers({ core }: AppServices): HandlersFor<typeof creditContracts> {
+  return {
+    'credit:balance': ({ account_id }) => ({ account_id, credit_rials: core.credit.balance(account_id) }),
+    'credit:topUp': ({ account_id, amount_rials, note, kind }) => ({
+      account_id,
+      credit_rials: core.credit.adjust(account_id, amount_rials, note ?? '', kind),
+    }),
+    'credit:ledger': ({ account_id, limit, before_id }) =>
+      core.credit.ledger(account_id, { limit, beforeId: before_id }),
+  };
+}
