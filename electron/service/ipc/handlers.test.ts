@@ -133,6 +133,9 @@ describe('accounts, keys, lines, credit, settings', () => {
     const ledger = await ok('credit:ledger', { account_id: account, limit: 1 });
     expect(ledger.entries[0]).toMatchObject({ amount_rials: 1000, kind: 'topup', note: 'cash' });
     expect(ledger.next_before_id).toBe(ledger.entries[0]!.id);
+    const all = await ok('credit:ledger', { account_id: account });
+    expect(all.next_before_id).toBeNull();
+    expect((await refused('credit:ledger', { account_id: 999 })).code).toBe(404);
   });
 
   it('reads and writes pricing, simulator and app settings', async () => {
@@ -403,6 +406,23 @@ describe('backup and segments', () => {
       (await refused('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id + 1 }))
         .code,
     ).toBe(404);
+  });
+
+  it("sends to a ready segment only, through the contacts domain's phones and memberCount", async () => {
+    const id = readySegment('ready', [], 2);
+    core.db
+      .prepare(
+        "INSERT INTO segment_members (segment_id, phone, fields) VALUES (?, '09121110001', ''), (?, '09121110002', '')",
+      )
+      .run(id, id);
+    expect([...core.segments.phones(account, id)].sort()).toEqual(['09121110001', '09121110002']);
+    expect(core.segments.memberCount(account, id)).toBe(2);
+    core.db.prepare("UPDATE segments SET status = 'importing' WHERE id = ?").run(id);
+    expect(() => core.segments.phones(account, id)).toThrow(/not ready/);
+    expect(() => core.segments.memberCount(account, id)).toThrow(/not ready/);
+    expect(
+      (await refused('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id })).code,
+    ).toBe(400);
   });
 
   it('records a panel send of any size as one send', async () => {
