@@ -9,7 +9,6 @@
 //   delete(accountId, segmentId)                      -> void (hidden at once, members purged in the background)
 //   count(accountId, segmentId)                       -> number of members
 //   phones(accountId, segmentId)                      -> a ready segment's numbers (400 when not ready)
-//   memberCount(accountId, segmentId)                 -> a ready segment's number of members (400 when not ready)
 //   members(accountId, segmentId, {offset, limit})    -> {total, members: {phone, fields}[]} ordered by phone
 //   union(accountId, {name, segmentIds, excludeOptOuts?}, onProgress?)           -> {jobId, segmentId}
 //   difference(accountId, {name, from, minus, excludeOptOuts?}, onProgress?)     -> {jobId, segmentId}
@@ -108,11 +107,6 @@ export class Segments {
       .prepare<[number], string>('SELECT phone FROM segment_members WHERE segment_id = ?')
       .pluck()
       .all(segmentId);
-  }
-
-  /** How many numbers phones() gives: a ready segment's members; 400 while importing or failed. */
-  memberCount(accountId: number, segmentId: number): number {
-    return this.readySegment(accountId, segmentId).member_count;
   }
 
   members(
