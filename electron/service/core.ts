@@ -14,6 +14,7 @@ import type { StatusChange } from './messaging/lifecycle';
 import { Scheduler } from './jobs/scheduler';
 import { Jobs } from './jobs/jobs';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
+import { Campaigns } from './campaigns';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
@@ -47,6 +48,7 @@ export class Core {
   readonly segments: Segments;
   readonly uploads: Uploads;
   readonly optouts: OptOuts;
+  readonly campaigns: Campaigns;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -85,6 +87,17 @@ export class Core {
       uploads: this.uploads,
       optouts: this.optouts,
     } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs));
+    this.campaigns = new Campaigns({
+      db: this.db,
+      clock: this.clock,
+      jobs: this.jobs,
+      accounts: this.accounts,
+      credit: this.credit,
+      settings: this.settings,
+      segments: this.segments,
+      messaging: this.messaging,
+      dataDir: this.dataDir,
+    });
     // Every job type is registered now: jobs a crash or a close left running are queued again.
     this.jobs.recover();
     this.settings.onChange(() => this.scheduler.poke());

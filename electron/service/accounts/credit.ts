@@ -13,6 +13,11 @@ export class Credit {
   private readonly addStmt;
   private readonly entryStmt;
   private readonly refundStmt;
+  private readonly heldStmt;
+  private readonly reserveStmt;
+  private readonly drawStmt;
+  private readonly reservationStmt;
+  private readonly releaseStmt;
 
   constructor(
     private readonly db: Db,
@@ -29,12 +34,54 @@ export class Credit {
       `INSERT OR IGNORE INTO credit_ledger (account_id, amount_rials, kind, message_id, created_at)
        VALUES (?, ?, 'refund', ?, ?)`,
     );
+    this.heldStmt = db.prepare<[number], { held: number }>(
+      'SELECT COALESCE(SUM(amount_rials), 0) AS held FROM credit_reservations WHERE account_id = ?',
+    );
+    this.reserveStmt = db.prepare(
+      'INSERT INTO credit_reservations (account_id, amount_rials, note, created_at) VALUES (?, ?, ?, ?)',
+    );
+    this.drawStmt = db.prepare('UPDATE credit_reservations SET amount_rials = max(0, amount_rials - ?) WHERE id = ?');
+    this.reservationStmt = db.prepare<[number], { account_id: number; amount_rials: number }>(
+      'SELECT account_id, amount_rials FROM credit_reservations WHERE id = ?',
+    );
+    this.releaseStmt = db.prepare('DELETE FROM credit_reservations WHERE id = ?');
   }
 
   balance(accountId: number): number {
     const row = this.balanceStmt.get(accountId);
     if (!row) throw new ServiceError(ApiCode.NotFound, `account ${accountId}`);
     return row.credit_rials;
+  }
+
+  /** Credit not held by a reservation: what a send may spend now (a reservation's own batches may spend what it holds too). */
+  available(accountId: number): number {
+    return this.balance(accountId) - this.heldStmt.get(accountId)!.held;
+  }
+
+  /** Rials held by reservations of the account (running campaign executions). */
+  held(accountId: number): number {
+    return this.heldStmt.get(accountId)!.held;
+  }
+
+  /**
+   * Holds `amountRials` of the account's available credit for work that spends it in batches (a
+   * campaign execution): other sends can no longer spend it. Throws 418 when not available.
+   * Nothing is debited: each batch is debited as it is recorded (debitSend with the reservation),
+   * and what is left is released. Call inside the caller's transaction.
+   */
+  reserve(accountId: number, amountRials: number, note = ''): number {
+    if (this.available(accountId) < amountRials) throw new ServiceError(ApiCode.NoCredit);
+    return Number(this.reserveStmt.run(accountId, amountRials, note, this.clock.now()).lastInsertRowid);
+  }
+
+  /** What a reservation still holds (0 when released or unknown). */
+  reserved(reservationId: number): number {
+    return this.reservationStmt.get(reservationId)?.amount_rials ?? 0;
+  }
+
+  /** Lets go of what a reservation still holds (its batches were debited as they went). */
+  release(reservationId: number): void {
+    this.releaseStmt.run(reservationId);
   }
 
   /** Adds credit by hand (a top-up is positive), or corrects it either way (kind 'adjust'), never below zero. */
@@ -51,9 +98,22 @@ export class Credit {
     })();
   }
 
-  /** Debits a send's total; call inside the send's transaction. Throws 418 when short. */
-  debitSend(accountId: number, sendId: number, totalRials: number): void {
-    if (this.balance(accountId) < totalRials) throw new ServiceError(ApiCode.NoCredit);
+  /**
+   * What a send may spend: the available credit, plus what its reservation holds when it is a
+   * reserved batch.
+   */
+  spendable(accountId: number, reservationId?: number | null): number {
+    const own = reservationId == null ? 0 : this.reserved(reservationId);
+    return this.available(accountId) + own;
+  }
+
+  /**
+   * Debits a send's total; call inside the send's transaction. Throws 418 when short. A reserved
+   * batch is paid from its reservation first (which shrinks by as much), then from available credit.
+   */
+  debitSend(accountId: number, sendId: number, totalRials: number, reservationId?: number | null): void {
+    if (this.spendable(accountId, reservationId) < totalRials) throw new ServiceError(ApiCode.NoCredit);
+    if (reservationId != null) this.drawStmt.run(totalRials, reservationId);
     this.addStmt.run(-totalRials, accountId);
     this.entryStmt.run(accountId, -totalRials, 'send', sendId, null, '', this.clock.now());
   }

@@ -42,6 +42,14 @@ export interface AcceptCommand {
   dueAt?: number | null | undefined;
   /** The same key again returns the earlier acceptance: no second record, no second charge. */
   idempotencyKey?: string | null | undefined;
+  /** A campaign batch: paid from this credit reservation first (Credit.reserve). */
+  reservationId?: number | null | undefined;
+  /**
+   * Completes the n-th accepted recipient's final text after pricing (a campaign's short link
+   * codes). It must not change the text's pages: texts that differ only in what `fill` writes are
+   * priced once, which is what keeps a million distinct links as cheap as one.
+   */
+  fill?: ((n: number, finalText: string) => string) | undefined;
 }
 
 export interface Acceptance {
@@ -138,7 +146,7 @@ export class Accept {
       if (earlier) return this.replay(command, earlier.id);
     }
     const plan = this.plan(command);
-    const refusal = refusalOf(plan, this.credit.balance(command.accountId));
+    const refusal = refusalOf(plan, this.credit.spendable(command.accountId, command.reservationId));
     if (refusal !== null) throw new ServiceError(refusal);
 
     const { line, classified, price, texts, costs, status, createdAt } = plan;
@@ -162,7 +170,7 @@ export class Accept {
         ).lastInsertRowid,
       );
       // Inside the transaction again: the balance read and the debit are one atomic step.
-      this.credit.debitSend(command.accountId, sendId, plan.totalRials);
+      this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId);
       // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
       // consecutive ones, the n-th accepted receiver's being firstId + n.
       const firstId = this.nextMessageId.get()!.next;
@@ -198,7 +206,7 @@ export class Accept {
   /** The same steps as accept(), recording nothing: what it would record, cost and refuse. */
   quote(command: AcceptCommand): Quote {
     const plan = this.plan(command);
-    const creditRials = this.credit.balance(command.accountId);
+    const creditRials = this.credit.spendable(command.accountId, command.reservationId);
     const receptors = plan.classified.valid.map((i) => plan.classified.receptors[i]!);
     return {
       ...plan,
@@ -217,7 +225,7 @@ export class Accept {
     let texts: string[] | null = null;
     let costs: number[] | null = null;
     let totalRials = price.costRials * classified.valid.length;
-    if (command.texts?.some((own) => own !== undefined)) {
+    if (command.fill || command.texts?.some((own) => own !== undefined)) {
       // Priced once per distinct text: a campaign's recipients often share theirs.
       const priced = new Map<string, PricedText>([[command.text, price]]);
       texts = new Array(classified.valid.length);
@@ -227,7 +235,7 @@ export class Accept {
         const own = command.texts![i] ?? command.text;
         let p = priced.get(own);
         if (p === undefined) priced.set(own, (p = priceText(own, line.provider, pricing)));
-        texts![n] = p.text;
+        texts![n] = command.fill ? command.fill(n, p.text) : p.text;
         costs![n] = p.costRials;
         totalRials += p.costRials;
       });

@@ -18,6 +18,7 @@ export class DueRanges {
   private readonly dropStmt;
   private readonly shrinkStmt;
   private readonly addStmt;
+  private readonly withdrawStmt;
 
   constructor(db: Db, table: 'message_due' | 'simulator_due') {
     this.firstStmt = db.prepare<[number], DueRange>(
@@ -27,6 +28,7 @@ export class DueRanges {
     this.dropStmt = db.prepare(`DELETE FROM ${table} WHERE due_at = ? AND first_id = ?`);
     this.shrinkStmt = db.prepare(`UPDATE ${table} SET first_id = ? WHERE due_at = ? AND first_id = ?`);
     this.addStmt = db.prepare(`INSERT INTO ${table} (due_at, first_id, last_id) VALUES (?, ?, ?)`);
+    this.withdrawStmt = db.prepare(`DELETE FROM ${table} WHERE first_id >= ? AND last_id <= ?`);
   }
 
   /** The earliest range due at `now`, or undefined. */
@@ -41,6 +43,11 @@ export class DueRanges {
 
   add(dueAt: number, firstId: number, lastId: number): void {
     this.addStmt.run(dueAt, firstId, lastId);
+  }
+
+  /** Removes the ranges lying inside firstId..lastId (a whole send's, or what is left of it); returns how many. */
+  withdraw(firstId: number, lastId: number): number {
+    return this.withdrawStmt.run(firstId, lastId).changes;
   }
 
   /** Takes first_id..through off the front of a range (the whole range when through reaches its end). */

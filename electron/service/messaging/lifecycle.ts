@@ -121,6 +121,38 @@ export class Lifecycle implements CarrierReports {
     return changes;
   }
 
+  /**
+   * Takes the due times of messages firstId..lastId (ranges that lie inside it, as a send's do)
+   * off the lifecycle: its scheduled messages wait in 2 until schedule() gives them a time again
+   * (a paused campaign). Inside the caller's transaction.
+   */
+  withdraw(firstId: number, lastId: number): void {
+    this.due.withdraw(firstId, lastId);
+  }
+
+  /**
+   * Cancels up to `limit` messages of firstId..lastId from `fromId` on that were not handed to the
+   * carrier yet (1 or 2): each ends 13, its cost refunded exactly once. One transaction; returns
+   * the id to continue from (null when the range is done) so a large cancel yields between batches.
+   */
+  cancelRange(fromId: number, lastId: number, limit = BATCH * 10): { changes: StatusChange[]; next: number | null } {
+    const now = this.clock.now();
+    const result = this.db.transaction(() => {
+      const rows = this.rangeStmt.all(fromId, lastId, limit);
+      const changes: StatusChange[] = [];
+      for (const row of rows)
+        if (
+          (row.status === MessageStatus.Queued || row.status === MessageStatus.Scheduled) &&
+          this.apply(row, MessageStatus.Cancelled, now)
+        )
+          changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Cancelled });
+      const next = rows.length < limit ? null : rows[rows.length - 1]!.id + 1;
+      return { changes, next };
+    })();
+    if (result.changes.length > 0) this.onChanges(result.changes);
+    return result;
+  }
+
   /** The carrier's reports: each a guarded move, applied only when the lifecycle allows it from where the message is. */
   report(outcomes: readonly Outcome[]): StatusChange[] {
     const now = this.clock.now();

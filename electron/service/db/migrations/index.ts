@@ -6,6 +6,7 @@ import noReceptorIndex from './0004-no-receptor-index';
 import dueRanges from './0005-due-ranges';
 import jobs from './0006-jobs';
 import coreSeams from './0007-core-seams';
+import campaigns from './0008-campaigns';
 
 export interface Migration {
   name: string;
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { name: '0005-due-ranges', sql: dueRanges },
   { name: '0006-jobs', sql: jobs },
   { name: '0007-core-seams', sql: coreSeams },
+  { name: '0008-campaigns', sql: campaigns },
 ];

@@ -1,0 +1,116 @@
+// A campaign's text per recipient (PRODUCT.md): `{{COLUMN}}` filled from the recipient's segment
+// columns (matched without regard to case; a missing value becomes empty; `{{PHONE_NUMBER}}` is
+// the number itself), and each `links[i]actual_url` found in the body replaced by the recipient's
+// own short link. The template is compiled once per execution into parts; a recipient's text is
+// their concatenation.
+//
+// Links are written in two steps so pricing stays cheap: the personalized text first carries a
+// placeholder of exactly the short link's length and kind of characters (so it prices the same),
+// and `fillLinks` swaps in the real codes after the acceptance path priced it.
+import { FIELD_SEPARATOR } from '../contacts/fields';
+import { SHORT_PATH } from './links';
+
+type Part = { text: string } | { column: string } | { link: number };
+
+export interface CompiledTemplate {
+  parts: Part[];
+  /** Link positions used by the body (a link whose address is not in the body gets no code). */
+  links: number[];
+  personalized: boolean;
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const PHONE_COLUMN = 'PHONE_NUMBER';
+
+export function compileTemplate(
+  body: string,
+  links: ReadonlyArray<{ idx: number; actual_url: string }>,
+): CompiledTemplate {
+  // Longest address first, so one that extends another is not cut by the shorter one.
+  const ordered = [...links].sort((a, b) => b.actual_url.length - a.actual_url.length);
+  const taken: Array<{ from: number; to: number; part: Part }> = [];
+  const free = (from: number, to: number) => taken.every((t) => to <= t.from || from >= t.to);
+  for (const link of ordered) {
+    let at = body.indexOf(link.actual_url);
+    while (at >= 0) {
+      const to = at + link.actual_url.length;
+      if (free(at, to)) taken.push({ from: at, to, part: { link: link.idx } });
+      at = body.indexOf(link.actual_url, to);
+    }
+  }
+  for (const match of body.matchAll(PLACEHOLDER)) {
+    const from = match.index;
+    const to = from + match[0].length;
+    if (free(from, to)) taken.push({ from, to, part: { column: match[1]!.toUpperCase() } });
+  }
+  taken.sort((a, b) => a.from - b.from);
+  const parts: Part[] = [];
+  let at = 0;
+  for (const t of taken) {
+    if (t.from > at) parts.push({ text: body.slice(at, t.from) });
+    parts.push(t.part);
+    at = t.to;
+  }
+  if (at < body.length) parts.push({ text: body.slice(at) });
+  const used = [...new Set(taken.flatMap((t) => ('link' in t.part ? [t.part.link] : [])))].sort((a, b) => a - b);
+  return { parts, links: used, personalized: taken.some((t) => 'column' in t.part) };
+}
+
+/** 8 characters per link position, letters only like a real code: priced exactly as one. */
+const placeholderCode = (link: number) => `QzXqjWv${'abcdefghjk'[link]}`;
+
+export class TextBuilder {
+  private readonly columnIndexes = new Map<number, Map<string, number>>();
+  private readonly placeholders: string[];
+
+  constructor(
+    private readonly template: CompiledTemplate,
+    /** The columns of each inclusion segment, by segment id. */
+    private readonly segmentColumns: Record<string, string[]>,
+    private readonly linkBase: string,
+  ) {
+    this.placeholders = Array.from({ length: 10 }, (_, i) => linkBase + SHORT_PATH + placeholderCode(i));
+  }
+
+  /** True when every recipient gets the same text (no placeholder, no link). */
+  get shared(): boolean {
+    return !this.template.personalized && this.template.links.length === 0;
+  }
+
+  get hasLinks(): boolean {
+    return this.template.links.length > 0;
+  }
+
+  /** The recipient's text with link placeholders (what is priced). */
+  text(phone: string, segmentId: number, fields: string): string {
+    let values: string[] | null = null;
+    let out = '';
+    for (const part of this.template.parts) {
+      if ('text' in part) out += part.text;
+      else if ('link' in part) out += this.placeholders[part.link]!;
+      else {
+        const index = this.columnIndex(segmentId, part.column);
+        if (index === undefined) out += part.column === PHONE_COLUMN ? phone : '';
+        else out += (values ??= fields.split(FIELD_SEPARATOR))[index] ?? '';
+      }
+    }
+    return out;
+  }
+
+  /** The final text with each link placeholder replaced by the recipient's short link. */
+  fillLinks(finalText: string, code: (link: number) => string): string {
+    let out = finalText;
+    for (const link of this.template.links)
+      out = out.replaceAll(this.placeholders[link]!, this.linkBase + SHORT_PATH + code(link));
+    return out;
+  }
+
+  private columnIndex(segmentId: number, column: string): number | undefined {
+    let indexes = this.columnIndexes.get(segmentId);
+    if (indexes === undefined) {
+      indexes = new Map((this.segmentColumns[segmentId] ?? []).map((name, i) => [name.toUpperCase(), i]));
+      this.columnIndexes.set(segmentId, indexes);
+    }
+    return indexes.get(column);
+  }
+}

@@ -1,0 +1,107 @@
+// Campaigns as both sides see them (PRODUCT.md "Campaign creation" and "Campaign execution
+// report"): the records of the report endpoints, the rows of an execution's recipients, and the
+// limits of spec 4.3. The core builds them; HTTP, IPC and the renderer read them.
+import { z } from 'zod';
+
+/** Spec 8: links per campaign. */
+export const MAX_LINKS = 10;
+/** utm_source when the request leaves it out (spec 4.3 leaves ours to choose). */
+export const DEFAULT_UTM_SOURCE = 'chapar';
+export const DEFAULT_UTM_MEDIUM = 'sms';
+/** `{id}` in utm_campaign is the campaign's id. */
+export const DEFAULT_UTM_CAMPAIGN = '{id}';
+/** Characters of a short link's code (the path is `{base}/l/{code}`). */
+export const LINK_CODE_LENGTH = 8;
+
+/** Spec 3.2 names SCHEDULED; PRODUCT.md the rest. A paused execution stays RUNNING (or SCHEDULED) with `paused: true`. */
+export const EXECUTION_STATUSES = ['SCHEDULED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const FINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+
+export const CreateCampaignResultSchema = z
+  .object({
+    campaign_id: z.number().int(),
+    execution_id: z.number().int(),
+    execution_status: z.literal('SCHEDULED'),
+  })
+  .meta({ id: 'CreateCampaignResponseEntries', description: 'Spec 2.4' });
+export type CreateCampaignResult = z.infer<typeof CreateCampaignResultSchema>;
+
+export const ExecutionReportSchema = z
+  .object({
+    execution_id: z.number().int(),
+    campaign_id: z.number().int(),
+    execution_status: z.enum(EXECUTION_STATUSES),
+    send_datetime: z.string().describe('As given at creation (RFC 3339)'),
+    started_at: z.string().nullable().describe('RFC 3339 (UTC), null before the execution starts'),
+    finished_at: z.string().nullable().describe('RFC 3339 (UTC), null until it ends'),
+    audience: z
+      .number()
+      .int()
+      .describe(
+        'Distinct numbers of the inclusion segments minus the exclusion segments minus opt-outs, frozen when the execution starts (before it: the count now)',
+      ),
+    sent: z.number().int().describe('Messages recorded; audience = sent + skipped'),
+    delivered: z.number().int().describe('Messages in status 10'),
+    failed: z.number().int().describe('Messages in status 6, 11, 13 or 14'),
+    pending: z.number().int().describe('Messages in status 1, 2 or 4; sent = delivered + failed + pending'),
+    cost: z
+      .number()
+      .describe('Sum of the messages’ costs in rials (refunds of status 13/14 included as cost; see refunded)'),
+    // Our extensions.
+    skipped: z
+      .number()
+      .int()
+      .describe('Extension: audience members never recorded (cancelled or failed before their turn)'),
+    refunded: z.number().describe('Extension: rials refunded for messages that ended 13 or 14'),
+    clicks: z.number().int().describe('Extension: visits of the execution’s short links'),
+    paused: z.boolean().describe('Extension: paused by the user (status stays SCHEDULED or RUNNING)'),
+    reserved: z.number().describe('Extension: rials still held for messages not recorded yet'),
+    estimated_last_message_at: z
+      .string()
+      .nullable()
+      .describe('Extension: when the last message is due to go out, by the send rate and quiet hours'),
+    error: z.string().nullable().describe('Extension: why a FAILED execution failed'),
+  })
+  .meta({ id: 'ExecutionReport' });
+export type ExecutionReport = z.infer<typeof ExecutionReportSchema>;
+
+export const ExecutionMessageSchema = z
+  .object({
+    messageid: z.number().int(),
+    receptor: z.string(),
+    message: z.string(),
+    status: z.number().int(),
+    statustext: z.string(),
+    cost: z.number(),
+    date: z.number().int().describe('Unix seconds'),
+    clicks: z.number().int(),
+  })
+  .meta({ id: 'ExecutionMessage' });
+export type ExecutionMessage = z.infer<typeof ExecutionMessageSchema>;
+
+/** "New segment from results": which recipients go in. */
+export const RESULT_KINDS = ['failed', 'delivered', 'clicked', 'not_clicked'] as const;
+export type ResultKind = (typeof RESULT_KINDS)[number];
+
+/**
+ * A campaign request as received, wire-neutral (form fields of spec 4.3 plus our extensions). The
+ * core checks it: transports only collect the fields.
+ */
+export interface CampaignForm {
+  sender?: string | undefined;
+  name?: string | undefined;
+  template_body?: string | undefined;
+  send_datetime?: string | undefined;
+  inclusion_segments: string[];
+  exclusion_segments: string[];
+  /** By index i of `links[i]...`, in any order; `actual_url` or `has_utm` may be missing. */
+  links: Array<{ index: number; actual_url?: string | undefined; has_utm?: string | undefined }>;
+  utm: { utm_source?: string | undefined; utm_medium?: string | undefined; utm_campaign?: string | undefined };
+  /** Extension: messages per minute, a positive integer. */
+  send_rate?: string | undefined;
+  /** Extension: "HH:MM-HH:MM" in the account's time zone (for example 22:00-08:00); no message goes out inside it. */
+  quiet_hours?: string | undefined;
+  /** The optional contact file, kept as given. */
+  file?: { name: string; bytes: Uint8Array } | null | undefined;
+}
