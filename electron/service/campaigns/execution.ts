@@ -26,7 +26,7 @@ import type { Segments } from '../contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { MessageStatus } from '../../../shared/lifecycle';
-import { priceText } from '../../../shared/pricing';
+import { priceText, type PricedText } from '../../../shared/pricing';
 import { FINAL_EXECUTION_STATUSES } from '../../../shared/campaigns';
 import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type ExecutionRow } from './store';
 import { compileTemplate, TextBuilder } from './template';
@@ -39,9 +39,7 @@ export const ExecutePayload = z.object({ executionId: z.number().int().positive(
 /** Members per inclusion segment in one freeze chunk. */
 const FREEZE_CHUNK = 10_000;
 /** Recipients per recorded batch (one send, one transaction). */
-export const RECORD_BATCH = 5_000;
-/** Recipients priced between two yields of the reservation pass. */
-const PRICE_SLICE = 50_000;
+export const RECORD_BATCH = 10_000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -69,6 +67,8 @@ class Stopped extends Error {}
 export class Executions {
   private readonly db: Db;
   private readonly store: CampaignStore;
+  /** Costs by text while freezing (texts are cached string objects: the lookups hash nothing). */
+  private readonly costs = new Map<string, number>();
 
   constructor(private readonly deps: ExecutionDeps) {
     this.db = deps.db;
@@ -111,14 +111,15 @@ export class Executions {
         await yieldToLoop();
       }
       if (execution.reservation_id === null && execution.recorded === 0) {
-        if (!(await this.reserve(execution, campaign, ctx))) return;
+        if (!this.reserve(execution, campaign)) return;
         execution = this.running(id);
       }
       const builder = this.builder(execution, campaign);
       const plan = this.plan(execution, campaign);
+      const prices = new Map<string, PricedText>();
       while (execution.recorded < execution.audience!) {
         this.check(ctx);
-        this.recordBatch(execution, campaign, builder, plan);
+        this.recordBatch(execution, campaign, builder, plan, prices);
         execution = this.running(id);
         this.deps.onProgress(id);
         await yieldToLoop();
@@ -245,10 +246,52 @@ export class Executions {
       const added = this.db.prepare(sql).run(...params).changes;
       const frozen = execution.frozen + added;
       if (frozen > MAX_RECIPIENTS_FOR_LINKS) throw new Error('audience too large');
+      const priced = execution.priced_rials + this.priceChunk(execution, campaign, execution.frozen);
       this.db
-        .prepare('UPDATE campaign_executions SET frozen = ?, freeze_after = ?, audience = ? WHERE id = ?')
-        .run(frozen, upTo, upTo === null ? frozen : null, execution.id);
+        .prepare(
+          'UPDATE campaign_executions SET frozen = ?, freeze_after = ?, audience = ?, priced_rials = ? WHERE id = ?',
+        )
+        .run(frozen, upTo, upTo === null ? frozen : null, priced, execution.id);
     })();
+  }
+
+  /**
+   * The cost of the recipients frozen from `fromSeq` on, as the acceptance path will price them
+   * (shared/pricing.ts on each final text, short links at their full length). A text depends only
+   * on the segment's row of values (and the number when the template shows it), so each distinct
+   * row is priced once.
+   */
+  private priceChunk(execution: ExecutionRow, campaign: CampaignRow, fromSeq: number): number {
+    const builder = this.builder(execution, campaign);
+    const line = this.lineOf(campaign);
+    const pricing = this.deps.settings.pricing();
+    if (builder.shared) {
+      const count = this.db
+        .prepare<[number, number], number>(
+          'SELECT count(*) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
+        )
+        .pluck()
+        .get(execution.id, fromSeq)!;
+      return priceText(campaign.template_body, line.provider, pricing).costRials * count;
+    }
+    const rows = this.db
+      .prepare<[number, number], [number, string, string]>(
+        `SELECT segment_id, fields, ${builder.usesPhone ? 'phone' : "''"} FROM campaign_recipients
+         WHERE execution_id = ? AND seq >= ?`,
+      )
+      .raw()
+      .iterate(execution.id, fromSeq);
+    let total = 0;
+    for (const [segmentId, fields, phone] of rows) {
+      const text = builder.cachedText(phone, segmentId, fields);
+      let cost = this.costs.get(text);
+      if (cost === undefined) {
+        if (this.costs.size > 100_000) this.costs.clear();
+        this.costs.set(text, (cost = priceText(text, line.provider, pricing).costRials));
+      }
+      total += cost;
+    }
+    return total;
   }
 
   private builder(execution: ExecutionRow, campaign: CampaignRow): TextBuilder {
@@ -269,11 +312,8 @@ export class Executions {
     });
   }
 
-  /**
-   * Prices every recipient's text (as the acceptance path will: shared/pricing.ts on the final
-   * text, short links at their full length) and holds the total. False when the run ended here.
-   */
-  private async reserve(execution: ExecutionRow, campaign: CampaignRow, ctx: JobContext): Promise<boolean> {
+  /** Holds the audience's whole cost (priced while it was frozen). False when the run ended here. */
+  private reserve(execution: ExecutionRow, campaign: CampaignRow): boolean {
     const audience = execution.audience!;
     const now = () => this.deps.clock.now();
     if (audience === 0) {
@@ -281,28 +321,7 @@ export class Executions {
       this.deps.onProgress(execution.id);
       return false;
     }
-    const line = this.lineOf(campaign);
-    const pricing = this.deps.settings.pricing();
-    const builder = this.builder(execution, campaign);
-    let total = 0;
-    if (builder.shared) total = priceText(campaign.template_body, line.provider, pricing).costRials * audience;
-    else {
-      const priced = new Map<string, number>();
-      const rows = this.db.prepare<[number, number, number], [string, number, string]>(
-        'SELECT phone, segment_id, fields FROM campaign_recipients WHERE execution_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
-      );
-      for (let seq = 0; seq < audience; seq += PRICE_SLICE) {
-        this.check(ctx);
-        for (const [phone, segmentId, fields] of rows.raw().all(execution.id, seq, PRICE_SLICE)) {
-          const text = builder.text(phone, segmentId, fields);
-          let cost = priced.get(text);
-          if (cost === undefined) priced.set(text, (cost = priceText(text, line.provider, pricing).costRials));
-          total += cost;
-        }
-        await yieldToLoop();
-        this.running(execution.id);
-      }
-    }
+    const total = execution.priced_rials;
     this.db.transaction(() => {
       const fresh = this.running(execution.id);
       if (fresh.reservation_id !== null) return;
@@ -334,7 +353,13 @@ export class Executions {
   }
 
   /** One batch: personalized, accepted (one send, paid from the reservation), and the checkpoint, in one transaction. */
-  private recordBatch(execution: ExecutionRow, campaign: CampaignRow, builder: TextBuilder, plan: SendPlan): void {
+  private recordBatch(
+    execution: ExecutionRow,
+    campaign: CampaignRow,
+    builder: TextBuilder,
+    plan: SendPlan,
+    prices: Map<string, PricedText>,
+  ): void {
     const first = execution.recorded;
     const count = Math.min(RECORD_BATCH, execution.audience! - first, plan.slotRoom(first));
     const dueAt = plan.dueOf(first);
@@ -368,6 +393,7 @@ export class Executions {
         rule: 'strict',
         dueAt,
         reservationId: fresh.reservation_id,
+        priceCache: prices,
       });
       // Every frozen number is a normalized, distinct one: all are accepted, in order.
       if (recorded.accepted !== count) throw new Error('a frozen recipient was not accepted');

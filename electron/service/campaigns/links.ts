@@ -1,13 +1,13 @@
 // Short tracked links (PRODUCT.md): each recipient's text carries its own `{base}/l/{code}` per
 // link of the campaign, and a visit records a click and redirects to the original address.
 //
-// A code is not stored anywhere: it is the (execution, recipient seq, link) triple, numbered and
-// put through a keyed permutation (a Feistel network with cycle walking, so every number below
-// 57^8 maps to exactly one 8-character code and back). A million recipients cost no extra rows
-// and no lookups when their texts are built, and decoding a code finds its message directly.
-// Codes cannot be walked: the key is a random secret of the workspace, and of the 57^8 ≈ 1.1e14
-// possible codes only the ones of real recipients decode to one (at ten million sent links, one
-// guess in ten million hits anything).
+// A code is not stored anywhere: it is the (execution, recipient seq, link) triple, numbered into
+// 46 bits and put through a keyed permutation of the 46-bit numbers (a Feistel network), written
+// in 8 base-57 characters (57^8 > 2^46). A million recipients cost no extra rows and no lookups
+// when their texts are built, and decoding a code finds its message directly. Codes cannot be
+// walked: the key is a random secret of the workspace, and of the 57^8 ≈ 1.1e14 possible codes only
+// the ones of real recipients decode to one (at ten million sent links, one guess in ten million
+// hits anything).
 //
 // The alphabet leaves out 0, O, 1, I and l: nothing to misread on a phone screen, and no "11" can
 // appear in a code, so the opt-out phrase rule (shared/optout.ts) never sees a variant inside one.
@@ -16,15 +16,15 @@ import { LINK_CODE_LENGTH } from '../../../shared/campaigns';
 
 const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const RADIX = ALPHABET.length;
-/** Every code of LINK_CODE_LENGTH characters, as a number: 57^8. */
-const DOMAIN = RADIX ** LINK_CODE_LENGTH;
-const HALF = 2 ** 24;
-const ROUNDS = 6;
+/** The permuted numbers: 46 bits, two halves of 23. */
+const HALF = 2 ** 23;
+const DOMAIN = HALF * HALF;
+const ROUNDS = 4;
 const DIGIT = new Map([...ALPHABET].map((ch, i) => [ch, i]));
 
-/** Link index: 4 bits (at most 10 links). Recipient seq: 25 bits (33 million). The execution takes the rest. */
+/** Link index: 4 bits (at most 10 links). Recipient seq: 24 bits (16.7 million). The execution: the other 18 bits. */
 const LINK_BITS = 16;
-const SEQ_SPAN = 2 ** 25;
+const SEQ_SPAN = 2 ** 24;
 export const MAX_EXECUTION_FOR_LINKS = Math.floor(DOMAIN / (SEQ_SPAN * LINK_BITS)) - 1;
 export const MAX_RECIPIENTS_FOR_LINKS = SEQ_SPAN;
 
@@ -48,9 +48,7 @@ export class LinkCodes {
   encode({ executionId, seq, link }: LinkRef): string {
     if (executionId > MAX_EXECUTION_FOR_LINKS || seq >= SEQ_SPAN || link >= LINK_BITS)
       throw new RangeError('link out of the code space');
-    let x = (executionId * SEQ_SPAN + seq) * LINK_BITS + link;
-    do x = this.permute(x);
-    while (x >= DOMAIN);
+    let x = this.permute((executionId * SEQ_SPAN + seq) * LINK_BITS + link);
     let code = '';
     for (let i = 0; i < LINK_CODE_LENGTH; i++) {
       code = ALPHABET[x % RADIX]! + code;
@@ -68,8 +66,8 @@ export class LinkCodes {
       if (digit === undefined) return null;
       x = x * RADIX + digit;
     }
-    do x = this.unpermute(x);
-    while (x >= DOMAIN);
+    if (x >= DOMAIN) return null;
+    x = this.unpermute(x);
     const link = x % LINK_BITS;
     const rest = Math.floor(x / LINK_BITS);
     return { executionId: Math.floor(rest / SEQ_SPAN), seq: rest % SEQ_SPAN, link };

@@ -39,6 +39,8 @@ export interface ExecutionRow {
   freeze_after: string | null;
   frozen: number;
   audience: number | null;
+  /** The cost of the recipients frozen so far, priced chunk by chunk: what the reservation holds. */
+  priced_rials: number;
   recorded: number;
   reservation_id: number | null;
   reserved_rials: number;

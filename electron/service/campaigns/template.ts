@@ -62,6 +62,9 @@ const placeholderCode = (link: number) => `QzXqjWv${'abcdefghjk'[link]}`;
 export class TextBuilder {
   private readonly columnIndexes = new Map<number, Map<string, number>>();
   private readonly placeholders: string[];
+  private readonly cache = new Map<number, Map<string, string>>();
+  /** True when a text shows the number itself ({{PHONE_NUMBER}} not a column of the segment). */
+  readonly usesPhone: boolean;
 
   constructor(
     private readonly template: CompiledTemplate,
@@ -70,6 +73,7 @@ export class TextBuilder {
     private readonly linkBase: string,
   ) {
     this.placeholders = Array.from({ length: 10 }, (_, i) => linkBase + SHORT_PATH + placeholderCode(i));
+    this.usesPhone = template.parts.some((part) => 'column' in part && part.column === PHONE_COLUMN);
   }
 
   /** True when every recipient gets the same text (no placeholder, no link). */
@@ -95,6 +99,23 @@ export class TextBuilder {
       }
     }
     return out;
+  }
+
+  /**
+   * text(), the same string object for recipients of one segment with the same values: their
+   * texts are priced once (the acceptance path keys its prices by text, and a string's hash is
+   * computed once per object). Bounded; the number-showing templates are not cached.
+   */
+  cachedText(phone: string, segmentId: number, fields: string): string {
+    if (this.usesPhone) return this.text(phone, segmentId, fields);
+    let bySegment = this.cache.get(segmentId);
+    if (bySegment === undefined) this.cache.set(segmentId, (bySegment = new Map()));
+    let text = bySegment.get(fields);
+    if (text === undefined) {
+      if (bySegment.size >= 50_000) bySegment.clear();
+      bySegment.set(fields, (text = this.text(phone, segmentId, fields)));
+    }
+    return text;
   }
 
   /** The final text with each link placeholder replaced by the recipient's short link. */

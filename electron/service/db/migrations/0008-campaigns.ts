@@ -69,6 +69,7 @@ CREATE TABLE campaign_executions (
   freeze_after    TEXT,
   frozen          INTEGER NOT NULL DEFAULT 0,
   audience        INTEGER,
+  priced_rials    INTEGER NOT NULL DEFAULT 0,
   recorded        INTEGER NOT NULL DEFAULT 0,
   reservation_id  INTEGER,
   reserved_rials  INTEGER NOT NULL DEFAULT 0,
