@@ -37,9 +37,9 @@ export const EXECUTE_JOB = 'campaigns.execute';
 export const ExecutePayload = z.object({ executionId: z.number().int().positive() });
 
 /** Members per inclusion segment in one freeze chunk. */
-const FREEZE_CHUNK = 10_000;
+const FREEZE_CHUNK = 2_500;
 /** Recipients per recorded batch (one send, one transaction). */
-export const RECORD_BATCH = 10_000;
+export const RECORD_BATCH = 2_500;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -61,18 +61,27 @@ export interface ExecutionDeps {
   onProgress: (executionId: number) => void;
 }
 
+interface Pricer {
+  cost(segmentId: number, fields: string, phone: string): number;
+}
+
 /** Thrown inside a step when the execution was paused or cancelled meanwhile: the run ends quietly. */
 class Stopped extends Error {}
 
 export class Executions {
   private readonly db: Db;
   private readonly store: CampaignStore;
-  /** Costs by text while freezing (texts are cached string objects: the lookups hash nothing). */
-  private readonly costs = new Map<string, number>();
+  /** Set while a freeze statement runs: what chapar_campaign_cost prices with. */
+  private pricing: Pricer | null = null;
 
   constructor(private readonly deps: ExecutionDeps) {
     this.db = deps.db;
     this.store = deps.store;
+    // The price of a frozen recipient's text, computed inside the freeze's INSERT … SELECT: no
+    // second read of the rows just written (the statement runs with `pricing` set for its campaign).
+    this.db.function('chapar_campaign_cost', { deterministic: false }, (segmentId, fields, phone) =>
+      this.pricing!.cost(Number(segmentId), String(fields), String(phone)),
+    );
     deps.jobs.register({
       type: EXECUTE_JOB,
       payload: ExecutePayload,
@@ -104,9 +113,11 @@ export class Executions {
       if (execution.status === 'CANCELLED') return await this.sweepCancelled(id, ctx);
       if (execution.status === 'SCHEDULED') execution = this.start(execution);
       const campaign = this.store.campaign.get(execution.campaign_id)!;
+      const builder = this.builder(execution, campaign);
+      const pricer = execution.audience === null ? this.pricer(campaign, builder) : null;
       while (execution.audience === null) {
         this.check(ctx);
-        this.freezeChunk(execution, campaign);
+        this.freezeChunk(execution, campaign, pricer!);
         execution = this.running(id);
         await yieldToLoop();
       }
@@ -114,7 +125,6 @@ export class Executions {
         if (!this.reserve(execution, campaign)) return;
         execution = this.running(id);
       }
-      const builder = this.builder(execution, campaign);
       const plan = this.plan(execution, campaign);
       const prices = new Map<string, PricedText>();
       while (execution.recorded < execution.audience!) {
@@ -211,7 +221,7 @@ export class Executions {
    * deduplicated and filtered in one INSERT … SELECT. A number in several inclusion segments takes
    * its fields from the first of them in the request's order.
    */
-  private freezeChunk(execution: ExecutionRow, campaign: CampaignRow): void {
+  private freezeChunk(execution: ExecutionRow, campaign: CampaignRow, pricer: Pricer): void {
     const include = JSON.parse(campaign.inclusion_segments) as number[];
     const exclude = JSON.parse(campaign.exclusion_segments) as number[];
     const after = execution.freeze_after ?? '';
@@ -226,8 +236,9 @@ export class Executions {
     const inList = include.map(() => '?').join(',');
     const exList = exclude.map(() => '?').join(',');
     const rank = `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
-    const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields)
-      SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields FROM (
+    const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
+      SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
+        chapar_campaign_cost(segment_id, fields, phone) FROM (
         SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank
         FROM segment_members m
         WHERE m.segment_id IN (${inList}) AND m.phone > ? ${upTo === null ? '' : 'AND m.phone <= ?'}
@@ -243,10 +254,23 @@ export class Executions {
         this.db.prepare('UPDATE campaign_executions SET audience = 0 WHERE id = ?').run(execution.id);
         return;
       }
-      const added = this.db.prepare(sql).run(...params).changes;
+      this.pricing = pricer;
+      let added: number;
+      try {
+        added = this.db.prepare(sql).run(...params).changes;
+      } finally {
+        this.pricing = null;
+      }
       const frozen = execution.frozen + added;
       if (frozen > MAX_RECIPIENTS_FOR_LINKS) throw new Error('audience too large');
-      const priced = execution.priced_rials + this.priceChunk(execution, campaign, execution.frozen);
+      const priced =
+        execution.priced_rials +
+        this.db
+          .prepare<[number, number], number>(
+            'SELECT total(cost_rials) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
+          )
+          .pluck()
+          .get(execution.id, execution.frozen)!;
       this.db
         .prepare(
           'UPDATE campaign_executions SET frozen = ?, freeze_after = ?, audience = ?, priced_rials = ? WHERE id = ?',
@@ -256,42 +280,28 @@ export class Executions {
   }
 
   /**
-   * The cost of the recipients frozen from `fromSeq` on, as the acceptance path will price them
-   * (shared/pricing.ts on each final text, short links at their full length). A text depends only
-   * on the segment's row of values (and the number when the template shows it), so each distinct
-   * row is priced once.
+   * Prices a recipient's text as the acceptance path will (shared/pricing.ts on the final text,
+   * short links at their full length). A text depends only on the segment's row of values (and
+   * the number when the template shows it): each distinct text is priced once.
    */
-  private priceChunk(execution: ExecutionRow, campaign: CampaignRow, fromSeq: number): number {
-    const builder = this.builder(execution, campaign);
+  private pricer(campaign: CampaignRow, builder: TextBuilder): Pricer {
+    // Costs by text: texts are cached string objects, so the lookups hash nothing.
+    const costs = new Map<string, number>();
     const line = this.lineOf(campaign);
     const pricing = this.deps.settings.pricing();
-    if (builder.shared) {
-      const count = this.db
-        .prepare<[number, number], number>(
-          'SELECT count(*) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
-        )
-        .pluck()
-        .get(execution.id, fromSeq)!;
-      return priceText(campaign.template_body, line.provider, pricing).costRials * count;
-    }
-    const rows = this.db
-      .prepare<[number, number], [number, string, string]>(
-        `SELECT segment_id, fields, ${builder.usesPhone ? 'phone' : "''"} FROM campaign_recipients
-         WHERE execution_id = ? AND seq >= ?`,
-      )
-      .raw()
-      .iterate(execution.id, fromSeq);
-    let total = 0;
-    for (const [segmentId, fields, phone] of rows) {
-      const text = builder.cachedText(phone, segmentId, fields);
-      let cost = this.costs.get(text);
-      if (cost === undefined) {
-        if (this.costs.size > 100_000) this.costs.clear();
-        this.costs.set(text, (cost = priceText(text, line.provider, pricing).costRials));
-      }
-      total += cost;
-    }
-    return total;
+    const shared = builder.shared ? priceText(campaign.template_body, line.provider, pricing).costRials : null;
+    return {
+      cost: (segmentId: number, fields: string, phone: string): number => {
+        if (shared !== null) return shared;
+        const text = builder.cachedText(phone, segmentId, fields);
+        let cost = costs.get(text);
+        if (cost === undefined) {
+          if (costs.size > 100_000) costs.clear();
+          costs.set(text, (cost = priceText(text, line.provider, pricing).costRials));
+        }
+        return cost;
+      },
+    };
   }
 
   private builder(execution: ExecutionRow, campaign: CampaignRow): TextBuilder {

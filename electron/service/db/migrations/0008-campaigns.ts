@@ -8,7 +8,8 @@
 //   recorded) are written in the same transaction as the work they count, so a crash resumes
 //   exactly where the last commit stopped.
 // - campaign_recipients: the audience frozen when the execution starts, numbered from 0 (seq);
-//   fields are the member's values in the columns of its segment (segment_id).
+//   fields are the member's values in the columns of its segment (segment_id); cost_rials the
+//   price of their text, computed as they are frozen (what the reservation adds up).
 // - campaign_batches: each recorded batch is one send; its messages have consecutive ids, the
 //   recipient seq's message being first_message_id + (seq - first_seq).
 // - campaign_clicks: one row per visit of a short link.
@@ -88,6 +89,7 @@ CREATE TABLE campaign_recipients (
   phone         TEXT NOT NULL,
   segment_id    INTEGER NOT NULL,
   fields        TEXT NOT NULL,
+  cost_rials    INTEGER NOT NULL,
   PRIMARY KEY (execution_id, seq)
 ) STRICT, WITHOUT ROWID;
 
