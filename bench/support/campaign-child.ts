@@ -85,12 +85,14 @@ if (mode === 'case') {
     )
     .run(account.id, TEMPLATE, now);
   const start = performance.now();
-  const link = 'http://127.0.0.1:8080/l/XXXXXXXX';
+  // Each recipient's own 8-character code, as the case writes them.
+  const link = 'http://127.0.0.1:8080/l/';
   messages = core.db
     .prepare(
       `INSERT INTO messages (id, send_id, account_id, receptor, status, cost_rials, created_at, text)
        SELECT row_number() OVER (ORDER BY phone), 1, ?, phone, 1, 4500, ?,
-              replace(replace(?, '{{NAME}}', fields), 'https://shop.example/friday', ?) || char(10) || 'لغو۱۱'
+              replace(replace(?, '{{NAME}}', fields), 'https://shop.example/friday',
+                      ? || printf('%08d', row_number() OVER (ORDER BY phone))) || char(10) || 'لغو۱۱'
        FROM (SELECT m.phone AS phone, m.fields AS fields FROM segment_members m
              WHERE m.segment_id IN (?, ?)
                AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id = ? AND e.phone = m.phone)

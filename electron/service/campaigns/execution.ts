@@ -32,6 +32,7 @@ import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type Execution
 import { compileTemplate, TextBuilder } from './template';
 import { LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
 import { SendPlan } from './plan';
+import { startBackgroundCheckpoint } from '../db/background-checkpoint';
 
 export const EXECUTE_JOB = 'campaigns.execute';
 export const ExecutePayload = z.object({ executionId: z.number().int().positive() });
@@ -107,6 +108,9 @@ export class Executions {
 
   private async run(job: Job<{ executionId: number }>, ctx: JobContext): Promise<void> {
     const id = job.payload.executionId;
+    // The commits below are many and large: the WAL is copied into the database file by another thread.
+    const checkpoint = startBackgroundCheckpoint(this.db.name);
+    this.db.pragma('wal_autocheckpoint = 0');
     try {
       let execution = this.current(id);
       if (execution === null) return;
@@ -145,6 +149,9 @@ export class Executions {
         return;
       }
       throw error;
+    } finally {
+      checkpoint.stop();
+      this.db.pragma('wal_autocheckpoint = 1000');
     }
   }
 
