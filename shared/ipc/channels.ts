@@ -33,8 +33,23 @@ export const CHANNEL_NAMES = [
   'segments:list',
   'files:choose',
   'files:reveal',
+  'campaigns:create',
+  'campaigns:list',
+  'campaigns:report',
+  'campaigns:messages',
+  'campaigns:linkClicks',
+  'campaigns:pause',
+  'campaigns:resume',
+  'campaigns:cancel',
+  'campaigns:linkSettings',
+  'campaigns:setLinkSettings',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['messages:status-changed', 'import:progress', 'export:progress'] as const;
+export const EVENT_NAMES = [
+  'messages:status-changed',
+  'import:progress',
+  'export:progress',
+  'campaigns:execution',
+] as const;
 export type EventNameOf = (typeof EVENT_NAMES)[number];

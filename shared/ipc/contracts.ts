@@ -12,6 +12,7 @@ import { dashboardContracts } from './contracts/dashboard';
 import { backupContracts } from './contracts/backup';
 import { contactsContracts, contactsEvents } from './contracts/contacts';
 import { filesContracts } from './contracts/files';
+import { campaignsContracts, campaignsEvents } from './contracts/campaigns';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
@@ -23,11 +24,13 @@ export const contracts = {
   ...backupContracts,
   ...contactsContracts,
   ...filesContracts,
+  ...campaignsContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {
   ...messagingEvents,
   ...contactsEvents,
+  ...campaignsEvents,
 } as const satisfies { [E in EventNameOf]: EventContract<E> };
 
 export type Contracts = typeof contracts;

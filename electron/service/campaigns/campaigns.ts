@@ -125,6 +125,36 @@ export class Campaigns {
     return shortLinkLength(this.linkBase());
   }
 
+  /** The short links' settings: the configured base (null: the local server's address) and what is used. */
+  linkSettings(): { short_link_base: string | null; effective_base: string; link_length: number } {
+    const { short_link_base } = this.deps.settings.read('campaigns', CampaignSettingsSchema, {
+      short_link_base: null,
+    });
+    return { short_link_base, effective_base: this.linkBase(), link_length: this.linkLength() };
+  }
+
+  /**
+   * Sets the public base address of short links (an absolute http(s) address, for example a
+   * domain that forwards to this PC), or null for the local server's own. Executions started
+   * earlier keep the base they wrote their texts with.
+   */
+  setShortLinkBase(base: string | null): ReturnType<Campaigns['linkSettings']> {
+    let value: string | null = null;
+    if (base !== null && base.trim() !== '') {
+      let url: URL;
+      try {
+        url = new URL(base.trim());
+      } catch {
+        throw new ServiceError(ApiCode.BadRequest, 'the short link base is an absolute address');
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
+        throw new ServiceError(ApiCode.BadRequest, 'the short link base is an http(s) address without query');
+      value = url.toString().replace(/\/+$/, '');
+    }
+    this.deps.settings.write('campaigns', CampaignSettingsSchema, { short_link_base: value });
+    return this.linkSettings();
+  }
+
   create(accountId: number, form: CampaignForm): CreateCampaignResult {
     const spec = checkCampaignForm(form);
     this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');

@@ -20,6 +20,7 @@ import { dashboardHandlers } from './dashboard';
 import { backupHandlers } from './backup';
 import { contactsHandlers } from './contacts';
 import { filesHandlers } from './files';
+import { campaignsHandlers } from './campaigns';
 
 /** What the process hosting the core (Electron main, or `serve`) contributes. */
 export interface AppHost extends AppSettingsHost {
@@ -80,6 +81,7 @@ export function createHandlers(services: AppServices): Handlers {
     ...backupHandlers(services),
     ...contactsHandlers(services),
     ...filesHandlers(services),
+    ...campaignsHandlers(services),
   };
 }
 

@@ -40,6 +40,9 @@ export class EventHub {
       });
     core.imports.events.on('progress', onImport);
     this.detach.push(() => core.imports.events.off('progress', onImport));
+    const onExecution = (payload: PayloadOf<'campaigns:execution'>) => this.emit('campaigns:execution', payload);
+    core.campaigns.events.on('execution', onExecution);
+    this.detach.push(() => core.campaigns.events.off('execution', onExecution));
   }
 
   subscribe(listener: PushListener): () => void {

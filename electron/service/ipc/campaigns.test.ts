@@ -1,0 +1,90 @@
+// The campaigns IPC operations through the real dispatcher and core: create, report, recipients,
+// link clicks, pause / resume / cancel, the short link settings, and the push event.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Core } from '../core';
+import { ManualClock } from '../clock';
+import { applySeed } from '../seed';
+import { tempDir, testSeed } from '../../../test/helpers/server';
+import type { Channel, InputOf, OutputOf, PayloadOf } from '../../../shared/ipc/contracts';
+import { createDispatcher, type IpcDispatcher } from './dispatcher';
+
+let core: Core;
+let clock: ManualClock;
+let dispatcher: IpcDispatcher;
+let account: number;
+
+async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
+  const result = await dispatcher.invoke(channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+  return result.value as OutputOf<C>;
+}
+
+beforeEach(() => {
+  clock = new ManualClock(Date.UTC(2026, 0, 5, 10, 0, 0));
+  core = new Core({ dataDir: tempDir('chapar-ipc-campaigns-'), clock });
+  applySeed(core, testSeed());
+  dispatcher = createDispatcher(core, { mode: 'desktop' });
+  account = core.accounts.findByName('acme')!.id;
+});
+afterEach(async () => {
+  dispatcher.close();
+  await core.close();
+});
+
+it('creates a campaign, follows it, pauses, resumes and cancels it', async () => {
+  const { segment_id } = core.uploads.create(account, [
+    { phone_number: '09120000001', NAME: 'Sara' },
+    { phone_number: '09120000002', NAME: 'Ali' },
+    { phone_number: '09120000003', NAME: 'Reza' },
+  ]);
+  await core.jobs.waitForIdle();
+  const pushed: PayloadOf<'campaigns:execution'>[] = [];
+  dispatcher.services.events.subscribe((event, payload) => {
+    if (event === 'campaigns:execution') pushed.push(payload as PayloadOf<'campaigns:execution'>);
+  });
+
+  const created = await ok('campaigns:create', {
+    account_id: account,
+    sender: '30001111',
+    name: 'IPC',
+    template_body: 'Hi {{NAME}} https://shop.example/a',
+    send_datetime: '2026-01-05T10:30:00Z',
+    inclusion_segments: [segment_id],
+    links: [{ actual_url: 'https://shop.example/a', has_utm: true }],
+    send_rate: 1,
+  });
+  expect(created.execution_status).toBe('SCHEDULED');
+  const byExecution = { account_id: account, execution_id: created.execution_id };
+  expect((await ok('campaigns:report', byExecution)).audience).toBe(3);
+  const [listed] = await ok('campaigns:list', { account_id: account });
+  expect(listed).toMatchObject({ campaign_id: created.campaign_id, name: 'IPC', send_rate: 1 });
+
+  clock.advance(30 * 60_000);
+  await core.jobs.waitForIdle();
+  let report = await ok('campaigns:report', byExecution);
+  expect(report).toMatchObject({ execution_status: 'RUNNING', sent: 3 });
+  const rows = await ok('campaigns:messages', { ...byExecution, size: 10 });
+  expect(rows.map((r) => r.receptor)).toEqual(['09120000001', '09120000002', '09120000003']);
+  expect(rows[0]!.message).toMatch(/^Hi Sara http:\/\/127\.0\.0\.1:8080\/l\/\w{8}\n/);
+
+  report = await ok('campaigns:pause', byExecution);
+  expect(report.paused).toBe(true);
+  report = await ok('campaigns:resume', byExecution);
+  expect(report.paused).toBe(false);
+  report = await ok('campaigns:cancel', byExecution);
+  expect(report.execution_status).toBe('CANCELLED');
+  const refused = await dispatcher.invoke('campaigns:cancel', byExecution);
+  expect(refused.ok).toBe(false);
+  expect(await ok('campaigns:linkClicks', byExecution)).toEqual([
+    { idx: 0, actual_url: 'https://shop.example/a', has_utm: true, clicks: 0, clickers: 0 },
+  ]);
+  expect(pushed.some((p) => p.execution_id === created.execution_id && p.status === 'CANCELLED')).toBe(true);
+
+  expect(await ok('campaigns:linkSettings')).toMatchObject({ short_link_base: null, link_length: 32 });
+  expect(await ok('campaigns:setLinkSettings', { short_link_base: 'https://go.shop.ir/' })).toEqual({
+    short_link_base: 'https://go.shop.ir',
+    effective_base: 'https://go.shop.ir',
+    link_length: 29,
+  });
+  expect((await dispatcher.invoke('campaigns:setLinkSettings', { short_link_base: 'ftp://x' })).ok).toBe(false);
+});
