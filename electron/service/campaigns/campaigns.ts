@@ -233,16 +233,26 @@ export class Campaigns {
   report(accountId: number, executionId: number): ExecutionReport {
     const execution = this.execution(accountId, executionId);
     const campaign = this.store.campaign.get(execution.campaign_id)!;
-    const counts = this.db
-      .prepare<[number], { status: number; n: number; cost: number }>(
-        `SELECT m.status AS status, count(*) AS n, total(m.cost_rials) AS cost
-         FROM campaign_batches b JOIN messages m ON m.id BETWEEN b.first_message_id AND b.first_message_id + b.count - 1
-         WHERE b.execution_id = ? GROUP BY m.status`,
-      )
-      .all(execution.id);
+    // Counted per status over the execution's id ranges on the (account, status, id) index alone:
+    // a tenth of the time of reading the messages themselves (wide rows: their texts) at 800,000.
+    const ranges = this.idRanges(execution.id);
+    const countIn = this.db.prepare<[number, number, number, number], number>(
+      'SELECT count(*) FROM messages WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?',
+    );
+    const counts = STORED_STATUSES.map((status) => ({
+      status,
+      n: ranges.reduce((n, [first, last]) => n + countIn.pluck().get(execution.account_id, status, first, last)!, 0),
+    }));
     const sum = (statuses: readonly number[]) =>
       counts.filter((c) => statuses.includes(c.status)).reduce((total, c) => total + c.n, 0);
     const sent = counts.reduce((total, c) => total + c.n, 0);
+    // Each batch is one send whose total is the sum of its messages' costs.
+    const cost = this.db
+      .prepare<[number], number>(
+        'SELECT total(s.total_rials) FROM campaign_batches b JOIN sends s ON s.id = b.send_id WHERE b.execution_id = ?',
+      )
+      .pluck()
+      .get(execution.id)!;
     const refunded = this.db
       .prepare<[number], number>(
         `SELECT total(l.amount_rials) FROM campaign_batches b JOIN credit_ledger l
@@ -270,7 +280,7 @@ export class Campaigns {
       delivered: sum([MessageStatus.Delivered]),
       failed: sum(FAILED_STATUSES),
       pending: sum(PENDING_STATUSES),
-      cost: counts.reduce((total, c) => total + c.cost, 0),
+      cost,
       skipped: Math.max(0, audience - sent),
       refunded,
       clicks,
@@ -279,6 +289,18 @@ export class Campaigns {
       estimated_last_message_at: iso(estimate),
       error: execution.error,
     };
+  }
+
+  /** The execution's message ids as ranges: its batches, adjacent ones merged. */
+  private idRanges(executionId: number): Array<[number, number]> {
+    const ranges: Array<[number, number]> = [];
+    for (const batch of this.store.batches.all(executionId).sort((a, b) => a.first_message_id - b.first_message_id)) {
+      const { first, last } = batchIds(batch);
+      const previous = ranges[ranges.length - 1];
+      if (previous && previous[1] + 1 === first) previous[1] = last;
+      else ranges.push([first, last]);
+    }
+    return ranges;
   }
 
   /** The audience as it would be frozen now (before the execution starts); 0 when a segment is not ready. */
