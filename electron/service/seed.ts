@@ -22,6 +22,8 @@ export const SeedSchema = z.object({
         credit_rials: z.number().int().nonnegative().default(0),
         api_keys: z.array(z.string().min(1)).default([]),
         ip_allowlist: z.array(z.string()).default([]),
+        /** IANA zone of the account's local times (campaign quiet hours); Asia/Tehran when absent. */
+        time_zone: z.string().optional(),
         lines: z
           .array(
             z.object({
@@ -58,6 +60,7 @@ export function applySeed(core: Core, input: unknown): void {
       } else {
         core.accounts.update(account.id, { active: spec.active, ip_allowlist: spec.ip_allowlist });
       }
+      if (spec.time_zone) core.accounts.setTimeZone(account.id, spec.time_zone);
       for (const key of spec.api_keys) core.accounts.ensureApiKey(account.id, key);
       for (const line of spec.lines) core.accounts.upsertLine(account.id, line);
     }

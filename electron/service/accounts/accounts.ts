@@ -132,6 +132,23 @@ export class Accounts {
     return this.get(id);
   }
 
+  /** The zone an account's local times are read in (campaign quiet hours); Asia/Tehran unless set. */
+  timeZone(id: number): string {
+    this.get(id);
+    return this.db.prepare<[number], string>('SELECT time_zone FROM accounts WHERE id = ?').pluck().get(id)!;
+  }
+
+  /** Sets the account's time zone: an IANA name (Asia/Tehran, Europe/Berlin), else 400. */
+  setTimeZone(id: number, zone: string): void {
+    this.get(id);
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+    } catch {
+      throw new ServiceError(ApiCode.BadRequest, `unknown time zone ${zone}`);
+    }
+    this.db.prepare('UPDATE accounts SET time_zone = ? WHERE id = ?').run(zone, id);
+  }
+
   // ---- API keys
 
   /** Creates a key and returns it in clear: the only time it is ever shown. */

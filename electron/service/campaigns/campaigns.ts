@@ -523,10 +523,7 @@ export class Campaigns {
   }
 
   private timeZone(accountId: number): string {
-    return (
-      this.db.prepare<[number], string>('SELECT time_zone FROM accounts WHERE id = ?').pluck().get(accountId) ??
-      'Asia/Tehran'
-    );
+    return this.deps.accounts.timeZone(accountId);
   }
 
   private emit(executionId: number): void {
