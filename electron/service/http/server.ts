@@ -10,6 +10,7 @@ import { v2SmsRoutes } from './routes/v2-sms';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { contactsRoutes } from './routes/contacts';
+import { campaignRoutes } from './routes/campaigns';
 import { buildOpenApiDocument } from './openapi';
 
 export function parseForm(text: string): Record<string, string | string[]> {
@@ -134,6 +135,7 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
   await app.register(v2SmsRoutes, { core });
   await app.register(fileRoutes, { core });
   await app.register(contactsRoutes, { core });
+  await app.register(campaignRoutes, { core });
   for (const plugin of plugins) await app.register(plugin);
 
   // Built after every plugin registered its schemas and paths.

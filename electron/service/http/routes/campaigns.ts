@@ -1,0 +1,466 @@
+// Campaigns over HTTP (spec 4.3, 2.4, 3.2; PRODUCT.md "Campaign creation" and "Campaign execution
+// report"): creation from form fields, the execution report and its recipients, pause, resume and
+// cancel, and the public short links. Thin on purpose: the transport only collects the wire fields
+// into a CampaignForm and every rule is the core's, so the app's own calls and the API agree.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Multipart } from '@fastify/multipart';
+import { z } from 'zod';
+import type { Core } from '../../core';
+import { bearerAuth } from '../auth';
+import { sendError, sendOk } from '../envelope';
+import { addOpenApiPaths } from '../openapi';
+import { ServiceError } from '../../errors';
+import { BODY_LIMIT_BYTES } from '../server';
+import { envelopeOf } from '../../../../shared/api';
+import { ApiCode } from '../../../../shared/status';
+import {
+  CreateCampaignResultSchema,
+  DEFAULT_UTM_CAMPAIGN,
+  DEFAULT_UTM_MEDIUM,
+  DEFAULT_UTM_SOURCE,
+  EXECUTION_STATUSES,
+  ExecutionMessageSchema,
+  ExecutionReportSchema,
+  LINK_CODE_LENGTH,
+  MAX_LINKS,
+  type CampaignForm,
+} from '../../../../shared/campaigns';
+import { MAX_PAGE_SIZE } from '../../campaigns';
+
+/** Every value a field was sent with, in order (forms repeat keys for inclusion_segments and the like). */
+type Fields = Map<string, string[]>;
+
+const LINK_KEY = /^links\[([0-9]{1,9})\](actual_url|has_utm)$/;
+const ID = /^[0-9]{1,15}$/;
+const DEFAULT_PAGE_SIZE = 500;
+
+/** The fields of a campaign request, whatever its encoding. */
+export function campaignForm(fields: Fields): CampaignForm {
+  // A field expected once but sent twice: the first value counts (the simplest rule to explain).
+  const one = (key: string) => fields.get(key)?.[0];
+  const links: CampaignForm['links'] = [];
+  for (const [key, values] of fields) {
+    const match = LINK_KEY.exec(key);
+    if (!match || values.length === 0) continue;
+    const index = Number(match[1]);
+    links.push(match[2] === 'actual_url' ? { index, actual_url: values[0] } : { index, has_utm: values[0] });
+  }
+  return {
+    sender: one('sender'),
+    name: one('name'),
+    template_body: one('template_body'),
+    send_datetime: one('send_datetime'),
+    inclusion_segments: fields.get('inclusion_segments') ?? [],
+    exclusion_segments: fields.get('exclusion_segments') ?? [],
+    links,
+    utm: {
+      utm_source: one('utm.utm_source'),
+      utm_medium: one('utm.utm_medium'),
+      utm_campaign: one('utm.utm_campaign'),
+    },
+    send_rate: one('send_rate'),
+    quiet_hours: one('quiet_hours'),
+    file: null,
+  };
+}
+
+/**
+ * A field's value as text. Forms only carry text; a JSON body (or a multipart field sent as
+ * application/json) may carry numbers and booleans, which mean their usual text. Anything else is
+ * passed on as its JSON so the core refuses it like any other bad value; null counts as absent.
+ */
+function text(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function add(fields: Fields, key: string, value: unknown): void {
+  for (const one of Array.isArray(value) ? value : [value]) {
+    const asText = text(one);
+    if (asText === undefined) continue;
+    const values = fields.get(key);
+    if (values) values.push(asText);
+    else fields.set(key, [asText]);
+  }
+}
+
+/** URL-encoded forms (parsed by the server into strings and arrays) and JSON objects alike. */
+function objectFields(body: unknown): Fields {
+  const fields: Fields = new Map();
+  // Anything but an object (no body, a JSON array or scalar) has no fields: the core's 400 for
+  // the missing ones follows.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fields;
+  for (const [key, value] of Object.entries(body)) add(fields, key, value);
+  return fields;
+}
+
+/** Multipart: every field part, and the first file part named `file` read whole (spec 4.3: no size limit). */
+async function multipartForm(request: FastifyRequest): Promise<CampaignForm> {
+  const fields: Fields = new Map();
+  let file: CampaignForm['file'] = null;
+  const parts: AsyncIterableIterator<Multipart> = request.parts({
+    // Spec 4.3 and 8: the contact file has no size limit; text fields up to the body limit (the
+    // parser's default would silently cut a long template_body at 1 MB).
+    limits: { fileSize: Infinity, fieldSize: BODY_LIMIT_BYTES },
+  });
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') add(fields, part.fieldname, part.value);
+      else if (part.fieldname === 'file' && file === null) file = { name: part.filename, bytes: await part.toBuffer() };
+      // Another file part is nobody's business, but it must be read through for the parser to go on.
+      else for await (const _chunk of part.file);
+    }
+  } catch (error) {
+    // Like the file upload: the multipart parser reports a malformed body (no boundary, data cut
+    // off) with plain errors that carry no code, the caller's fault (400). Coded errors go on to
+    // the error handler, which knows them.
+    if (error instanceof Error && 'code' in error) throw error;
+    throw new ServiceError(ApiCode.BadRequest, 'malformed multipart body');
+  }
+  return { ...campaignForm(fields), file };
+}
+
+/** A positive integer query value, its default when absent or empty; null when it is anything else. */
+function positiveQuery(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw === '') return fallback;
+  if (typeof raw !== 'string' || !/^[0-9]{1,9}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= max ? n : null;
+}
+
+/**
+ * Node refuses a header value with characters outside Latin-1, and people write Persian paths
+ * into their links: percent-encode (UTF-8) whatever is not printable ASCII, leaving the address's
+ * own escapes, query and fragment as they are.
+ */
+export function headerSafeUrl(url: string): string {
+  return url.replace(/[^\x21-\x7e]+/gu, (run) =>
+    [...Buffer.from(run, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}
+
+const CreateCampaignResponseSchema = envelopeOf(CreateCampaignResultSchema).meta({ id: 'CreateCampaignResponse' });
+const ExecutionReportResponseSchema = envelopeOf(ExecutionReportSchema).meta({ id: 'ExecutionReportResponse' });
+const ExecutionMessagesResponseSchema = envelopeOf(z.array(ExecutionMessageSchema)).meta({
+  id: 'ExecutionMessagesResponse',
+});
+void [CreateCampaignResponseSchema, ExecutionReportResponseSchema, ExecutionMessagesResponseSchema];
+
+const ref = (id: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${id}` } } });
+const error = (description: string) => ({ description, content: ref('ErrorEnvelope') });
+const authErrors = { '401': error('Account not active'), '403': error('API key not valid') };
+const executionParam = {
+  name: 'execution_id',
+  in: 'path',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+  description: 'execution_id of the creation answer',
+};
+const badExecution = error(
+  'execution_id not a positive integer, unknown, or an execution of another account (the three are not told apart)',
+);
+
+const shortLinkText =
+  `A short link is {base}/l/{code} with a ${LINK_CODE_LENGTH}-character code, so each link replaced in a text ` +
+  `adds (length of the base address + ${3 + LINK_CODE_LENGTH}) characters in place of the original address; the ` +
+  "base is a setting (default: this server's own address, for example http://127.0.0.1:8080 makes links of " +
+  `${'http://127.0.0.1:8080'.length + 3 + LINK_CODE_LENGTH} characters).`;
+
+const campaignFieldSchema = {
+  type: 'object',
+  required: ['sender', 'name', 'template_body', 'send_datetime'],
+  properties: {
+    sender: {
+      type: 'string',
+      description: "One of the account's lines holding can_send_panel_campaign (else 412)",
+    },
+    name: { type: 'string', description: 'Campaign name' },
+    template_body: {
+      type: 'string',
+      description:
+        'The text, stored unchanged (no content check). {{COLUMN}} placeholders are filled per recipient from the ' +
+        "segment's columns (a missing value becomes empty); each links[i]actual_url found in it is replaced by the " +
+        "recipient's own short link. SMS lines append the opt-out phrase exactly as direct sends do. " +
+        shortLinkText,
+    },
+    send_datetime: {
+      type: 'string',
+      format: 'date-time',
+      description:
+        'RFC 3339 with an offset (2026-11-27T10:00:00+03:30); anything else, or a time that does not exist ' +
+        '(month 13, 30 February), is 417. A past time starts at once.',
+    },
+    inclusion_segments: {
+      type: 'array',
+      items: { type: 'string', pattern: '^-?[0-9]+$' },
+      description:
+        'Repeat the field for several segments (segment_id of a contact upload). A value that is not an integer, ' +
+        "or a segment unknown or of another account, is 400. Audience = union of these segments' numbers minus " +
+        'the exclusion segments minus opted-out numbers, deduplicated, frozen when the execution starts.',
+    },
+    exclusion_segments: {
+      type: 'array',
+      items: { type: 'string', pattern: '^-?[0-9]+$' },
+      description: 'Segments whose numbers are left out; same rules as inclusion_segments',
+    },
+    'links[i]actual_url': {
+      type: 'string',
+      description:
+        `The field name carries the index: links[0]actual_url, links[1]actual_url, … At most ${MAX_LINKS} ` +
+        `links (more is 400); a links[i]has_utm without its links[i]actual_url is 400. ${shortLinkText} ` +
+        'A visit records a click and redirects (302) to this address, its own query and fragment kept; an ' +
+        'address without a scheme is taken as https.',
+    },
+    'links[i]has_utm': {
+      type: 'string',
+      description:
+        'utm_source, utm_medium and utm_campaign are added to link i when the value is exactly "true"; any other ' +
+        'value (and the default) means false',
+    },
+    'utm.utm_source': { type: 'string', description: `Default ${DEFAULT_UTM_SOURCE}` },
+    'utm.utm_medium': { type: 'string', description: `Default ${DEFAULT_UTM_MEDIUM}` },
+    'utm.utm_campaign': {
+      type: 'string',
+      description: `Default ${DEFAULT_UTM_CAMPAIGN}; {id} stands for the campaign id`,
+    },
+    send_rate: {
+      type: 'string',
+      pattern: '^[0-9]+$',
+      description:
+        'Extension: at most this many messages per minute (a positive integer, else 400); default: as fast as ' +
+        'possible. The report gives estimated_last_message_at.',
+    },
+    quiet_hours: {
+      type: 'string',
+      pattern: '^[0-9]{1,2}:[0-9]{2}-[0-9]{1,2}:[0-9]{2}$',
+      description:
+        "Extension: HH:MM-HH:MM in the account's time zone (22:00-08:00 spans midnight) during which no " +
+        'message goes out; messages due inside it wait in status 2 until it ends. Start equal to end, or not a ' +
+        'time, is 400.',
+    },
+  },
+};
+
+addOpenApiPaths({
+  '/v2/sms/campaigns': {
+    post: {
+      summary: 'Create a campaign and its one execution (SCHEDULED), run as a job at send_datetime (at once when past)',
+      description:
+        'Form fields of spec 4.3 plus our extensions send_rate and quiet_hours. A field expected once but sent ' +
+        'several times counts with its first value. A JSON object body with the same keys (arrays for repeated ' +
+        'ones) is accepted too. Checks, in order: required fields and field shapes (400), send_datetime (417), ' +
+        'sender (412), segments (400). The credit for the whole execution is reserved when it starts; when it is ' +
+        'short the execution ends FAILED with the reason in the report, and nothing is recorded.',
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              ...campaignFieldSchema,
+              properties: {
+                ...campaignFieldSchema.properties,
+                file: {
+                  type: 'string',
+                  format: 'binary',
+                  description: 'Optional contact file, kept as given: no check, no size limit, no error when absent',
+                },
+              },
+            },
+          },
+          'application/x-www-form-urlencoded': { schema: campaignFieldSchema },
+        },
+      },
+      responses: {
+        '201': {
+          description: 'Created; return.status is 200 and execution_status SCHEDULED',
+          content: ref('CreateCampaignResponse'),
+        },
+        '400': error(
+          'A required field missing (sender, name, template_body, send_datetime), a segment id not an integer, a ' +
+            `segment unknown or of another account, more than ${MAX_LINKS} links, a link without actual_url, or a ` +
+            'bad send_rate or quiet_hours',
+        ),
+        ...authErrors,
+        '412': error('sender is not a line of the account, or lacks can_send_panel_campaign'),
+        '417': error('send_datetime is not RFC 3339, or names a time that does not exist'),
+      },
+    },
+  },
+  '/v2/sms/campaigns/executions/{execution_id}': {
+    get: {
+      summary: 'Execution report',
+      description:
+        `execution_status is one of ${EXECUTION_STATUSES.join(', ')}. Counts add up: audience = sent + skipped, ` +
+        'sent = delivered + failed + pending, cost = the sum of the messages’ costs. Fields marked Extension are ours.',
+      parameters: [executionParam],
+      responses: {
+        '200': { description: 'The report', content: ref('ExecutionReportResponse') },
+        '400': badExecution,
+        ...authErrors,
+      },
+    },
+  },
+  '/v2/sms/campaigns/executions/{execution_id}/messages': {
+    get: {
+      summary: 'Recipients of an execution (one row per recorded message, by message id), paged',
+      parameters: [
+        executionParam,
+        {
+          name: 'page',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1, default: 1 },
+          description: 'From 1; not a positive integer is 400; past the end gives []',
+        },
+        {
+          name: 'size',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+          description: `Rows per page, 1 to ${MAX_PAGE_SIZE} (else 400)`,
+        },
+        {
+          name: 'status',
+          in: 'query',
+          style: 'form',
+          explode: true,
+          schema: { type: 'array', items: { type: 'integer' } },
+          description: 'Extension: only messages in these statuses (repeat the parameter, or separate with commas)',
+        },
+        {
+          name: 'clicked',
+          in: 'query',
+          schema: { type: 'string', enum: ['true', 'false'] },
+          description: 'Extension: only recipients who did (true) or did not (false) visit a short link',
+        },
+      ],
+      responses: {
+        '200': { description: 'entries: the rows of the page', content: ref('ExecutionMessagesResponse') },
+        '400': error(`${badExecution.description}; or page, size, status or clicked malformed`),
+        ...authErrors,
+      },
+    },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        [
+          'cancel',
+          'Extension: cancel. Nothing more is recorded, the unused credit reservation is released, and messages ' +
+            'not handed to the carrier yet end as 13, refunded.',
+        ],
+        [
+          'pause',
+          'Extension: pause. Sending stops after the current batch; messages not yet due stay in status 2. The ' +
+            'report shows paused: true and execution_status unchanged.',
+        ],
+        ['resume', 'Extension: resume a paused execution (its remaining messages are planned again from now)'],
+      ] as const
+    ).map(([action, summary]) => [
+      `/v2/sms/campaigns/executions/{execution_id}/${action}`,
+      {
+        post: {
+          summary,
+          parameters: [executionParam],
+          responses: {
+            '200': { description: 'The report after the change', content: ref('ExecutionReportResponse') },
+            '400': error(`${badExecution.description}; or the execution has ended (COMPLETED, FAILED, CANCELLED)`),
+            ...authErrors,
+          },
+        },
+      },
+    ]),
+  ),
+  '/l/{code}': {
+    get: {
+      summary: 'Short link visit (public, no key): records the click (time, message, user agent) and redirects',
+      description: shortLinkText,
+      security: [],
+      parameters: [
+        {
+          name: 'code',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', minLength: LINK_CODE_LENGTH, maxLength: LINK_CODE_LENGTH },
+        },
+      ],
+      responses: {
+        '302': {
+          description:
+            'Location: the original address with its own query and fragment, plus utm_source, utm_medium and ' +
+            'utm_campaign when its has_utm was "true"',
+          headers: { Location: { schema: { type: 'string' } } },
+        },
+        '404': {
+          description: 'No such link: the plain text "404 page not found"',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+      },
+    },
+  },
+});
+
+export async function campaignRoutes(app: FastifyInstance, { core }: { core: Core }) {
+  await app.register(async (authed) => {
+    authed.addHook('onRequest', bearerAuth(core));
+
+    authed.post('/v2/sms/campaigns', async (request, reply) => {
+      const form = request.isMultipart() ? await multipartForm(request) : campaignForm(objectFields(request.body));
+      return sendOk(reply, core.campaigns.create(request.account.id, form), 201);
+    });
+
+    type ExecutionRoute = { Params: { execution_id: string } };
+    const executionId = (request: FastifyRequest<ExecutionRoute>): number | null =>
+      ID.test(request.params.execution_id) && Number(request.params.execution_id) > 0
+        ? Number(request.params.execution_id)
+        : null;
+
+    authed.get<ExecutionRoute>('/v2/sms/campaigns/executions/:execution_id', async (request, reply) => {
+      const id = executionId(request);
+      if (id === null) return sendError(reply, ApiCode.BadRequest);
+      return sendOk(reply, core.campaigns.report(request.account.id, id));
+    });
+
+    authed.get<ExecutionRoute & { Querystring: Record<string, string | string[] | undefined> }>(
+      '/v2/sms/campaigns/executions/:execution_id/messages',
+      async (request, reply) => {
+        const id = executionId(request);
+        const page = positiveQuery(request.query.page, 1);
+        const size = positiveQuery(request.query.size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+        if (id === null || page === null || size === null) return sendError(reply, ApiCode.BadRequest);
+        const rawStatus = request.query.status;
+        const statusTexts = (Array.isArray(rawStatus) ? rawStatus : rawStatus === undefined ? [] : [rawStatus])
+          .flatMap((value) => value.split(','))
+          .filter((value) => value !== '');
+        if (!statusTexts.every((value) => /^[0-9]{1,3}$/.test(value))) return sendError(reply, ApiCode.BadRequest);
+        const rawClicked = Array.isArray(request.query.clicked) ? request.query.clicked[0] : request.query.clicked;
+        if (rawClicked !== undefined && rawClicked !== '' && rawClicked !== 'true' && rawClicked !== 'false')
+          return sendError(reply, ApiCode.BadRequest);
+        const rows = core.campaigns.messages(request.account.id, id, {
+          page,
+          size,
+          ...(statusTexts.length > 0 ? { status: statusTexts.map(Number) } : {}),
+          ...(rawClicked === 'true' || rawClicked === 'false' ? { clicked: rawClicked === 'true' } : {}),
+        });
+        return sendOk(reply, rows);
+      },
+    );
+
+    for (const action of ['cancel', 'pause', 'resume'] as const)
+      authed.post<ExecutionRoute>(`/v2/sms/campaigns/executions/:execution_id/${action}`, async (request, reply) => {
+        const id = executionId(request);
+        if (id === null) return sendError(reply, ApiCode.BadRequest);
+        return sendOk(reply, core.campaigns[action](request.account.id, id));
+      });
+  });
+
+  // Public: the recipient's phone has no key. Only GET: a HEAD (link scanners, previews) would
+  // count as a visit, since finding the address records the click.
+  app.get<{ Params: { code: string } }>('/l/:code', { exposeHeadRoute: false }, async (request, reply) => {
+    const location = core.campaigns.click(request.params.code, request.headers['user-agent'] ?? '');
+    if (location === null) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+    // Every visit must reach us to be counted: no cache may answer it.
+    return reply.header('cache-control', 'no-store').redirect(headerSafeUrl(location), 302);
+  });
+}
