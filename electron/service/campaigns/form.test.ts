@@ -84,6 +84,10 @@ describe('the form', () => {
     expect(checkCampaignForm(form({ links: many(10) })).links).toHaveLength(10);
     expect(codeOf(() => checkCampaignForm(form({ links: many(11) })))).toBe(400);
     expect(codeOf(() => checkCampaignForm(form({ links: [{ index: 0, has_utm: 'true' }] })))).toBe(400);
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'ftp://shop.ir/a'])
+      expect(codeOf(() => checkCampaignForm(form({ links: [{ index: 0, actual_url: bad }] })))).toBe(400);
+    for (const good of ['shop.ir/a', 'shop.ir:8080/a', 'HTTPS://shop.ir'])
+      expect(checkCampaignForm(form({ links: [{ index: 0, actual_url: good }] })).links).toHaveLength(1);
   });
 
   it('defaults the UTM values', () => {

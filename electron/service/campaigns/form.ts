@@ -66,6 +66,10 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     .map(([index, entry], idx): CampaignLink => {
       if (entry.actual_url === undefined || entry.actual_url.trim() === '')
         throw bad(`links[${index}]actual_url is required`);
+      // A visit is redirected there: web addresses only (a javascript: or data: address is refused).
+      const scheme = schemeOf(entry.actual_url.trim());
+      if (scheme !== null && scheme !== 'http' && scheme !== 'https')
+        throw bad(`links[${index}]actual_url is not a web address`);
       // Spec 4.3: tracking applies when the value is exactly "true"; anything else means no.
       return { idx, actual_url: entry.actual_url.trim(), has_utm: entry.has_utm === 'true' };
     });
@@ -95,6 +99,11 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     quietHours,
     file: form.file ?? null,
   };
+}
+
+/** An address's scheme, lower case; null when it has none (`shop.ir/x`, `shop.ir:8080/x`). */
+export function schemeOf(address: string): string | null {
+  return /^([a-z][a-z0-9+.-]*):(?![0-9])/i.exec(address)?.[1]?.toLowerCase() ?? null;
 }
 
 function nonEmpty(value: string | undefined): string | null {

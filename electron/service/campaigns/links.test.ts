@@ -70,8 +70,12 @@ describe('redirectAddress', () => {
     );
     expect(redirectAddress('https://shop.ir/a?x=1#f', null)).toBe('https://shop.ir/a?x=1#f');
   });
-  it('takes an address without a scheme as https', () => {
+  it('takes an address without a scheme as https, and percent-encodes what is not ASCII', () => {
     expect(redirectAddress('shop.ir/sale', null)).toBe('https://shop.ir/sale');
+    expect(redirectAddress('shop.ir:8080/sale', null)).toBe('https://shop.ir:8080/sale');
+    expect(redirectAddress('https://shop.ir/حراج?q=کفش', null)).toBe(
+      `https://shop.ir/${encodeURIComponent('حراج')}?q=${encodeURIComponent('کفش')}`,
+    );
   });
 });
 

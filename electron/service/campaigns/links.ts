@@ -13,6 +13,7 @@
 // appear in a code, so the opt-out phrase rule (shared/optout.ts) never sees a variant inside one.
 import { createHash } from 'node:crypto';
 import { LINK_CODE_LENGTH } from '../../../shared/campaigns';
+import { schemeOf } from './form';
 
 const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const RADIX = ALPHABET.length;
@@ -121,7 +122,9 @@ export function redirectAddress(
   actualUrl: string,
   utm: { source: string; medium: string; campaign: string } | null,
 ): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(actualUrl) ? actualUrl : `https://${actualUrl}`;
+  // A Location header carries ASCII only: what is outside it (a Persian path) goes UTF-8 percent-encoded.
+  const ascii = actualUrl.replace(/[^\x21-\x7e]+/gu, (run) => encodeURIComponent(run));
+  const absolute = schemeOf(ascii) !== null ? ascii : `https://${ascii}`;
   if (utm === null) return absolute;
   const hashAt = absolute.indexOf('#');
   const fragment = hashAt < 0 ? '' : absolute.slice(hashAt);

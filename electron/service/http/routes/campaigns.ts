@@ -131,17 +131,6 @@ function positiveQuery(value: unknown, fallback: number, max = Number.MAX_SAFE_I
   return n >= 1 && n <= max ? n : null;
 }
 
-/**
- * Node refuses a header value with characters outside Latin-1, and people write Persian paths
- * into their links: percent-encode (UTF-8) whatever is not printable ASCII, leaving the address's
- * own escapes, query and fragment as they are.
- */
-export function headerSafeUrl(url: string): string {
-  return url.replace(/[^\x21-\x7e]+/gu, (run) =>
-    [...Buffer.from(run, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
-}
-
 const CreateCampaignResponseSchema = envelopeOf(CreateCampaignResultSchema).meta({ id: 'CreateCampaignResponse' });
 const ExecutionReportResponseSchema = envelopeOf(ExecutionReportSchema).meta({ id: 'ExecutionReportResponse' });
 const ExecutionMessagesResponseSchema = envelopeOf(z.array(ExecutionMessageSchema)).meta({
@@ -461,6 +450,6 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
     const location = core.campaigns.click(request.params.code, request.headers['user-agent'] ?? '');
     if (location === null) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
     // Every visit must reach us to be counted: no cache may answer it.
-    return reply.header('cache-control', 'no-store').redirect(headerSafeUrl(location), 302);
+    return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
 }
