@@ -1,0 +1,143 @@
+// "New segment from results": the recipients of an execution who failed, were delivered, clicked
+// or never clicked become a new segment. They are written to a CSV under the data folder (the
+// number, then the values of their segment's columns, by name across the execution's segments) and
+// that file goes through the contacts domain's ordinary spreadsheet import (a queued job: progress,
+// normalization, opt-outs, crash recovery), so no segment table is written here. The file is
+// removed once its import ends.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database';
+import type { Imports } from '../contacts/imports';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import { MessageStatus, sqlList } from '../../../shared/lifecycle';
+import { FIELD_SEPARATOR } from '../contacts/fields';
+import { CsvWriter } from '../contacts/csv';
+
+export type ResultKind = 'failed' | 'delivered' | 'clicked' | 'not_clicked';
+
+export interface SegmentFromResultsRequest {
+  accountId: number;
+  executionId: number;
+  kind: ResultKind;
+  /** The new segment's name. */
+  name: string;
+  /** The workspace's data folder: the file is written under it. */
+  dataDir: string;
+}
+
+/** Failed: the statuses a sent message ends in without reaching its receiver (or may still, for 6). */
+export const FAILED_STATUSES = [
+  MessageStatus.SendError,
+  MessageStatus.Undelivered,
+  MessageStatus.Cancelled,
+  MessageStatus.Blocked,
+] as const;
+
+const CONDITION: Record<ResultKind, string> = {
+  failed: `m.status IN (${sqlList(FAILED_STATUSES)})`,
+  delivered: `m.status = ${MessageStatus.Delivered}`,
+  clicked: 'EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)',
+  not_clicked: 'NOT EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)',
+};
+
+/** Recipients read between two turns of the event loop. */
+const PAGE = 5_000;
+/** Where the files handed to the import are written, under the data folder. */
+export const RESULTS_DIR = 'campaign-results';
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Writes the matching recipients' file and queues its import into a new segment named `name`.
+ * Resolves once the import is queued (its progress comes as the imports' own events; wait for it
+ * with imports.wait(jobId)). 404 for an execution of another account or none.
+ */
+export async function segmentFromResults(
+  db: Db,
+  imports: Pick<Imports, 'start' | 'wait'>,
+  request: SegmentFromResultsRequest,
+): Promise<{ segmentId: number; jobId: number }> {
+  const execution = db
+    .prepare<[number, number], { id: number; segment_columns: string | null }>(
+      'SELECT id, segment_columns FROM campaign_executions WHERE id = ? AND account_id = ?',
+    )
+    .get(request.executionId, request.accountId);
+  if (!execution) throw new ServiceError(ApiCode.NotFound, `execution ${request.executionId} not found`);
+
+  // The columns of the execution's segments, by name in order of first appearance; each
+  // recipient's values are placed under their names (a column its segment lacks stays empty).
+  const bySegment = JSON.parse(execution.segment_columns ?? '{}') as Record<string, string[]>;
+  const columns: string[] = [];
+  for (const names of Object.values(bySegment))
+    for (const name of names) if (name !== 'phone_number' && !columns.includes(name)) columns.push(name);
+  const placesBySegment = new Map<number, number[]>(
+    Object.entries(bySegment).map(([segmentId, names]) => [Number(segmentId), names.map((n) => columns.indexOf(n))]),
+  );
+
+  const dir = path.join(request.dataDir, RESULTS_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `execution-${execution.id}-${request.kind}-${randomUUID()}.csv`);
+  const batches = db
+    .prepare<[number], [number, number, number, number]>(
+      'SELECT send_id, first_seq, first_message_id, count FROM campaign_batches WHERE execution_id = ? ORDER BY first_seq',
+    )
+    .raw()
+    .all(execution.id);
+  // A batch's messages have consecutive ids: the recipient of message id is seq first_seq + (id - first_message_id).
+  const page = db
+    .prepare<[number, number, number, number, number, number], [string, number | null, string | null]>(
+      `SELECT m.receptor, r.segment_id, r.fields FROM messages m
+       LEFT JOIN campaign_recipients r ON r.execution_id = ? AND r.seq = ? + m.id - ?
+       WHERE m.id > ? AND m.id <= ? AND m.send_id = ? AND ${CONDITION[request.kind]}
+       ORDER BY m.id`,
+    )
+    .raw();
+
+  const writer = new CsvWriter(file, { bom: false });
+  try {
+    await writer.write(['phone_number', ...columns]);
+    for (const [sendId, firstSeq, firstId, count] of batches) {
+      const lastId = firstId + count - 1;
+      for (let after = firstId - 1; after < lastId; after += PAGE) {
+        const found = page.all(execution.id, firstSeq, firstId, after, Math.min(after + PAGE, lastId), sendId);
+        for (const [phone, segmentId, fields] of found) {
+          const values = new Array<string>(columns.length).fill('');
+          const places = segmentId === null ? undefined : placesBySegment.get(segmentId);
+          if (places && fields !== null && places.length > 0) {
+            const stored = fields.split(FIELD_SEPARATOR);
+            places.forEach((place, i) => (values[place] = stored[i] ?? ''));
+          }
+          await writer.write([phone, ...values]);
+        }
+        await yieldToLoop();
+      }
+    }
+    await writer.close();
+  } catch (error) {
+    fs.rmSync(file, { force: true });
+    throw error;
+  }
+
+  const started = await imports
+    .start(request.accountId, {
+      file,
+      name: request.name,
+      format: 'csv',
+      encoding: 'utf-8',
+      delimiter: ',',
+      headerRow: 1,
+      mapping: { phone: 0, columns: columns.map((name, i) => ({ index: i + 1, name })) },
+    })
+    .catch((error: unknown) => {
+      fs.rmSync(file, { force: true });
+      throw error;
+    });
+  // The import reads the file until it ends (again after a restart, if one comes first).
+  void imports.wait(started.jobId).then(
+    () => fs.rmSync(file, { force: true }),
+    () => undefined,
+  );
+  return { segmentId: started.segmentId, jobId: started.jobId };
+}
