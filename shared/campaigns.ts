@@ -2,6 +2,7 @@
 // report"): the records of the report endpoints, the rows of an execution's recipients, and the
 // limits of spec 4.3. The core builds them; HTTP, IPC and the renderer read them.
 import { z } from 'zod';
+import { MessageStatus, STORED_STATUSES } from './lifecycle';
 
 /** Spec 8: links per campaign. */
 export const MAX_LINKS = 10;
@@ -79,6 +80,19 @@ export const ExecutionMessageSchema = z
   })
   .meta({ id: 'ExecutionMessage' });
 export type ExecutionMessage = z.infer<typeof ExecutionMessageSchema>;
+
+// The report's partition of a recorded message (sent = delivered + failed + pending): spec 3.1
+// names 1, 2 and 4 intermediate; every other stored status but delivery is a failure (6 included:
+// an error, even if a later report may still move it). "Failed" results and "resend to failed" use
+// the same set.
+export const PENDING_RESULT_STATUSES: readonly MessageStatus[] = [
+  MessageStatus.Queued,
+  MessageStatus.Scheduled,
+  MessageStatus.HandedToCarrier,
+];
+export const FAILED_RESULT_STATUSES: readonly MessageStatus[] = STORED_STATUSES.filter(
+  (s) => s !== MessageStatus.Delivered && !PENDING_RESULT_STATUSES.includes(s),
+);
 
 /** "New segment from results": which recipients go in. */
 export const RESULT_KINDS = ['failed', 'delivered', 'clicked', 'not_clicked'] as const;

@@ -213,3 +213,24 @@ export function furtherStatus(a: number, b: number): number {
 export function sqlList(statuses: readonly MessageStatus[]): string {
   return statuses.map(Number).join(', ');
 }
+
+/** A status's text in English (the Persian one is LIFECYCLE[s].text), by name: a status added to the table fails typecheck here. */
+const ENGLISH_TEXT: Record<MessageStatusName, string> = {
+  Invalid: 'Invalid receiver',
+  Queued: 'Queued',
+  Scheduled: 'Scheduled',
+  HandedToCarrier: 'With the carrier',
+  SendError: 'Send error',
+  Delivered: 'Delivered',
+  Undelivered: 'Not delivered',
+  Cancelled: 'Cancelled (refunded)',
+  Blocked: 'Blocked',
+  Duplicate: 'Duplicate number',
+  UnknownId: 'Unknown message id',
+};
+
+/** A status's text in the UI's language (the app's labels, the reports' exports); '' for no status of the table. */
+export function statusTextIn(status: number, language: 'fa' | 'en'): string {
+  if (!isMessageStatus(status)) return '';
+  return language === 'fa' ? LIFECYCLE[status].text : ENGLISH_TEXT[LIFECYCLE[status].name];
+}

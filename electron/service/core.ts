@@ -95,6 +95,7 @@ export class Core {
       credit: this.credit,
       settings: this.settings,
       segments: this.segments,
+      imports: this.imports,
       messaging: this.messaging,
       dataDir: this.dataDir,
     });

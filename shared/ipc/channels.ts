@@ -41,6 +41,9 @@ export const CHANNEL_NAMES = [
   'campaigns:pause',
   'campaigns:resume',
   'campaigns:cancel',
+  'campaigns:export',
+  'campaigns:segmentFromResults',
+  'campaigns:resendFailed',
   'campaigns:linkSettings',
   'campaigns:setLinkSettings',
 ] as const;

@@ -22,24 +22,29 @@ import type { Jobs } from '../jobs/jobs';
 import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
-import type { Segments } from '../contacts';
+import type { Imports, Segments } from '../contacts';
 import type { Messaging } from '../messaging';
 import { ServiceError } from '../errors';
 import { unixSeconds } from '../clock';
 import { ApiCode } from '../../../shared/status';
 import { MessageStatus, STORED_STATUSES, messageStatusText, sqlList } from '../../../shared/lifecycle';
 import {
+  FAILED_RESULT_STATUSES,
   FINAL_EXECUTION_STATUSES,
+  PENDING_RESULT_STATUSES,
   type CampaignForm,
   type CreateCampaignResult,
   type ExecutionMessage,
   type ExecutionReport,
   type ExecutionStatus,
+  type ResultKind,
 } from '../../../shared/campaigns';
 import { checkCampaignForm } from './form';
 import { CampaignStore, batchIds, type CampaignRow, type ExecutionRow } from './store';
 import { Executions } from './execution';
 import { LinkCodes, redirectAddress, shortLinkLength } from './links';
+import { exportExecution, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
+import { segmentFromResults } from './results';
 
 export interface CampaignsDeps {
   db: Db;
@@ -49,6 +54,7 @@ export interface CampaignsDeps {
   credit: Credit;
   settings: Settings;
   segments: Segments;
+  imports: Imports;
   messaging: Messaging;
   dataDir: string;
 }
@@ -72,13 +78,6 @@ const CampaignSettingsSchema = z.object({
   short_link_base: z.string().nullable().default(null),
 });
 const SecretSchema = z.string().min(16);
-
-// The report's partition of a recorded message (sent = delivered + failed + pending): spec 3.1 names
-// 1, 2 and 4 intermediate; every other stored status but delivery is a failure (6 included: an
-// error, even if a later report may still move it).
-const PENDING = [MessageStatus.Queued, MessageStatus.Scheduled, MessageStatus.HandedToCarrier] as const;
-const PENDING_STATUSES: readonly MessageStatus[] = PENDING;
-const FAILED_STATUSES = STORED_STATUSES.filter((s) => s !== MessageStatus.Delivered && !PENDING_STATUSES.includes(s));
 
 export class Campaigns {
   readonly events = new EventEmitter<CampaignsEvents>();
@@ -278,8 +277,8 @@ export class Campaigns {
       audience,
       sent,
       delivered: sum([MessageStatus.Delivered]),
-      failed: sum(FAILED_STATUSES),
-      pending: sum(PENDING_STATUSES),
+      failed: sum(FAILED_RESULT_STATUSES),
+      pending: sum(PENDING_RESULT_STATUSES),
       cost,
       skipped: Math.max(0, audience - sent),
       refunded,
@@ -480,6 +479,81 @@ export class Campaigns {
       .pluck()
       .all(campaignId)
       .map((id) => this.report(accountId, id));
+  }
+
+  /**
+   * The execution's per-recipient report written to `file` as CSV or XLSX, streamed in pages (the
+   * UI's language in headers, status texts and dates; the account's time zone). Resolves with the
+   * rows written once the file is whole.
+   */
+  exportReport(
+    accountId: number,
+    executionId: number,
+    options: { format: ReportFormat; language: ReportLanguage; file: string; filter?: ReportFilter },
+    onProgress?: (rows: number, total: number) => void,
+  ): Promise<{ rows: number }> {
+    this.execution(accountId, executionId);
+    fs.mkdirSync(path.dirname(options.file), { recursive: true });
+    return exportExecution(
+      this.db,
+      { executionId, format: options.format, language: options.language, file: options.file, filter: options.filter },
+      onProgress,
+    );
+  }
+
+  /** "New segment from results": failed, delivered, clicked or not-clicked recipients, imported as a segment. */
+  segmentFromResults(
+    accountId: number,
+    executionId: number,
+    kind: ResultKind,
+    name: string,
+  ): Promise<{ segmentId: number; jobId: number }> {
+    this.execution(accountId, executionId);
+    if (name.trim() === '') throw new ServiceError(ApiCode.BadRequest, 'a segment name is required');
+    return segmentFromResults(this.db, this.deps.imports, {
+      accountId,
+      executionId,
+      kind,
+      name: name.trim(),
+      dataDir: this.deps.dataDir,
+    });
+  }
+
+  /**
+   * "Resend to failed": a new campaign like this execution's (line, text, links, UTM, rate, quiet
+   * hours) to the recipients whose messages failed, as a new segment; due at `send_datetime`, or
+   * now. Its execution waits while that segment is being imported.
+   */
+  async resendToFailed(
+    accountId: number,
+    executionId: number,
+    options: { name?: string; send_datetime?: string } = {},
+  ): Promise<CreateCampaignResult & { segment_id: number }> {
+    const execution = this.execution(accountId, executionId);
+    const campaign = this.store.campaign.get(execution.campaign_id)!;
+    const name = options.name?.trim() || `${campaign.name} (resend #${execution.id})`;
+    const { segmentId } = await this.segmentFromResults(accountId, executionId, 'failed', name);
+    const created = this.create(accountId, {
+      sender: campaign.sender,
+      name,
+      template_body: campaign.template_body,
+      send_datetime: options.send_datetime ?? new Date(this.deps.clock.now()).toISOString(),
+      inclusion_segments: [String(segmentId)],
+      exclusion_segments: [],
+      links: this.store.linksOf(campaign.id).map((link) => ({
+        index: link.idx,
+        actual_url: link.actual_url,
+        has_utm: link.has_utm ? 'true' : 'false',
+      })),
+      utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
+      send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
+      quiet_hours:
+        campaign.quiet_start === null || campaign.quiet_end === null
+          ? undefined
+          : `${hhmm(campaign.quiet_start)}-${hhmm(campaign.quiet_end)}`,
+    });
+    this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
+    return { ...created, segment_id: segmentId };
   }
 
   /** Clicks per link of an execution: visits and distinct recipients who visited. */

@@ -16,7 +16,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { LIFECYCLE, isMessageStatus, type MessageStatusName } from '../../../shared/lifecycle';
+import { statusTextIn } from '../../../shared/lifecycle';
 import { csvField } from '../contacts/csv';
 
 export type ReportLanguage = 'fa' | 'en';
@@ -49,24 +49,8 @@ const HEADERS: Record<ReportLanguage, readonly string[]> = {
   fa: ['شناسه پیام', 'گیرنده', 'وضعیت', 'شرح وضعیت', 'هزینه (ریال)', 'تاریخ', 'کلیک‌ها', 'متن پیام'],
 };
 
-/** statustext in English, keyed by the status's name so a status added to the lifecycle fails typecheck here. */
-const ENGLISH_STATUS_TEXT: Record<MessageStatusName, string> = {
-  Invalid: 'Invalid receiver',
-  Queued: 'Queued',
-  Scheduled: 'Scheduled',
-  HandedToCarrier: 'With the carrier',
-  SendError: 'Send error',
-  Delivered: 'Delivered',
-  Undelivered: 'Not delivered',
-  Cancelled: 'Cancelled (refunded)',
-  Blocked: 'Blocked',
-  Duplicate: 'Duplicate number',
-  UnknownId: 'Unknown message id',
-};
-
 export function reportStatusText(status: number, language: ReportLanguage): string {
-  if (!isMessageStatus(status)) return '';
-  return language === 'fa' ? LIFECYCLE[status].text : ENGLISH_STATUS_TEXT[LIFECYCLE[status].name];
+  return statusTextIn(status, language);
 }
 
 export function reportHeaders(language: ReportLanguage): readonly string[] {

@@ -12,10 +12,11 @@ import type { Imports } from '../contacts/imports';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { MessageStatus, sqlList } from '../../../shared/lifecycle';
+import { FAILED_RESULT_STATUSES, type ResultKind } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
 import { CsvWriter } from '../contacts/csv';
 
-export type ResultKind = 'failed' | 'delivered' | 'clicked' | 'not_clicked';
+export type { ResultKind };
 
 export interface SegmentFromResultsRequest {
   accountId: number;
@@ -27,16 +28,8 @@ export interface SegmentFromResultsRequest {
   dataDir: string;
 }
 
-/** Failed: the statuses a sent message ends in without reaching its receiver (or may still, for 6). */
-export const FAILED_STATUSES = [
-  MessageStatus.SendError,
-  MessageStatus.Undelivered,
-  MessageStatus.Cancelled,
-  MessageStatus.Blocked,
-] as const;
-
 const CONDITION: Record<ResultKind, string> = {
-  failed: `m.status IN (${sqlList(FAILED_STATUSES)})`,
+  failed: `m.status IN (${sqlList(FAILED_RESULT_STATUSES)})`,
   delivered: `m.status = ${MessageStatus.Delivered}`,
   clicked: 'EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)',
   not_clicked: 'NOT EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)',

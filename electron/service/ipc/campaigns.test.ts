@@ -1,5 +1,7 @@
 // The campaigns IPC operations through the real dispatcher and core: create, report, recipients,
 // link clicks, pause / resume / cancel, the short link settings, and the push event.
+import fs from 'node:fs';
+import Papa from 'papaparse';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
@@ -87,4 +89,63 @@ it('creates a campaign, follows it, pauses, resumes and cancels it', async () =>
     link_length: 29,
   });
   expect((await dispatcher.invoke('campaigns:setLinkSettings', { short_link_base: 'ftp://x' })).ok).toBe(false);
+});
+
+it('exports the report, makes a segment of the failed, and resends to them as a new campaign', async () => {
+  core.settings.setSimulator({ seed: 3, handoff_ms: 10, delivery_ms: 10, outcomes: { '10': 1, '11': 1 } });
+  const phones = Array.from({ length: 40 }, (_, i) => '0912' + String(i).padStart(7, '0'));
+  const { segment_id } = core.uploads.create(
+    account,
+    phones.map((phone_number, i) => ({ phone_number, NAME: `n${i}` })),
+  );
+  await core.jobs.waitForIdle();
+  const created = await ok('campaigns:create', {
+    account_id: account,
+    sender: '30001111',
+    name: 'First',
+    template_body: 'Hi {{NAME}}',
+    send_datetime: '2026-01-05T10:00:00Z',
+    inclusion_segments: [segment_id],
+  });
+  const byExecution = { account_id: account, execution_id: created.execution_id };
+  for (let i = 0; i < 10; i++) {
+    clock.advance(1_000);
+    await core.jobs.waitForIdle();
+    await core.scheduler.waitForIdle();
+  }
+  const report = await ok('campaigns:report', byExecution);
+  expect(report.sent).toBe(40);
+  expect(report.pending).toBe(0);
+  expect(report.failed).toBeGreaterThan(5);
+  expect(report.delivered + report.failed).toBe(40);
+
+  const exported = await ok('campaigns:export', { ...byExecution, format: 'csv', language: 'en' });
+  expect(exported.rows).toBe(40);
+  // Texts hold a line break (the opt-out phrase): read the file as CSV, not as lines.
+  const csv = Papa.parse<string[]>(fs.readFileSync(exported.path!, 'utf8').replace(/^\ufeff/, ''), {
+    skipEmptyLines: true,
+  }).data;
+  expect(csv).toHaveLength(41);
+  expect(csv[0]).toContain('receptor');
+  expect(
+    csv
+      .slice(1)
+      .map((row) => row[1])
+      .sort(),
+  ).toEqual(phones);
+
+  const failed = (await ok('campaigns:messages', { ...byExecution, status: [11], size: 100 })).map((m) => m.receptor);
+  expect(failed).toHaveLength(report.failed);
+  const resent = await ok('campaigns:resendFailed', byExecution);
+  expect(resent.execution_status).toBe('SCHEDULED');
+  for (let i = 0; i < 10; i++) {
+    clock.advance(2_000);
+    await core.jobs.waitForIdle();
+  }
+  expect(core.segments.count(account, resent.segment_id)).toBe(failed.length);
+  const second = await ok('campaigns:report', { account_id: account, execution_id: resent.execution_id });
+  expect(second.audience).toBe(failed.length);
+  const again = await ok('campaigns:messages', { account_id: account, execution_id: resent.execution_id, size: 100 });
+  expect(again.map((m) => m.receptor).sort()).toEqual([...failed].sort());
+  expect(again[0]!.message).toMatch(/^Hi n\d+\n/);
 });

@@ -1,16 +1,15 @@
 // How the UI shows a message status, all read from the lifecycle table (shared/lifecycle.ts):
 // the statuses and their order, which can be stored, the colour of each status's tone, its label
-// (the spec's Persian text, or the English one keyed by the status's name, so a status added to
-// the table without an English label fails typecheck), the Messages filter's choices and the
-// dashboard chart's series.
+// (shared/lifecycle.ts statusTextIn: the spec's Persian text or the English one, the same the
+// report exports use), the Messages filter's choices and the dashboard chart's series.
 import {
   ALL_STATUSES,
   FINAL_STATUSES,
   LIFECYCLE,
   STORED_STATUSES,
   isMessageStatus,
+  statusTextIn,
   type MessageStatus,
-  type MessageStatusName,
   type StatusTone,
 } from '../../../shared/lifecycle';
 import type { StatusCounts } from '../api';
@@ -18,23 +17,8 @@ import type { Language } from './format';
 
 export { ALL_STATUSES, FINAL_STATUSES, STORED_STATUSES, isMessageStatus };
 
-const englishLabel: Record<MessageStatusName, string> = {
-  Invalid: 'Invalid receiver',
-  Queued: 'Queued',
-  Scheduled: 'Scheduled',
-  HandedToCarrier: 'With the carrier',
-  SendError: 'Send error',
-  Delivered: 'Delivered',
-  Undelivered: 'Not delivered',
-  Cancelled: 'Cancelled (refunded)',
-  Blocked: 'Blocked',
-  Duplicate: 'Duplicate number',
-  UnknownId: 'Unknown message id',
-};
-
 export function statusLabel(status: number, language: Language): string {
-  if (!isMessageStatus(status)) return String(status);
-  return language === 'fa' ? LIFECYCLE[status].text : englishLabel[LIFECYCLE[status].name];
+  return isMessageStatus(status) ? statusTextIn(status, language) : String(status);
 }
 
 export function toneColor(tone: StatusTone): string {

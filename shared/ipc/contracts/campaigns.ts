@@ -4,8 +4,10 @@
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, NoInput } from '../primitives';
+import { MessageExportSchema } from './messaging';
 import {
   CreateCampaignResultSchema,
+  RESULT_KINDS,
   EXECUTION_STATUSES,
   ExecutionMessageSchema,
   ExecutionReportSchema,
@@ -103,6 +105,30 @@ export const campaignsContracts = {
     channel: 'campaigns:cancel',
     input: byExecution,
     output: ExecutionReportSchema,
+  }),
+  /** The execution's per-recipient report as a file (progress: export:progress with export_id). */
+  'campaigns:export': defineContract({
+    channel: 'campaigns:export',
+    input: byExecution.extend({
+      format: z.enum(['csv', 'xlsx']),
+      language: z.enum(['fa', 'en']),
+      status: z.array(z.number().int()).optional(),
+      clicked: z.boolean().optional(),
+      export_id: z.string().min(1).max(100).optional(),
+    }),
+    output: MessageExportSchema,
+  }),
+  /** "New segment from results": imported like a spreadsheet (progress: import:progress). */
+  'campaigns:segmentFromResults': defineContract({
+    channel: 'campaigns:segmentFromResults',
+    input: byExecution.extend({ kind: z.enum(RESULT_KINDS), name: z.string().min(1).max(200) }),
+    output: z.object({ segment_id: Id, job_id: Id }),
+  }),
+  /** "Resend to failed": a new campaign like this one to the failed recipients. */
+  'campaigns:resendFailed': defineContract({
+    channel: 'campaigns:resendFailed',
+    input: byExecution.extend({ name: z.string().max(200).optional(), send_datetime: z.string().optional() }),
+    output: CreateCampaignResultSchema.extend({ segment_id: Id }),
   }),
   'campaigns:linkSettings': defineContract({
     channel: 'campaigns:linkSettings',
