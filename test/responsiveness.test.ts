@@ -17,6 +17,7 @@ import { buildHttpServer } from '../electron/service/http/server';
 import { webUiPlugin } from '../electron/cli/web/bridge';
 import { createClient, createWebTransport, type Client } from '../shared/ipc';
 import { tempDir, testSeed } from './helpers/server';
+import { writeSegment } from './helpers/segments';
 import { PENDING_STATUSES } from '../shared/lifecycle';
 
 const SENDS = 20;
@@ -184,25 +185,7 @@ it('keeps IPC round trips under 100 ms at p99 while a campaign to 800,000 recipi
   // The campaign1m bench's audience: two overlapping 600,000-member inclusion segments minus a
   // 200,000-member exclusion segment, one personalized column and one tracked link. The segments
   // are written directly, as an import leaves them.
-  const now = Date.now();
-  const segment = (name: string, from: number, to: number): number => {
-    const id = Number(
-      core.db
-        .prepare(
-          `INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at)
-           VALUES (?, ?, '["NAME"]', 'ready', ?, 'import', ?, ?)`,
-        )
-        .run(account, name, to - from, now, now).lastInsertRowid,
-    );
-    core.db
-      .prepare(
-        `WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-         INSERT INTO segment_members (segment_id, phone, fields)
-         SELECT ?, '09' || (100000000 + (i * 7919) % 900000000), 'customer ' || (i % 2000) FROM n`,
-      )
-      .run(from, to, id);
-    return id;
-  };
+  const segment = (name: string, from: number, to: number) => writeSegment(core, account, name, { from, to });
   const a = segment('A', 0, 600_000);
   const b = segment('B', 400_000, 1_000_000);
   const c = segment('C', 300_000, 500_000);

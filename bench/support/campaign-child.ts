@@ -8,6 +8,7 @@
 //          a fixed-length link done in SQL).
 // Prints one JSON line: ms, messages, peak RSS.
 import { Core } from '../../electron/service/core';
+import { writeSegment } from '../../test/helpers/segments';
 
 const [dataDir, mode] = process.argv.slice(2);
 if (!dataDir || (mode !== 'case' && mode !== 'floor')) throw new Error('usage: campaign-child.ts DATA_DIR case|floor');
@@ -24,24 +25,7 @@ core.accounts.upsertLine(account.id, {
 core.settings.setSimulator({ ...core.settings.simulator(), handoff_ms: 3_600_000, delivery_ms: 3_600_000 });
 
 const now = Date.now();
-function segment(name: string, from: number, to: number): number {
-  const id = Number(
-    core.db
-      .prepare(
-        `INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at)
-         VALUES (?, ?, '["NAME"]', 'ready', ?, 'import', ?, ?)`,
-      )
-      .run(account.id, name, to - from, now, now).lastInsertRowid,
-  );
-  core.db
-    .prepare(
-      `WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-       INSERT INTO segment_members (segment_id, phone, fields)
-       SELECT ?, '09' || (100000000 + (i * 7919) % 900000000), 'customer ' || (i % 2000) FROM n`,
-    )
-    .run(from, to, id);
-  return id;
-}
+const segment = (name: string, from: number, to: number) => writeSegment(core, account.id, name, { from, to });
 const a = segment('A', 0, 600_000);
 const b = segment('B', 400_000, 1_000_000);
 const c = segment('C', 300_000, 500_000);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
+import type { CampaignRow } from '../../electron/service/campaigns/store';
 import { INACTIVE_KEY, KEY, OTHER_KEY, startServer, testSeed, type TestServer } from '../helpers/server';
 import { accountId, expectEnvelope, expectError, phones, request, type HttpResult } from '../api-v2/support';
 import {
@@ -60,22 +61,6 @@ function expectCreated(result: HttpResult): { campaign_id: number; execution_id:
   return result.body.entries;
 }
 
-interface CampaignRow {
-  name: string;
-  sender: string;
-  template_body: string;
-  inclusion_segments: string;
-  exclusion_segments: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  send_rate: number | null;
-  quiet_start: number | null;
-  quiet_end: number | null;
-  file_name: string | null;
-  file_path: string | null;
-  file_size: number | null;
-}
 const stored = (campaignId: number) =>
   server.core.db.prepare('SELECT * FROM campaigns WHERE id = ?').get(campaignId) as CampaignRow;
 const storedLinks = (campaignId: number) =>

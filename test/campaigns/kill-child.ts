@@ -4,6 +4,7 @@
 import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
 import { testSeed } from '../helpers/server';
+import { writeSegment } from '../helpers/segments';
 
 const [dataDir, members, credit] = process.argv.slice(2);
 if (!dataDir || !members || !credit) throw new Error('usage: kill-child.ts DATA_DIR MEMBERS CREDIT_RIALS');
@@ -15,22 +16,7 @@ const seed = testSeed({
 seed.accounts![0]!.credit_rials = Number(credit);
 applySeed(core, seed);
 const account = core.accounts.findByName('acme')!;
-const now = Date.now();
-const segmentId = Number(
-  core.db
-    .prepare(
-      `INSERT INTO segments (account_id, name, columns, status, member_count, origin, created_at, updated_at)
-       VALUES (?, 'crash', '["NAME"]', 'ready', ?, 'import', ?, ?)`,
-    )
-    .run(account.id, Number(members), now, now).lastInsertRowid,
-);
-core.db
-  .prepare(
-    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-     INSERT INTO segment_members (segment_id, phone, fields)
-     SELECT ?, '09' || (100000000 + (i * 7919) % 900000000), 'name ' || (i % 300) FROM n`,
-  )
-  .run(Number(members), segmentId);
+const segmentId = writeSegment(core, account.id, 'crash', { from: 0, to: Number(members) }, 300);
 const created = core.campaigns.create(account.id, {
   sender: '30001111',
   name: 'crash',
