@@ -32,7 +32,7 @@ import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type Execution
 import { compileTemplate, TextBuilder } from './template';
 import { LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
 import { SendPlan } from './plan';
-import { startBackgroundCheckpoint } from '../db/background-checkpoint';
+import { startBackgroundCheckpoint, type BackgroundCheckpoint } from '../db/background-checkpoint';
 
 export const EXECUTE_JOB = 'campaigns.execute';
 export const ExecutePayload = z.object({ executionId: z.number().int().positive() });
@@ -108,14 +108,18 @@ export class Executions {
 
   private async run(job: Job<{ executionId: number }>, ctx: JobContext): Promise<void> {
     const id = job.payload.executionId;
-    // The commits below are many and large: the WAL is copied into the database file by another thread.
-    const checkpoint = startBackgroundCheckpoint(this.db.name);
-    this.db.pragma('wal_autocheckpoint = 0');
+    let checkpoint: BackgroundCheckpoint | null = null;
     try {
       let execution = this.current(id);
       if (execution === null) return;
       if (execution.status === 'CANCELLED') return await this.sweepCancelled(id, ctx);
       if (execution.status === 'SCHEDULED') execution = this.start(execution);
+      if (execution.audience === null || execution.recorded < execution.audience) {
+        // The commits below are many and large: the WAL is copied into the database file by
+        // another thread instead of inside them (SQLite's auto-checkpoint, off meanwhile).
+        checkpoint = startBackgroundCheckpoint(this.db.name);
+        this.db.pragma('wal_autocheckpoint = 0');
+      }
       const campaign = this.store.campaign.get(execution.campaign_id)!;
       const builder = this.builder(execution, campaign);
       const pricer = execution.audience === null ? this.pricer(campaign, builder) : null;
@@ -150,8 +154,10 @@ export class Executions {
       }
       throw error;
     } finally {
-      checkpoint.stop();
-      this.db.pragma('wal_autocheckpoint = 1000');
+      if (checkpoint !== null) {
+        checkpoint.stop();
+        this.db.pragma('wal_autocheckpoint = 1000');
+      }
     }
   }
 
