@@ -44,7 +44,7 @@ import { CampaignStore, batchIds, type CampaignRow, type ExecutionRow } from './
 import { Executions } from './execution';
 import { LinkCodes, redirectAddress, shortLinkLength } from './links';
 import { exportExecution, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
-import { segmentFromResults } from './results';
+import { segmentFromResults, sweepResultFiles } from './results';
 
 export interface CampaignsDeps {
   db: Db;
@@ -106,6 +106,7 @@ export class Campaigns {
       timeZone: (accountId) => this.timeZone(accountId),
       onProgress: (executionId) => this.emit(executionId),
     });
+    sweepResultFiles(deps.db, deps.imports, deps.dataDir);
   }
 
   /** The local server's address, the default base of short links (the host calls this once it listens). */

@@ -174,3 +174,16 @@ describe('segmentFromResults', () => {
     ).rejects.toMatchObject({ code: 404 });
   });
 });
+
+describe('results files left by a crash', () => {
+  it('are removed on the next start unless their import is still open', async () => {
+    const t = openCore();
+    const dir = path.join(t.dir, RESULTS_DIR);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'execution-1-failed-orphan.csv'), 'phone_number\n09120000001\n');
+    await t.close();
+    const again = openCore(t.dir);
+    open.push(again);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});

@@ -134,3 +134,32 @@ export async function segmentFromResults(
   );
   return { segmentId: started.segmentId, jobId: started.jobId };
 }
+
+/**
+ * On start: a results file whose import ended before a crash removed it is deleted now; one whose
+ * import is still open (it resumes) is deleted when that import ends.
+ */
+export function sweepResultFiles(db: Db, imports: Pick<Imports, 'wait'>, dataDir: string): void {
+  const dir = path.join(dataDir, RESULTS_DIR);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const open = db
+    .prepare<[], { id: number; spec: string }>(
+      "SELECT id, spec FROM import_jobs WHERE status IN ('queued', 'running') AND kind = 'import'",
+    )
+    .all();
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const job = open.find((row) => row.spec.includes(name));
+    if (job === undefined) fs.rmSync(file, { force: true });
+    else
+      void imports.wait(job.id).then(
+        () => fs.rmSync(file, { force: true }),
+        () => undefined,
+      );
+  }
+}
