@@ -291,4 +291,25 @@ describe('campaign execution', () => {
     expect(r.estimated_last_message_at).toBe('2026-11-24T04:32:00.000Z');
     expectCountsAddUp(r);
   });
+
+  it('writes short links under the configured public base, which forwards to this server', async () => {
+    await start();
+    const a = await segment(range(0, 3));
+    server.core.campaigns.setShortLinkBase('https://go.shop.ir/');
+    const created = await create({
+      sender: '30001111',
+      name: 'Base',
+      template_body: 'See https://shop.example/x',
+      send_datetime: '2026-01-01T00:00:00Z',
+      inclusion_segments: String(a),
+      'links[0]actual_url': 'https://shop.example/x',
+    });
+    await settle();
+    const [first] = server.core.campaigns.messages(acme(), created.execution_id, { size: 1 });
+    const code = /^See https:\/\/go\.shop\.ir\/l\/(\w{8})\n/.exec(first!.message)![1]!;
+    // The same code on the local server: what the public base forwards to.
+    const visit = await fetch(`${server.url}/l/${code}`, { redirect: 'manual' });
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('https://shop.example/x');
+  });
 });
