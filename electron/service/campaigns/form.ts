@@ -139,11 +139,12 @@ export function parseQuietHours(value: string): QuietHours {
 }
 
 const RFC3339 =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|([+-])([0-9]{2}):([0-9]{2}))$/;
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))$/;
 
 /**
- * RFC 3339 date-time (as Go's time.RFC3339 reads it: `T` and `Z` upper case, an offset always)
- * to ms; null when it does not parse or names a time that does not exist (month 13, 30 February).
+ * RFC 3339 date-time (section 5.6: `T` and `Z` in either case, an offset always, fractions of a
+ * second allowed) to ms; null when it does not parse or names a time that does not exist (month
+ * 13, 30 February, a leap second, which no clock here can hold).
  */
 export function parseRfc3339(value: string): number | null {
   const match = RFC3339.exec(value);
@@ -160,7 +161,7 @@ export function parseRfc3339(value: string): number | null {
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > daysInMonth) return null;
   let offsetMinutes = 0;
-  if (match[8] !== 'Z') {
+  if (match[8]!.toUpperCase() !== 'Z') {
     const offsetHours = Number(match[10]);
     const offsetMins = Number(match[11]);
     if (offsetHours > 23 || offsetMins > 59) return null;
