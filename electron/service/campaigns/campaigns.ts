@@ -40,7 +40,7 @@ import {
   type ResultKind,
 } from '../../../shared/campaigns';
 import { checkCampaignForm } from './form';
-import { CampaignStore, batchIds, type CampaignRow, type ExecutionRow } from './store';
+import { CampaignStore, batchIds, quietHoursText, type CampaignRow, type ExecutionRow } from './store';
 import { Executions } from './execution';
 import { LinkCodes, redirectAddress, shortLinkLength } from './links';
 import { exportExecution, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
@@ -406,14 +406,8 @@ export class Campaigns {
       if (execution.job_id !== null) this.deps.jobs.cancel(execution.job_id);
       this.executions.enqueue(execution.id, now);
     })();
-    const small = this.store.batches.all(execution.id).reduce((n, b) => n + b.count, 0) <= 20_000;
-    if (small)
-      for (const batch of this.store.batches.all(execution.id)) {
-        const { first, last } = batchIds(batch);
-        this.db.transaction(() => this.deps.messaging.lifecycle.withdraw(first, last))();
-        let from: number | null = first;
-        while (from !== null) from = this.deps.messaging.lifecycle.cancelRange(from, last).next;
-      }
+    // The queued sweep finds nothing left to do after this one.
+    if (execution.recorded <= 20_000) for (const _step of this.executions.sweepSteps(execution.id));
     this.emit(execution.id);
     return this.report(accountId, executionId);
   }
@@ -464,8 +458,7 @@ export class Campaigns {
         exclusion_segments: JSON.parse(row.exclusion_segments) as number[],
         links: this.store.linksOf(row.id),
         send_rate: row.send_rate,
-        quiet_hours:
-          row.quiet_start === null || row.quiet_end === null ? null : `${hhmm(row.quiet_start)}-${hhmm(row.quiet_end)}`,
+        quiet_hours: quietHoursText(row),
         file_name: row.file_name,
         created_at: row.created_at,
         last_execution: row.last_execution_id === null ? null : this.report(accountId, row.last_execution_id),
@@ -548,10 +541,7 @@ export class Campaigns {
       })),
       utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
       send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
-      quiet_hours:
-        campaign.quiet_start === null || campaign.quiet_end === null
-          ? undefined
-          : `${hhmm(campaign.quiet_start)}-${hhmm(campaign.quiet_end)}`,
+      quiet_hours: quietHoursText(campaign) ?? undefined,
     });
     this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
     return { ...created, segment_id: segmentId };
@@ -615,8 +605,4 @@ export class Campaigns {
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
-}
-
-function hhmm(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }

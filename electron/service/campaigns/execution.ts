@@ -75,9 +75,40 @@ export class Executions {
   /** Set while a freeze statement runs: what chapar_campaign_cost prices with. */
   private pricing: Pricer | null = null;
 
+  private readonly setJobStmt;
+  private readonly edgeStmt;
+  private readonly chunkCostStmt;
+  private readonly recipientsStmt;
+  private readonly insertBatchStmt;
+  private readonly recordedStmt;
+
   constructor(private readonly deps: ExecutionDeps) {
     this.db = deps.db;
     this.store = deps.store;
+    this.setJobStmt = this.db.prepare('UPDATE campaign_executions SET job_id = ? WHERE id = ?');
+    // The FREEZE_CHUNK-th phone after the cursor in one inclusion segment (the chunk's upper edge).
+    this.edgeStmt = this.db
+      .prepare<[number, string, number], string>(
+        'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
+      )
+      .pluck();
+    this.chunkCostStmt = this.db
+      .prepare<[number, number], number>(
+        'SELECT total(cost_rials) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
+      )
+      .pluck();
+    this.recipientsStmt = this.db
+      .prepare<[number, number, number], [string, number, string]>(
+        'SELECT phone, segment_id, fields FROM campaign_recipients WHERE execution_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+      )
+      .raw();
+    this.insertBatchStmt = this.db.prepare(
+      `INSERT INTO campaign_batches (execution_id, first_seq, count, send_id, first_message_id, due_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.recordedStmt = this.db.prepare(
+      'UPDATE campaign_executions SET recorded = ?, last_due_at = max(COALESCE(last_due_at, 0), ?) WHERE id = ?',
+    );
     // The price of a frozen recipient's text, computed inside the freeze's INSERT … SELECT: no
     // second read of the rows just written (the statement runs with `pricing` set for its campaign).
     this.db.function('chapar_campaign_cost', { deterministic: false }, (segmentId, fields, phone) =>
@@ -102,7 +133,7 @@ export class Executions {
   /** Queues the run of an execution at `runAfter` (inside the caller's transaction) and remembers the job. */
   enqueue(executionId: number, runAfter: number): number {
     const jobId = this.deps.jobs.enqueue(EXECUTE_JOB, { executionId }, { runAfter });
-    this.db.prepare('UPDATE campaign_executions SET job_id = ? WHERE id = ?').run(jobId, executionId);
+    this.setJobStmt.run(jobId, executionId);
     return jobId;
   }
 
@@ -239,11 +270,8 @@ export class Executions {
     const exclude = JSON.parse(campaign.exclusion_segments) as number[];
     const after = execution.freeze_after ?? '';
     let upTo: string | null = null;
-    const edge = this.db.prepare<[number, string, number], string>(
-      'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
-    );
     for (const segmentId of include) {
-      const phone = edge.pluck().get(segmentId, after, FREEZE_CHUNK - 1);
+      const phone = this.edgeStmt.get(segmentId, after, FREEZE_CHUNK - 1);
       if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
     }
     const inList = include.map(() => '?').join(',');
@@ -276,14 +304,7 @@ export class Executions {
       }
       const frozen = execution.frozen + added;
       if (frozen > MAX_RECIPIENTS_FOR_LINKS) throw new Error('audience too large');
-      const priced =
-        execution.priced_rials +
-        this.db
-          .prepare<[number, number], number>(
-            'SELECT total(cost_rials) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
-          )
-          .pluck()
-          .get(execution.id, execution.frozen)!;
+      const priced = execution.priced_rials + this.chunkCostStmt.get(execution.id, execution.frozen)!;
       this.db
         .prepare(
           'UPDATE campaign_executions SET frozen = ?, freeze_after = ?, audience = ?, priced_rials = ? WHERE id = ?',
@@ -386,16 +407,11 @@ export class Executions {
     const first = execution.recorded;
     const count = Math.min(RECORD_BATCH, execution.audience! - first, plan.slotRoom(first));
     const dueAt = plan.dueOf(first);
-    const rows = this.db
-      .prepare<[number, number, number], [string, number, string]>(
-        'SELECT phone, segment_id, fields FROM campaign_recipients WHERE execution_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
-      )
-      .raw()
-      .all(execution.id, first, count);
+    const rows = this.recipientsStmt.all(execution.id, first, count);
     const receivers = rows.map((row) => row[0]);
     const texts = builder.shared
       ? undefined
-      : rows.map(([phone, segmentId, fields]) => builder.text(phone, segmentId, fields));
+      : rows.map(([phone, segmentId, fields]) => builder.cachedText(phone, segmentId, fields));
     const codes = this.deps.codes();
     const fill = builder.hasLinks
       ? (n: number, finalText: string) =>
@@ -420,17 +436,8 @@ export class Executions {
       });
       // Every frozen number is a normalized, distinct one: all are accepted, in order.
       if (recorded.accepted !== count) throw new Error('a frozen recipient was not accepted');
-      this.db
-        .prepare(
-          `INSERT INTO campaign_batches (execution_id, first_seq, count, send_id, first_message_id, due_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(execution.id, first, count, recorded.sendId, recorded.firstMessageId, dueAt);
-      this.db
-        .prepare(
-          'UPDATE campaign_executions SET recorded = ?, last_due_at = max(COALESCE(last_due_at, 0), ?) WHERE id = ?',
-        )
-        .run(first + count, dueAt, execution.id);
+      this.insertBatchStmt.run(execution.id, first, count, recorded.sendId, recorded.firstMessageId, dueAt);
+      this.recordedStmt.run(first + count, dueAt, execution.id);
     })();
   }
 
@@ -471,17 +478,26 @@ export class Executions {
     return null;
   }
 
-  /** After a cancel: every message of the execution not handed over yet ends 13, refunded; a few thousand per transaction. */
-  private async sweepCancelled(executionId: number, ctx: JobContext): Promise<void> {
+  /**
+   * After a cancel: every message of the execution not handed over yet ends 13, refunded, a few
+   * thousand per transaction; each step is one transaction, so a caller may yield between steps.
+   */
+  *sweepSteps(executionId: number): Generator<void> {
     for (const batch of this.store.batches.all(executionId)) {
       const { first, last } = batchIds(batch);
       this.db.transaction(() => this.deps.lifecycle.withdraw(first, last))();
       let from: number | null = first;
       while (from !== null) {
-        this.check(ctx);
         from = this.deps.lifecycle.cancelRange(from, last).next;
-        await yieldToLoop();
+        yield;
       }
+    }
+  }
+
+  private async sweepCancelled(executionId: number, ctx: JobContext): Promise<void> {
+    for (const _step of this.sweepSteps(executionId)) {
+      this.check(ctx);
+      await yieldToLoop();
     }
     this.deps.onProgress(executionId);
   }

@@ -101,6 +101,15 @@ export function quietHoursOf(campaign: CampaignRow): QuietHours | null {
     : { start: campaign.quiet_start, end: campaign.quiet_end };
 }
 
+/** Quiet hours as the form takes them ("22:00-08:00"); null without. */
+export function quietHoursText(campaign: CampaignRow): string | null {
+  const hhmm = (minutes: number) =>
+    `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return campaign.quiet_start === null || campaign.quiet_end === null
+    ? null
+    : `${hhmm(campaign.quiet_start)}-${hhmm(campaign.quiet_end)}`;
+}
+
 /** Message ids of a batch. */
 export function batchIds(batch: BatchRow): { first: number; last: number } {
   return { first: batch.first_message_id, last: batch.first_message_id + batch.count - 1 };
