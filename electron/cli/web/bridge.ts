@@ -12,6 +12,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Core } from '../../service/core';
 import { createDispatcher, type IpcDispatcher } from '../../service/ipc/dispatcher';
+import { sendPlainNotFound } from '../../service/http/server';
 import { backupsDir, uploadedBackupPath } from '../../service/workspace/backup';
 import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../../../shared/security';
@@ -160,7 +161,7 @@ export function webUiPlugin(options: WebUiOptions) {
         const name = path.basename(request.params.file);
         const file = path.join(dir, name);
         if (name !== request.params.file || !pattern.test(name) || !fs.existsSync(file))
-          return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+          return sendPlainNotFound(reply);
         return reply
           .type(type(name))
           .header('content-disposition', `attachment; filename="${name}"`)

@@ -24,6 +24,11 @@ export function parseForm(text: string): Record<string, string | string[]> {
   return form;
 }
 
+/** Spec 7: an unknown path gets the framework's plain text, not the envelope. */
+export function sendPlainNotFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+}
+
 /** Large enough for any legitimate request, small enough that a hostile body cannot exhaust memory. */
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -127,7 +132,7 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
         .header('allow', allowed.join(', '))
         .type('text/plain; charset=utf-8')
         .send('405 method not allowed');
-    return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+    return sendPlainNotFound(reply);
   }
   app.setNotFoundHandler(notFound);
 

@@ -10,7 +10,7 @@ import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { addOpenApiPaths } from '../openapi';
 import { ServiceError } from '../../errors';
-import { BODY_LIMIT_BYTES } from '../server';
+import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../server';
 import { envelopeOf } from '../../../../shared/api';
 import { ApiCode } from '../../../../shared/status';
 import {
@@ -448,7 +448,8 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
   // count as a visit, since finding the address records the click.
   app.get<{ Params: { code: string } }>('/l/:code', { exposeHeadRoute: false }, async (request, reply) => {
     const location = core.campaigns.click(request.params.code, request.headers['user-agent'] ?? '');
-    if (location === null) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+    // An unknown code is an unknown path, answered as any other.
+    if (location === null) return sendPlainNotFound(reply);
     // Every visit must reach us to be counted: no cache may answer it.
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
