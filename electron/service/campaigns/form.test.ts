@@ -99,6 +99,10 @@ describe('the form', () => {
       sendRate: 600,
       quietHours: { start: 1320, end: 480 },
     });
+    expect(checkCampaignForm(form({ send_rate: '۶۰۰', quiet_hours: '۲۲:۰۰-۰۸:۰۰' }))).toMatchObject({
+      sendRate: 600,
+      quietHours: { start: 1320, end: 480 },
+    });
     for (const bad of ['0', '-1', '1.5', 'fast'])
       expect(codeOf(() => checkCampaignForm(form({ send_rate: bad })))).toBe(400);
     for (const bad of ['22-08', '25:00-08:00', '08:00-08:00', '8:60-9:00'])

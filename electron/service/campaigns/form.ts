@@ -5,6 +5,7 @@
 // account's). Transports only collect the fields into a CampaignForm (shared/campaigns.ts).
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
+import { toAsciiDigits } from '../../../shared/digits';
 import {
   DEFAULT_UTM_CAMPAIGN,
   DEFAULT_UTM_MEDIUM,
@@ -122,14 +123,15 @@ function segmentIds(values: readonly string[], field: string): number[] {
 }
 
 function positive(value: string): number {
-  const trimmed = value.trim();
+  // Our extension fields take Persian and Arabic digits as well as Latin ones.
+  const trimmed = toAsciiDigits(value).trim();
   if (!/^[0-9]{1,9}$/.test(trimmed) || Number(trimmed) < 1) throw bad('send_rate is messages per minute, 1 or more');
   return Number(trimmed);
 }
 
 /** "22:00-08:00" (minutes after local midnight); start and end must differ. */
 export function parseQuietHours(value: string): QuietHours {
-  const match = /^\s*([0-9]{1,2}):([0-9]{2})\s*-\s*([0-9]{1,2}):([0-9]{2})\s*$/.exec(value);
+  const match = /^\s*([0-9]{1,2}):([0-9]{2})\s*-\s*([0-9]{1,2}):([0-9]{2})\s*$/.exec(toAsciiDigits(value));
   const minutes = (h: string, m: string) => (Number(h) < 24 && Number(m) < 60 ? Number(h) * 60 + Number(m) : NaN);
   const start = match ? minutes(match[1]!, match[2]!) : NaN;
   const end = match ? minutes(match[3]!, match[4]!) : NaN;
