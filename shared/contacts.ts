@@ -13,6 +13,10 @@ export type JobKind = 'import' | 'optouts' | 'combine';
 import type { RejectionReason } from './rejections';
 export { rejectionReasonText, type RejectionReason } from './rejections';
 
+/** Where a segment's members came from, as the Contacts page says it. */
+export const SEGMENT_SOURCES = ['import', 'upload', 'combine', 'results'] as const;
+export type SegmentSourceKind = (typeof SEGMENT_SOURCES)[number];
+
 export interface Segment {
   id: number;
   name: string;
@@ -20,6 +24,8 @@ export interface Segment {
   columns: string[];
   member_count: number;
   status: SegmentStatus;
+  /** import: the file's name; combine: "A ∪ B"; results: the campaign's name; upload: null. */
+  source: { kind: SegmentSourceKind; label: string | null };
   created_at: number;
 }
 
@@ -45,6 +51,31 @@ export interface UploadStatusRecord {
   /** Numbers left out because they are on the account's opt-out list (not counted in valid). */
   opted_out: number;
   errors: Array<{ row: number; phone_number: string; reason: string }>;
+}
+
+/**
+ * Why a spreadsheet cannot be imported: the IPC error's `detail` ends with the code in
+ * parentheses, e.g. "فایل خالی است (empty)", so the window can say it in its own language.
+ */
+export const IMPORT_FILE_ERRORS = [
+  'binary',
+  'xls',
+  'encrypted',
+  'corrupt_xlsx',
+  'too_large',
+  'empty',
+  'no_phone_column',
+  'sheet_not_found',
+  'file_missing',
+  'file_changed',
+  'bad_mapping',
+] as const;
+export type ImportFileErrorCode = (typeof IMPORT_FILE_ERRORS)[number];
+
+/** The code at the end of an import error's detail, if it is one of IMPORT_FILE_ERRORS. */
+export function importErrorCode(detail: string | undefined): ImportFileErrorCode | null {
+  const code = /\(([a-z_]+)\)\s*$/.exec(detail ?? '')?.[1];
+  return code && (IMPORT_FILE_ERRORS as readonly string[]).includes(code) ? (code as ImportFileErrorCode) : null;
 }
 
 export const ENCODINGS = ['auto', 'utf-8', 'windows-1256', 'utf-16le'] as const;
@@ -80,6 +111,15 @@ export const ImportRequestSchema = ReadOptionsSchema.extend({
   name: z.string().trim().min(1).max(200).optional(),
   /** Default: the detected phone column and every other column under its header's name. */
   mapping: MappingSchema.optional(),
+  /**
+   * Add the rows to this existing segment instead of a new one; a failed or cancelled import
+   * leaves it exactly as it was. Its columns gain the mapping's new names.
+   */
+  segmentId: z.number().int().positive().optional(),
+  /** The name the user knows the file by (default: the file's own name). */
+  fileName: z.string().min(1).max(300).optional(),
+  /** Where the segment says its members came from (default: the import of fileName). */
+  source: z.object({ kind: z.enum(SEGMENT_SOURCES), label: z.string().max(300).nullable() }).optional(),
 });
 export type ImportRequest = z.infer<typeof ImportRequestSchema>;
 

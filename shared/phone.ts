@@ -40,3 +40,18 @@ export function splitReceivers(text: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
 }
+
+/**
+ * What a search box's text matches among stored (canonical 09...) numbers: its digits in ASCII,
+ * separators dropped, a leading +98 / 0098 read as 0. Null when the text is not (part of) a
+ * number, e.g. a name.
+ */
+export function phoneSearchDigits(term: string): string | null {
+  let digits = toAsciiDigits(term).replace(SEPARATORS, '');
+  if (!/^\+?[0-9]+$/.test(digits)) return null;
+  const full = normalizePhone(digits);
+  if (full !== null) return full;
+  if (digits.startsWith('+98')) digits = '0' + digits.slice(3);
+  else if (digits.startsWith('0098')) digits = '0' + digits.slice(4);
+  return digits.replace(/^\+/, '');
+}

@@ -9,3 +9,13 @@ export const rejectionReasonText: Record<RejectionReason, string> = {
   duplicate: 'شماره تکراری',
   opted_out: 'شماره در فهرست لغو دریافت است',
 };
+
+/** The reasons in each language of the window (rejection reports are written in the window's). */
+export const rejectionReasonTexts: Record<'fa' | 'en', Record<RejectionReason, string>> = {
+  fa: rejectionReasonText,
+  en: {
+    invalid: 'Not a valid mobile number',
+    duplicate: 'Duplicate number',
+    opted_out: 'On the opt-out list',
+  },
+};

@@ -8,7 +8,7 @@ import { Core } from '../electron/service/core';
 import { applySeed } from '../electron/service/seed';
 import { buildHttpServer } from '../electron/service/http/server';
 import { webUiPlugin } from '../electron/cli/web/bridge';
-import { createClient, createWebTransport, uploadBackup } from '../shared/ipc';
+import { createClient, createWebTransport, uploadBackup, uploadSpreadsheet } from '../shared/ipc';
 import { KEY, post, spawnServe, tempDir, testSeed } from './helpers/server';
 import type { FastifyInstance } from 'fastify';
 
@@ -213,6 +213,32 @@ describe('backups over the bridge', () => {
     const junk = await uploadBackup(new TextEncoder().encode('not a database'), { baseUrl: base, token: TOKEN });
     expect(junk).toMatchObject({ ok: false, error: { code: 400 } });
     expect((await fetch(`${base}/bridge/backups/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
+  });
+});
+
+describe('spreadsheets over the bridge', () => {
+  it('streams an upload to the server and imports it by the answered name, never by a path', async () => {
+    const csv = new TextEncoder().encode('name,mobile\nSara,09120000001\nAli,۰۹۱۲۰۰۰۰۰۰۲\n');
+    expect((await uploadSpreadsheet(csv, 'مشتریان.csv', { baseUrl: base })).ok).toBe(false);
+    const uploaded = await uploadSpreadsheet(csv, 'مشتریان.csv', { baseUrl: base, token: TOKEN });
+    if (!uploaded.ok) throw new Error(uploaded.error.message);
+    expect(uploaded.value).toMatchObject({ name: 'مشتریان.csv', bytes: csv.length });
+    expect(uploaded.value.file).toMatch(/^[0-9a-f]{16}-مشتریان\.csv$/);
+
+    const preview = await invoke('imports:preview', { account_id: account, file: uploaded.value.file }, bearer);
+    expect(preview.body).toMatchObject({ ok: true, value: { file_name: 'مشتریان.csv', phone_column: 1 } });
+    const started = await invoke(
+      'imports:start',
+      { account_id: account, file: uploaded.value.file, mapping: { phone: 1, columns: [{ index: 0, name: 'NAME' }] } },
+      bearer,
+    );
+    expect(started.body).toMatchObject({ ok: true });
+    const { job_id, segment_id } = started.body.value as { job_id: number; segment_id: number };
+    expect(await core.imports.wait(job_id)).toMatchObject({ status: 'done', valid: 2 });
+    expect(core.segments.get(account, segment_id).name).toBe('مشتریان');
+
+    for (const file of [path.join(core.dataDir, 'chapar.db'), '../chapar.db', 'chapar.db', uploaded.value.file + '/x'])
+      expect((await invoke('imports:preview', { account_id: account, file }, bearer)).status).toBe(400);
   });
 });
 

@@ -93,11 +93,15 @@ async function start(): Promise<void> {
 }
 
 async function chooseFile(
-  purpose: 'backup-restore' | 'backup-save' | 'data-folder',
+  purpose: 'backup-restore' | 'backup-save' | 'data-folder' | 'spreadsheet',
   defaultPath: string | undefined,
 ): Promise<string | null> {
   const parent = window ?? BrowserWindow.getFocusedWindow();
   const backups = [{ name: 'Chapar backup', extensions: ['db'] }];
+  const spreadsheets = [
+    { name: 'Spreadsheet', extensions: ['csv', 'xlsx', 'txt', 'tsv'] },
+    { name: '*', extensions: ['*'] },
+  ];
   if (purpose === 'backup-save') {
     const options = { defaultPath, filters: backups };
     const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
@@ -106,7 +110,7 @@ async function chooseFile(
   const options = {
     defaultPath,
     properties: purpose === 'data-folder' ? (['openDirectory', 'createDirectory'] as const) : (['openFile'] as const),
-    filters: purpose === 'backup-restore' ? backups : [],
+    filters: purpose === 'backup-restore' ? backups : purpose === 'spreadsheet' ? spreadsheets : [],
   };
   const result = parent
     ? await dialog.showOpenDialog(parent, { ...options, properties: [...options.properties] })

@@ -1,10 +1,11 @@
-// The preload: the renderer's only door to the main process. It exposes `window.chapar` with two
+// The preload: the renderer's only door to the main process. It exposes `window.chapar` with three
 // functions and nothing else: invoke(channel, input) for the contract channels on the allowlist,
-// and on(event, listener) for the contract push events, returning an unsubscribe function and
-// never handing the Electron event object (which carries `sender`) to the page.
+// on(event, listener) for the contract push events, returning an unsubscribe function and never
+// handing the Electron event object (which carries `sender`) to the page, and pathForFile(file),
+// the path of a file the user dropped on the window (what the import wizard opens).
 // The allowlist is shared/ipc/channels.ts, which the contracts registry is typed to match exactly;
 // it is imported instead of the contracts themselves because a sandboxed preload cannot load zod.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../shared/ipc/channels';
 import type { ChaparBridge } from '../../shared/ipc/web-transport';
 import type { IpcResult } from '../../shared/ipc/contract';
@@ -30,6 +31,9 @@ const bridge: ChaparBridge = {
     return () => {
       ipcRenderer.removeListener(event, forward);
     };
+  },
+  pathForFile(file: unknown): string {
+    return file instanceof File ? webUtils.getPathForFile(file) : '';
   },
 };
 

@@ -53,4 +53,16 @@ export {
   type DashboardStats,
 } from './contracts/dashboard';
 export { BackupSchema, type Backup } from './contracts/backup';
-export { SegmentSummarySchema, type SegmentSummary } from './contracts/contacts';
+export {
+  SegmentSummarySchema,
+  SegmentDetailSchema,
+  SegmentMemberSchema,
+  ImportPreviewSchema,
+  ImportJobSchema,
+  ColumnMappingSchema,
+  type SegmentSummary,
+  type SegmentDetail,
+  type ImportPreview,
+  type ImportJobView,
+  type ColumnMapping,
+} from './contracts/contacts';

@@ -17,7 +17,10 @@ interface EventSourceLike {
 type EventSourceFactory = (url: string) => EventSourceLike;
 
 /** What the preload exposes in the desktop app (`window.chapar`). */
-export type ChaparBridge = Transport;
+export type ChaparBridge = Transport & {
+  /** The path of a file dropped on the window or picked in an <input type="file"> ('' when none). */
+  pathForFile(file: unknown): string;
+};
 
 export interface WebTransportOptions {
   /** Origin of the bridge; default: the page's own (relative URLs). */
@@ -117,6 +120,35 @@ export async function uploadBackup(
   const text = await response.text();
   try {
     return JSON.parse(text) as IpcResult<Backup>;
+  } catch {
+    return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
+  }
+}
+
+export const BRIDGE_UPLOADS_PATH = '/bridge/uploads';
+
+/**
+ * Web mode: streams a spreadsheet (a File from a drop or an <input type="file">) to the server,
+ * which keeps it for the import wizard; `file` in the answer is what imports:preview, imports:start
+ * and optouts:import take. The browser never holds the file in memory (fetch streams a File body).
+ */
+export async function uploadSpreadsheet(
+  file: NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>,
+  name: string,
+  options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
+): Promise<IpcResult<{ file: string; name: string; bytes: number }>> {
+  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers,
+    credentials: 'same-origin',
+    body: file,
+  });
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as IpcResult<{ file: string; name: string; bytes: number }>;
   } catch {
     return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
   }

@@ -1,7 +1,8 @@
 // The web UI of `serve`: the built renderer at `/` and the HTTP bridge carrying the IPC contracts
 // (POST /bridge/invoke/:channel, server-sent events at GET /bridge/events, downloads of exports
 // and backups at GET /bridge/exports/:file and /bridge/backups/:file, a backup upload at POST
-// /bridge/backups), all behind the start token. The API routes (/v2, /health, ...) are
+// /bridge/backups, a spreadsheet upload for the import wizard at POST /bridge/uploads), all behind
+// the start token. The API routes (/v2, /health, ...) are
 // registered elsewhere and never see the token.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { backupsDir, uploadedBackupPath } from '../../service/workspace/backup';
 import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../../../shared/security';
 import { TOKEN_COOKIE, hasToken, sameToken } from './token';
+import { MAX_SPREADSHEET_UPLOAD_BYTES, newUploadPath, sweepUploads, uploadedFile } from './spreadsheets';
 
 /** Every SQLite database file starts with these 16 bytes. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -29,6 +31,34 @@ export interface WebUiOptions {
   rendererDir: string | null;
   /** Base URL of this server once listening (for settings:get). */
   url: () => string | null;
+}
+
+/**
+ * Streams a request body into `partial` (never held in memory), refusing more than `maxBytes`;
+ * the partial file is removed when it fails. Answers the size and the first 16 bytes.
+ */
+async function receiveFile(
+  body: NodeJS.ReadableStream,
+  partial: string,
+  maxBytes: number,
+): Promise<{ bytes: number; header: Buffer }> {
+  fs.mkdirSync(path.dirname(partial), { recursive: true });
+  let bytes = 0;
+  let header = Buffer.alloc(0);
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (header.length < 16) header = Buffer.concat([header, chunk]).subarray(0, 16);
+      callback(bytes > maxBytes ? new Error('the file is too large (too_large)') : null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, limit, fs.createWriteStream(partial));
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+  return { bytes, header };
 }
 
 function unauthorized(reply: FastifyReply): FastifyReply {
@@ -61,8 +91,10 @@ export function webUiPlugin(options: WebUiOptions) {
   return async function webUi(app: FastifyInstance): Promise<void> {
     const { core, token } = options;
     const exportsDir = path.join(core.dataDir, 'exports');
+    sweepUploads(core);
     const dispatcher: IpcDispatcher = createDispatcher(core, {
       mode: 'web',
+      uploadedFile: (name) => uploadedFile(core, name),
       exportUrl: (fileName) => `/bridge/exports/${encodeURIComponent(fileName)}`,
       backupUrl: (fileName) => `/bridge/backups/${encodeURIComponent(fileName)}`,
       httpApi: { url: options.url, canToggle: false },
@@ -193,22 +225,13 @@ export function webUiPlugin(options: WebUiOptions) {
         if (!body || typeof body.pipe !== 'function') return refuse('send the backup file as application/octet-stream');
         const file = uploadedBackupPath(core);
         const partial = `${file}.part`;
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        let bytes = 0;
-        let header = Buffer.alloc(0);
-        const limit = new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            bytes += chunk.length;
-            if (header.length < 16) header = Buffer.concat([header, chunk]).subarray(0, 16);
-            callback(bytes > MAX_BACKUP_UPLOAD_BYTES ? new Error('the file is too large') : null, chunk);
-          },
-        });
+        let received: { bytes: number; header: Buffer };
         try {
-          await pipeline(body, limit, fs.createWriteStream(partial));
+          received = await receiveFile(body, partial, MAX_BACKUP_UPLOAD_BYTES);
         } catch (error) {
-          fs.rmSync(partial, { force: true });
           return refuse(error instanceof Error ? error.message : String(error));
         }
+        const { bytes, header } = received;
         if (!header.equals(SQLITE_HEADER)) {
           fs.rmSync(partial, { force: true });
           return refuse('not a SQLite database');
@@ -221,6 +244,29 @@ export function webUiPlugin(options: WebUiOptions) {
           url: `/bridge/backups/${encodeURIComponent(path.basename(file))}`,
         };
         return reply.header('cache-control', 'no-store').send({ ok: true, value });
+      });
+
+      // A spreadsheet for the import wizard: the raw file as the body, its name in ?name=. The
+      // answer's `file` is what imports:preview / imports:start / optouts:import take.
+      uploads.post<{ Querystring: { name?: string } }>('/bridge/uploads', async (request, reply) => {
+        if (!hasToken(request, token) || !sameOrigin(request)) return unauthorized(reply);
+        const body = request.body as NodeJS.ReadableStream | undefined;
+        const refuse = (message: string) =>
+          reply.code(400).send({ ok: false, error: { code: IpcErrorCode.InvalidInput, message } });
+        if (!body || typeof body.pipe !== 'function') return refuse('send the file as application/octet-stream');
+        const file = newUploadPath(core, request.query.name ?? 'spreadsheet');
+        const partial = `${file}.part`;
+        let bytes: number;
+        try {
+          ({ bytes } = await receiveFile(body, partial, MAX_SPREADSHEET_UPLOAD_BYTES));
+        } catch (error) {
+          return refuse(error instanceof Error ? error.message : String(error));
+        }
+        fs.renameSync(partial, file);
+        const name = path.basename(file);
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ ok: true, value: { file: name, name: name.slice(17), bytes } });
       });
     });
   };

@@ -124,7 +124,7 @@ describe('segmentFromResults', () => {
       status: 'ready',
       columns: ['NAME', 'CITY'],
     });
-    expect(members).toEqual([
+    expect(members).toMatchObject([
       { phone: '09120000002', fields: { NAME: 'Sara', CITY: 'Shiraz' } },
       { phone: '09120000003', fields: { NAME: '', CITY: 'Qom' } },
       { phone: '09120000004', fields: { NAME: 'Reza, Jr.', CITY: 'Yazd' } },

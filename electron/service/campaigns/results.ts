@@ -53,8 +53,9 @@ export async function segmentFromResults(
   request: SegmentFromResultsRequest,
 ): Promise<{ segmentId: number; jobId: number }> {
   const execution = db
-    .prepare<[number, number], { id: number; segment_columns: string | null }>(
-      'SELECT id, segment_columns FROM campaign_executions WHERE id = ? AND account_id = ?',
+    .prepare<[number, number], { id: number; segment_columns: string | null; campaign_name: string }>(
+      `SELECT e.id, e.segment_columns, c.name AS campaign_name
+       FROM campaign_executions e JOIN campaigns c ON c.id = e.campaign_id WHERE e.id = ? AND e.account_id = ?`,
     )
     .get(request.executionId, request.accountId);
   if (!execution) throw new ServiceError(ApiCode.NotFound, `execution ${request.executionId} not found`);
@@ -122,6 +123,8 @@ export async function segmentFromResults(
       delimiter: ',',
       headerRow: 1,
       mapping: { phone: 0, columns: columns.map((name, i) => ({ index: i + 1, name })) },
+      // The Contacts page says these members are the campaign's results.
+      source: { kind: 'results', label: execution.campaign_name },
     })
     .catch((error: unknown) => {
       fs.rmSync(file, { force: true });

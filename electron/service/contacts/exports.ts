@@ -1,14 +1,14 @@
 // Exports written by the import worker (large segments never block the main thread): a segment
 // as CSV or XLSX (exceljs's streaming writer), an import's rejection report, the opt-out list.
 import type { Db } from '../db/database';
-import { rejectionReasonText, type RejectionReason } from '../../../shared/rejections';
+import { rejectionReasonTexts, type RejectionReason } from '../../../shared/rejections';
 import { CsvWriter } from './csv';
 import { FIELD_SEPARATOR } from './fields';
 
 export type ExportRequest =
   | { kind: 'segment'; format: 'csv' | 'xlsx'; segmentId: number; file: string }
-  | { kind: 'rejections'; jobId: number; file: string }
-  | { kind: 'optouts'; accountId: number; file: string };
+  | { kind: 'rejections'; jobId: number; file: string; format?: 'csv' | 'xlsx'; language?: 'fa' | 'en' }
+  | { kind: 'optouts'; accountId: number; file: string; format?: 'csv' | 'xlsx' };
 
 const PAGE = 20_000;
 
@@ -73,7 +73,9 @@ export async function runExport(
     return rows;
   }
   if (request.kind === 'rejections') {
-    const writer = new CsvWriter(request.file);
+    const texts = rejectionReasonTexts[request.language ?? 'fa'];
+    const writer: RowWriter =
+      request.format === 'xlsx' ? await xlsxWriter(request.file, 'rejections') : new CsvWriter(request.file);
     await writer.write(['row', 'phone_number', 'reason', 'reason_text']);
     const page = db
       .prepare<[number, number], [number, string, RejectionReason]>(
@@ -84,8 +86,7 @@ export async function runExport(
     for (;;) {
       const batch = page.all(request.jobId, after);
       if (batch.length === 0) break;
-      for (const [row, phone, reason] of batch)
-        await writer.write([String(row), phone, reason, rejectionReasonText[reason]]);
+      for (const [row, phone, reason] of batch) await writer.write([String(row), phone, reason, texts[reason]]);
       rows += batch.length;
       after = batch[batch.length - 1]![0];
       progress(rows, 0);
@@ -93,7 +94,8 @@ export async function runExport(
     await writer.close();
     return rows;
   }
-  const writer = new CsvWriter(request.file);
+  const writer: RowWriter =
+    request.format === 'xlsx' ? await xlsxWriter(request.file, 'opt-outs') : new CsvWriter(request.file);
   await writer.write(['phone_number', 'created_at']);
   const page = db
     .prepare<[number, string], [string, number]>(

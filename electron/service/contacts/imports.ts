@@ -7,12 +7,15 @@
 // Public API (core.imports):
 //   preview(file, options?)                          -> Promise<Preview>   first rows, header, columns, phone column
 //   start(accountId, request, onProgress?)           -> Promise<{jobId, segmentId}> queued at once; the promise
-//                                                       settles after the file was previewed (bad files reject here)
+//                                                       settles after the file was previewed (bad files reject here);
+//                                                       request.segmentId adds the rows to that segment
 //   wait(jobId)                                      -> Promise<ImportJob> resolves when the job is final
 //   get(accountId, jobId) / list(accountId)          -> ImportJob | null / ImportJob[]
 //   cancel(accountId, jobId)                         -> boolean (the half-made segment is removed)
-//   rejections(accountId, jobId, {offset, limit})    -> {total, rows: Rejection[]}
-//   exportRejections(accountId, jobId, file)         -> Promise<{rows}> CSV: row, phone_number, reason, reason_text
+//   previewFor(accountId, file, options?)            -> Promise<WizardPreview> preview + the mapping remembered for its layout
+//   rejections(accountId, jobId, {offset, limit, reason?}) -> {total, rows: Rejection[]}
+//   exportRejections(accountId, jobId, file, onProgress?, {format, language}) -> Promise<{rows}>
+//                                                       CSV or XLSX: row, phone_number, reason, reason_text
 //   events: 'progress' (ImportProgress) for every job, also passed to each start()'s onProgress
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -26,7 +29,10 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import {
   ImportRequestSchema,
+  MappingSchema,
   cleanColumnName,
+  type Mapping,
+  type SegmentSourceKind,
   type ImportProgress,
   type ImportRequest,
   type JobKind,
@@ -46,6 +52,9 @@ export interface ImportJob {
   id: number;
   kind: JobKind;
   segment_id: number | null;
+  /** The existing segment the rows are added to, else null. */
+  target_segment_id: number | null;
+  file_name: string | null;
   upload_id: number | null;
   status: JobStatus;
   rows: number;
@@ -57,8 +66,22 @@ export interface ImportJob {
   opted_out: number;
   error: string | null;
   created_at: number;
+  started_at: number | null;
   finished_at: number | null;
 }
+
+/** A preview, with the mapping last used for a file of the same layout (format and header). */
+export interface WizardPreview extends Preview {
+  remembered: Mapping | null;
+}
+
+type StoredJobRow = JobRow & {
+  error: string | null;
+  file_name: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+};
 
 type ProgressListener = (progress: ImportProgress) => void;
 
@@ -118,9 +141,7 @@ export class Imports {
     private readonly jobs: Jobs,
     private readonly onPurge: () => void,
   ) {
-    this.byId = db.prepare<[number], JobRow & { error: string | null; created_at: number; finished_at: number | null }>(
-      'SELECT * FROM import_jobs WHERE id = ?',
-    );
+    this.byId = db.prepare<[number], StoredJobRow>('SELECT * FROM import_jobs WHERE id = ?');
     this.normalCacheKib = db.pragma('cache_size', { simple: true }) as number;
     this.normalAutocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
     jobs.register({
@@ -136,8 +157,10 @@ export class Imports {
     jobs.events.on('finished', (job) => {
       const payload = job.type === IMPORT_JOB ? ImportJobPayload.safeParse(job.payload) : null;
       if (!payload?.success) return;
-      // A failed or cancelled import's segment is purged in the background.
-      if (job.state !== 'done') this.onPurge();
+      // A failed or cancelled import's segment is purged in the background, and so is what an
+      // import into an existing segment remembered of the rows it added (taken out again when it
+      // failed or was cancelled).
+      this.onPurge();
       this.settle(payload.data.importId);
     });
   }
@@ -182,23 +205,85 @@ export class Imports {
     }
   }
 
-  /** Queues a spreadsheet import into a new segment (status 'importing' until its last batch commits). */
+  /** The import wizard's preview: `preview` and the mapping remembered for the file's layout. */
+  async previewFor(accountId: number, file: string, options: ReadOptions = {}): Promise<WizardPreview> {
+    const found = await this.preview(file, options);
+    const row = this.db
+      .prepare<[number, string], string>('SELECT mapping FROM import_layouts WHERE account_id = ? AND signature = ?')
+      .pluck()
+      .get(accountId, layoutSignature(found));
+    const remembered = row === undefined ? null : MappingSchema.safeParse(JSON.parse(row));
+    const width = found.columns.length;
+    const fits = (mapping: Mapping) =>
+      mapping.phone < width && (mapping.columns ?? []).every((column) => column.index < width);
+    return { ...found, remembered: remembered?.success && fits(remembered.data) ? remembered.data : null };
+  }
+
+  /**
+   * Queues a spreadsheet import: into a new segment (status 'importing' until its last batch
+   * commits), or, with `segmentId`, adding rows to that ready segment ('importing' meanwhile; a
+   * failed or cancelled import leaves it as it was). The mapping is remembered for the layout.
+   */
   async start(
     accountId: number,
     input: ImportRequest,
     onProgress?: ProgressListener,
   ): Promise<{ jobId: number; segmentId: number }> {
     const request = parseRequest(input);
-    const { spec, columns } = await this.resolve(request);
+    const { spec, columns, preview: found } = await this.resolve(request);
     const now = this.clock.now();
-    const name = request.name ?? path.basename(request.file);
+    const fileName = request.fileName ?? path.basename(request.file);
+    const name = request.name ?? fileName;
+    const source = request.source ?? { kind: 'import' as const, label: fileName };
     const ids = this.db.transaction(() => {
-      const segmentId = this.insertSegment(accountId, name, columns, 'import', now);
-      const jobId = this.queue(accountId, 'import', segmentId, spec, spec.fileSize, now);
+      let segmentId: number;
+      if (request.segmentId === undefined)
+        segmentId = this.insertSegment(accountId, name, columns, 'import', now, source);
+      else {
+        segmentId = request.segmentId;
+        this.openForAdding(accountId, segmentId, columns, spec, now);
+      }
+      const jobId = this.queue(accountId, 'import', segmentId, spec, spec.fileSize, now, {
+        fileName,
+        targetSegmentId: request.segmentId ?? null,
+      });
+      // A user's own file (not a generated one, such as a campaign's results).
+      if (request.mapping && request.source === undefined)
+        this.db
+          .prepare(
+            `INSERT INTO import_layouts (account_id, signature, mapping, used_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (account_id, signature) DO UPDATE SET mapping = excluded.mapping, used_at = excluded.used_at`,
+          )
+          .run(accountId, layoutSignature(found), JSON.stringify(request.mapping), now);
       return { jobId, segmentId };
     })();
     if (onProgress) this.listeners.set(ids.jobId, onProgress);
     return ids;
+  }
+
+  /**
+   * Inside start's transaction: the segment rows are added to becomes 'importing', its columns
+   * gain the mapping's new names (after its own), and the spec reads each of its columns from the
+   * file (-1: a column the file does not have, left empty for the new rows).
+   */
+  private openForAdding(accountId: number, segmentId: number, columns: string[], spec: ImportSpec, now: number): void {
+    const target = this.db
+      .prepare<[number], { account_id: number; status: string; columns: string }>(
+        'SELECT account_id, status, columns FROM segments WHERE id = ?',
+      )
+      .get(segmentId);
+    if (!target || target.account_id !== accountId || target.status === 'deleting')
+      throw new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`);
+    if (target.status !== 'ready')
+      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${target.status}, not ready`);
+    const before = JSON.parse(target.columns) as string[];
+    const merged = [...before, ...columns.filter((name) => !before.includes(name))];
+    const sourceOf = new Map(columns.map((name, i) => [name, spec.columns[i]!]));
+    spec.columns = merged.map((name) => sourceOf.get(name) ?? -1);
+    spec.columnsBefore = before;
+    this.db
+      .prepare("UPDATE segments SET status = 'importing', columns = ?, updated_at = ? WHERE id = ?")
+      .run(JSON.stringify(merged), now, segmentId);
   }
 
   /** Queues a file of numbers into the account's opt-out list. */
@@ -213,7 +298,9 @@ export class Imports {
       mapping: request.mapping ? { phone: request.mapping.phone } : undefined,
     });
     const jobId = this.db.transaction(() =>
-      this.queue(accountId, 'optouts', null, { ...spec, columns: [] }, spec.fileSize, this.clock.now()),
+      this.queue(accountId, 'optouts', null, { ...spec, columns: [] }, spec.fileSize, this.clock.now(), {
+        fileName: request.fileName ?? path.basename(request.file),
+      }),
     )();
     if (onProgress) this.listeners.set(jobId, onProgress);
     return { jobId };
@@ -223,13 +310,14 @@ export class Imports {
   queueCombine(
     accountId: number,
     name: string,
+    label: string,
     columns: string[],
     spec: CombineSpec,
     onProgress?: ProgressListener,
   ): { jobId: number; segmentId: number } {
     const now = this.clock.now();
     const ids = this.db.transaction(() => {
-      const segmentId = this.insertSegment(accountId, name, columns, 'combine', now);
+      const segmentId = this.insertSegment(accountId, name, columns, 'combine', now, { kind: 'combine', label });
       const jobId = this.queue(accountId, 'combine', segmentId, spec, 0, now);
       return { jobId, segmentId };
     })();
@@ -249,9 +337,7 @@ export class Imports {
 
   list(accountId: number): ImportJob[] {
     return this.db
-      .prepare<[number], JobRow & { error: string | null; created_at: number; finished_at: number | null }>(
-        'SELECT * FROM import_jobs WHERE account_id = ? ORDER BY id DESC LIMIT 200',
-      )
+      .prepare<[number], StoredJobRow>('SELECT * FROM import_jobs WHERE account_id = ? ORDER BY id DESC LIMIT 200')
       .all(accountId)
       .map(toJob);
   }
@@ -281,16 +367,22 @@ export class Imports {
     return true;
   }
 
-  rejections(accountId: number, jobId: number, { offset = 0, limit = 100 } = {}): { total: number; rows: Rejection[] } {
+  /** Rows the import left out in row order; `reason` keeps those of one reason. */
+  rejections(
+    accountId: number,
+    jobId: number,
+    { offset = 0, limit = 100, reason }: { offset?: number; limit?: number; reason?: RejectionReason } = {},
+  ): { total: number; rows: Rejection[] } {
     if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
-    const total =
-      this.db.prepare<[number], number>('SELECT count(*) FROM import_rejections WHERE job_id = ?').pluck().get(jobId) ??
-      0;
+    const where = reason === undefined ? 'job_id = ?' : 'job_id = ? AND reason = ?';
+    const params: unknown[] = reason === undefined ? [jobId] : [jobId, reason];
+    const total = this.db
+      .prepare(`SELECT count(*) FROM import_rejections WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
     const rows = this.db
-      .prepare<[number, number, number], Rejection>(
-        'SELECT row, phone_number, reason FROM import_rejections WHERE job_id = ? ORDER BY row LIMIT ? OFFSET ?',
-      )
-      .all(jobId, Math.min(Math.max(limit, 0), 10_000), Math.max(offset, 0));
+      .prepare(`SELECT row, phone_number, reason FROM import_rejections WHERE ${where} ORDER BY row LIMIT ? OFFSET ?`)
+      .all(...params, Math.min(Math.max(limit, 0), 10_000), Math.max(offset, 0)) as Rejection[];
     return { total, rows };
   }
 
@@ -303,14 +395,18 @@ export class Imports {
       .all(jobId);
   }
 
+  /** The rejection report: row, number as the file had it, reason and its text in `language`. */
   async exportRejections(
     accountId: number,
     jobId: number,
     file: string,
-    onProgress?: (rows: number) => void,
+    onProgress?: (rows: number, total: number) => void,
+    { format = 'csv', language = 'fa' }: { format?: 'csv' | 'xlsx'; language?: 'fa' | 'en' } = {},
   ): Promise<{ rows: number }> {
-    if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
-    return this.export({ kind: 'rejections', jobId, file }, onProgress);
+    const job = this.get(accountId, jobId);
+    if (!job) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
+    const total = job.invalid + job.duplicates + job.opted_out;
+    return this.export({ kind: 'rejections', jobId, file, format, language }, (rows) => onProgress?.(rows, total));
   }
 
   /** Runs an export in a worker thread (used by Segments and OptOuts too). */
@@ -323,7 +419,7 @@ export class Imports {
 
   // -------------------------------------------------------------------------------------------
 
-  private async resolve(request: ImportRequest): Promise<{ spec: ImportSpec; columns: string[] }> {
+  private async resolve(request: ImportRequest): Promise<{ spec: ImportSpec; columns: string[]; preview: Preview }> {
     const file = path.resolve(request.file);
     const found = await this.preview(file, request);
     const width = found.columns.length;
@@ -356,7 +452,7 @@ export class Imports {
       fileSize: stat.size,
       fileMtimeMs: stat.mtimeMs,
     };
-    return { spec, columns: names };
+    return { spec, columns: names, preview: found };
   }
 
   private insertSegment(
@@ -365,14 +461,15 @@ export class Imports {
     columns: string[],
     origin: 'upload' | 'import' | 'combine',
     now: number,
+    source: { kind: SegmentSourceKind; label: string | null } = { kind: origin, label: null },
   ): number {
     return Number(
       this.db
         .prepare(
-          `INSERT INTO segments (account_id, name, columns, status, origin, created_at, updated_at)
-           VALUES (?, ?, ?, 'importing', ?, ?, ?)`,
+          `INSERT INTO segments (account_id, name, columns, status, origin, source_kind, source_label, created_at, updated_at)
+           VALUES (?, ?, ?, 'importing', ?, ?, ?, ?, ?)`,
         )
-        .run(accountId, name, JSON.stringify(columns), origin, now, now).lastInsertRowid,
+        .run(accountId, name, JSON.stringify(columns), origin, source.kind, source.label, now, now).lastInsertRowid,
     );
   }
 
@@ -389,14 +486,17 @@ export class Imports {
     spec: object,
     totalBytes: number,
     now: number,
+    { fileName = null, targetSegmentId = null }: { fileName?: string | null; targetSegmentId?: number | null } = {},
   ): number {
     const importId = Number(
       this.db
         .prepare(
-          `INSERT INTO import_jobs (account_id, kind, segment_id, upload_id, spec, status, total_bytes, created_at)
-           VALUES (?, ?, ?, NULL, ?, 'queued', ?, ?)`,
+          `INSERT INTO import_jobs (account_id, kind, segment_id, upload_id, spec, status, total_bytes, created_at,
+             file_name, target_segment_id)
+           VALUES (?, ?, ?, NULL, ?, 'queued', ?, ?, ?, ?)`,
         )
-        .run(accountId, kind, segmentId, JSON.stringify(spec), totalBytes, now).lastInsertRowid,
+        .run(accountId, kind, segmentId, JSON.stringify(spec), totalBytes, now, fileName, targetSegmentId)
+        .lastInsertRowid,
     );
     this.jobs.enqueue(IMPORT_JOB, { importId });
     return importId;
@@ -543,11 +643,13 @@ function isFinal(status: JobStatus): boolean {
   return status === 'done' || status === 'failed' || status === 'cancelled';
 }
 
-function toJob(row: JobRow & { error: string | null; created_at: number; finished_at: number | null }): ImportJob {
+function toJob(row: StoredJobRow): ImportJob {
   return {
     id: row.id,
     kind: row.kind,
     segment_id: row.segment_id,
+    target_segment_id: row.target_segment_id,
+    file_name: row.file_name,
     upload_id: row.upload_id,
     status: row.status,
     rows: row.rows_done,
@@ -559,6 +661,7 @@ function toJob(row: JobRow & { error: string | null; created_at: number; finishe
     opted_out: row.opted_out,
     error: row.error,
     created_at: row.created_at,
+    started_at: row.started_at,
     finished_at: row.finished_at,
   };
 }
@@ -567,4 +670,14 @@ function asServiceError(error: unknown): unknown {
   if (error instanceof WorkerTaskError || error instanceof ImportFileError)
     return new ServiceError(ApiCode.BadRequest, error.message);
   return error;
+}
+
+/**
+ * What identifies a file's layout for the remembered mapping: its format and its header's names
+ * (or, without a header, its width). The header's row number is left out: the same export with
+ * a title line more is still the same layout.
+ */
+export function layoutSignature(preview: Preview): string {
+  const header = preview.headerRow === null ? `width:${preview.columns.length}` : preview.columns.join('\u001f');
+  return `${preview.format}\u001e${header}`;
 }

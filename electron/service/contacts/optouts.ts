@@ -5,14 +5,15 @@
 // Public API (core.optouts):
 //   add(accountId, phones)                  -> {added, invalid: string[]} (lenient normalization)
 //   remove(accountId, phones)               -> number removed
-//   list(accountId, {offset, limit})        -> {total, items: {phone, created_at}[]} ordered by phone
+//   list(accountId, {offset, limit, search}) -> {total, items: {phone, created_at}[]} ordered by phone
 //   count(accountId) / has(accountId, phone)
 //   filter(accountId, phones)               -> the given (normalized) numbers that are opted out
 //   importFile(accountId, request, onProgress?) -> Promise<{jobId}> (a worker-thread job; wait with core.imports.wait)
-//   exportCsv(accountId, file)              -> Promise<{rows}>
+//   exportCsv(accountId, file) / export(accountId, file, 'csv' | 'xlsx') -> Promise<{rows}>
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
-import { normalizePhone } from '../../../shared/phone';
+import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
+import { escapeLike } from './segments';
 import type { ImportProgress, ImportRequest } from '../../../shared/contacts';
 import type { Imports } from './imports';
 
@@ -55,16 +56,38 @@ export class OptOuts {
     return removed;
   }
 
+  /** A page of the list in number order; `search` matches a part of the number in any digit form. */
   list(
     accountId: number,
-    { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {},
+    { offset = 0, limit = 100, search }: { offset?: number; limit?: number; search?: string } = {},
   ): { total: number; items: Array<{ phone: string; created_at: number }> } {
-    const items = this.db
-      .prepare<[number, number, number], { phone: string; created_at: number }>(
-        'SELECT phone, created_at FROM optouts WHERE account_id = ? ORDER BY phone LIMIT ? OFFSET ?',
+    const take = Math.min(Math.max(Math.trunc(limit), 0), 10_000);
+    const skip = Math.max(Math.trunc(offset), 0);
+    const term = search?.trim() ?? '';
+    if (term === '') {
+      const items = this.db
+        .prepare<[number, number, number], { phone: string; created_at: number }>(
+          'SELECT phone, created_at FROM optouts WHERE account_id = ? ORDER BY phone LIMIT ? OFFSET ?',
+        )
+        .all(accountId, take, skip);
+      return { total: this.count(accountId), items };
+    }
+    // Not a number at all: nothing on the list can match.
+    const digits = phoneSearchDigits(term);
+    if (digits === null) return { total: 0, items: [] };
+    const like = `%${escapeLike(digits)}%`;
+    const total = this.db
+      .prepare<[number, string], number>(
+        "SELECT count(*) FROM optouts WHERE account_id = ? AND phone LIKE ? ESCAPE '\\'",
       )
-      .all(accountId, Math.min(Math.max(Math.trunc(limit), 0), 10_000), Math.max(Math.trunc(offset), 0));
-    return { total: this.count(accountId), items };
+      .pluck()
+      .get(accountId, like)!;
+    const items = this.db
+      .prepare<[number, string, number, number], { phone: string; created_at: number }>(
+        "SELECT phone, created_at FROM optouts WHERE account_id = ? AND phone LIKE ? ESCAPE '\\' ORDER BY phone LIMIT ? OFFSET ?",
+      )
+      .all(accountId, like, take, skip);
+    return { total, items };
   }
 
   count(accountId: number): number {
@@ -107,6 +130,16 @@ export class OptOuts {
   }
 
   exportCsv(accountId: number, file: string, onProgress?: (rows: number) => void): Promise<{ rows: number }> {
-    return this.imports.export({ kind: 'optouts', accountId, file }, onProgress);
+    return this.export(accountId, file, 'csv', onProgress);
+  }
+
+  export(
+    accountId: number,
+    file: string,
+    format: 'csv' | 'xlsx',
+    onProgress?: (rows: number, total: number) => void,
+  ): Promise<{ rows: number }> {
+    const total = this.count(accountId);
+    return this.imports.export({ kind: 'optouts', accountId, file, format }, (rows) => onProgress?.(rows, total));
   }
 }

@@ -22,8 +22,10 @@ export interface ImportSpec {
   /** Rows up to this number (title lines, the header) are not data. 0 when there is no header. */
   headerRow: number;
   phone: number;
-  /** Source column index of each segment column, in segments.columns order. */
+  /** Source column index of each segment column, in segments.columns order (-1: none, left empty). */
   columns: number[];
+  /** Adding to an existing segment: its columns before (restored if the import fails or is cancelled). */
+  columnsBefore?: string[];
   /** Reported row = source row - rowOffset (uploads: 1, so the first contact is row 1). */
   rowOffset: number;
   /** Uploads: a blank line is a contact with an empty number, not a gap in the sheet. */
@@ -48,6 +50,8 @@ export interface JobRow {
   kind: JobKind;
   segment_id: number | null;
   upload_id: number | null;
+  /** Set when the job adds rows to an existing segment (then also segment_id). */
+  target_segment_id: number | null;
   spec: string;
   status: JobStatus;
   rows_done: number;

@@ -20,7 +20,14 @@ import type { Clock } from '../clock';
 import type { Worker } from '../jobs/scheduler';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import type { ImportProgress, Segment, SegmentMember, SegmentStatus } from '../../../shared/contacts';
+import type {
+  ImportProgress,
+  Segment,
+  SegmentMember,
+  SegmentSourceKind,
+  SegmentStatus,
+} from '../../../shared/contacts';
+import { phoneSearchDigits } from '../../../shared/phone';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
 
@@ -31,8 +38,29 @@ interface SegmentRow {
   columns: string;
   status: SegmentStatus;
   member_count: number;
+  origin: 'upload' | 'import' | 'combine';
+  source_kind: SegmentSourceKind | null;
+  source_label: string | null;
   created_at: number;
+  updated_at: number;
 }
+
+/** A segment with what its page and the delete confirmation show. */
+export interface SegmentDetail extends Segment {
+  /** Members on the account's opt-out list. */
+  opted_out: number;
+  /** Campaigns whose audience names the segment (included or excluded). */
+  campaigns: Array<{ campaign_id: number; name: string }>;
+}
+
+/** Rows per page of members (a virtualized table asks for a page at a time). */
+const MAX_PAGE = 1_000;
+/**
+ * Every ANCHOR_EVERY-th number of a segment, kept per segment (until it changes): a page at any
+ * position then starts from the anchor before it instead of stepping over every member from the
+ * first, so the last page of a million is as quick as the first.
+ */
+const ANCHOR_EVERY = 1_024;
 
 const PURGE_BATCH = 20_000;
 /** SQLite's bound-parameter limit is far above this; lists of segments are short anyway. */
@@ -50,11 +78,46 @@ export class Segments {
     this.byId = db.prepare<[number], SegmentRow>('SELECT * FROM segments WHERE id = ?');
   }
 
-  list(accountId: number): Segment[] {
+  /** The account's segments, newest last; `search` matches a part of the name (or the source's label). */
+  list(accountId: number, search?: string): Segment[] {
+    const term = search?.trim() ?? '';
+    if (term === '')
+      return this.db
+        .prepare<[number], SegmentRow>(
+          "SELECT * FROM segments WHERE account_id = ? AND status <> 'deleting' ORDER BY id",
+        )
+        .all(accountId)
+        .map(toSegment);
+    // LIKE ignores the case of Latin letters; Persian has none.
+    const like = `%${escapeLike(term)}%`;
     return this.db
-      .prepare<[number], SegmentRow>("SELECT * FROM segments WHERE account_id = ? AND status <> 'deleting' ORDER BY id")
-      .all(accountId)
+      .prepare<[number, string, string], SegmentRow>(
+        `SELECT * FROM segments WHERE account_id = ? AND status <> 'deleting'
+           AND (name LIKE ? ESCAPE '\\' OR coalesce(source_label, '') LIKE ? ESCAPE '\\') ORDER BY id`,
+      )
+      .all(accountId, like, like)
       .map(toSegment);
+  }
+
+  detail(accountId: number, segmentId: number): SegmentDetail {
+    const segment = this.get(accountId, segmentId);
+    const optedOut =
+      this.db
+        .prepare<[number, number], number>(
+          `SELECT count(*) FROM optouts o WHERE o.account_id = ?
+             AND EXISTS (SELECT 1 FROM segment_members m WHERE m.segment_id = ? AND m.phone = o.phone)`,
+        )
+        .pluck()
+        .get(accountId, segmentId) ?? 0;
+    const campaigns = this.db
+      .prepare<[number, number, number], { campaign_id: number; name: string }>(
+        `SELECT id AS campaign_id, name FROM campaigns c WHERE account_id = ?
+           AND (EXISTS (SELECT 1 FROM json_each(c.inclusion_segments) WHERE value = ?)
+             OR EXISTS (SELECT 1 FROM json_each(c.exclusion_segments) WHERE value = ?))
+         ORDER BY id`,
+      )
+      .all(accountId, segmentId, segmentId);
+    return { ...segment, opted_out: optedOut, campaigns };
   }
 
   get(accountId: number, segmentId: number): Segment {
@@ -109,22 +172,100 @@ export class Segments {
       .all(segmentId);
   }
 
+  /**
+   * A page of members in number order, each with whether it is opted out. `offset` is the row's
+   * position among all members (or among those `search` matches: a number in any digit form, or
+   * a part of any column's value).
+   */
   members(
     accountId: number,
     segmentId: number,
-    { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {},
-  ): { total: number; members: SegmentMember[] } {
+    { offset = 0, limit = 100, search }: { offset?: number; limit?: number; search?: string } = {},
+  ): { total: number; members: Array<SegmentMember & { opted_out: boolean }> } {
     const segment = this.row(accountId, segmentId);
     const columns = JSON.parse(segment.columns) as string[];
-    const rows = this.db
-      .prepare<[number, number, number], { phone: string; fields: string }>(
-        'SELECT phone, fields FROM segment_members WHERE segment_id = ? ORDER BY phone LIMIT ? OFFSET ?',
-      )
-      .all(segmentId, Math.min(Math.max(Math.trunc(limit), 0), 10_000), Math.max(Math.trunc(offset), 0));
+    const take = Math.min(Math.max(Math.trunc(limit), 0), MAX_PAGE);
+    const skip = Math.max(Math.trunc(offset), 0);
+    const term = search?.trim() ?? '';
+    let total: number;
+    let rows: Array<{ phone: string; fields: string }>;
+    if (term === '') {
+      total = this.count(accountId, segmentId);
+      rows = this.pageAt(segment, skip, take);
+    } else {
+      const digits = phoneSearchDigits(term);
+      const where =
+        digits !== null
+          ? "segment_id = ? AND (phone LIKE ? ESCAPE '\\' OR fields LIKE ? ESCAPE '\\')"
+          : "segment_id = ? AND fields LIKE ? ESCAPE '\\'";
+      const params =
+        digits !== null
+          ? [segmentId, `%${escapeLike(digits)}%`, `%${escapeLike(term)}%`]
+          : [segmentId, `%${escapeLike(term)}%`];
+      total = this.db
+        .prepare(`SELECT count(*) FROM segment_members WHERE ${where}`)
+        .pluck()
+        .get(...params) as number;
+      rows = this.db
+        .prepare(`SELECT phone, fields FROM segment_members WHERE ${where} ORDER BY phone LIMIT ? OFFSET ?`)
+        .all(...params, take, skip) as Array<{ phone: string; fields: string }>;
+    }
+    const optedOut = new Set(
+      rows.length === 0
+        ? []
+        : this.db
+            .prepare<unknown[], string>(
+              `SELECT phone FROM optouts WHERE account_id = ? AND phone IN (${rows.map(() => '?').join(',')})`,
+            )
+            .pluck()
+            .all(accountId, ...rows.map((row) => row.phone)),
+    );
     return {
-      total: this.count(accountId, segmentId),
-      members: rows.map((row) => ({ phone: row.phone, fields: decodeFields(row.fields, columns) })),
+      total,
+      members: rows.map((row) => ({
+        phone: row.phone,
+        fields: decodeFields(row.fields, columns),
+        opted_out: optedOut.has(row.phone),
+      })),
     };
+  }
+
+  /** Members from position `skip`, through the segment's anchors (built once per version of it). */
+  private pageAt(segment: SegmentRow, skip: number, take: number): Array<{ phone: string; fields: string }> {
+    if (skip < ANCHOR_EVERY)
+      return this.db
+        .prepare<[number, number, number], { phone: string; fields: string }>(
+          'SELECT phone, fields FROM segment_members WHERE segment_id = ? ORDER BY phone LIMIT ? OFFSET ?',
+        )
+        .all(segment.id, take, skip);
+    const anchors = this.anchorsOf(segment);
+    const slot = Math.min(Math.floor(skip / ANCHOR_EVERY), anchors.length) - 1;
+    if (slot < 0) return [];
+    // anchors[k] is the member at position (k + 1) * ANCHOR_EVERY (0-based).
+    return this.db
+      .prepare<[number, string, number, number], { phone: string; fields: string }>(
+        'SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone >= ? ORDER BY phone LIMIT ? OFFSET ?',
+      )
+      .all(segment.id, anchors[slot]!, take, skip - (slot + 1) * ANCHOR_EVERY);
+  }
+
+  private readonly anchors = new Map<number, { version: string; phones: string[] }>();
+
+  private anchorsOf(segment: SegmentRow): string[] {
+    const version = `${segment.status}:${segment.updated_at}:${segment.member_count}`;
+    const cached = this.anchors.get(segment.id);
+    if (cached && cached.version === version && segment.status === 'ready') return cached.phones;
+    const phones: string[] = [];
+    let n = 0;
+    // Only the key is read (the primary key's B-tree), in one pass: about 0.1 s at a million.
+    for (const phone of this.db
+      .prepare<[number], string>('SELECT phone FROM segment_members WHERE segment_id = ? ORDER BY phone')
+      .pluck()
+      .iterate(segment.id))
+      if (n++ % ANCHOR_EVERY === 0 && n > 1) phones.push(phone);
+    if (this.anchors.size > 20) this.anchors.clear();
+    this.anchors.set(segment.id, { version, phones });
+    return phones;
   }
 
   union(
@@ -167,10 +308,13 @@ export class Segments {
       const segment = this.readySegment(accountId, id);
       for (const column of JSON.parse(segment.columns) as string[]) if (!columns.includes(column)) columns.push(column);
     }
-    for (const id of input.exclude) this.readySegment(accountId, id);
+    const names = (ids: number[]) => [...new Set(ids)].map((id) => this.readySegment(accountId, id).name);
+    // "A ∪ B − C": how the Contacts page says where the members came from.
+    const label = [names(input.include).join(' ∪ '), ...names(input.exclude)].join(' − ');
     return this.imports.queueCombine(
       accountId,
       name,
+      label,
       columns,
       {
         include: [...new Set(input.include)],
@@ -230,6 +374,7 @@ export class Segments {
       name: 'segment-purge',
       nextDueAt: () => (this.purgeDue ? 0 : null),
       runDue: () => {
+        if (this.undoAddedStep()) return true;
         const target = this.db
           .prepare<[], { id: number; status: SegmentStatus }>(
             `SELECT s.id, s.status FROM segments s
@@ -258,6 +403,51 @@ export class Segments {
     };
   }
 
+  /**
+   * One step of what imports into existing segments leave behind (import_added): a done one's
+   * record is emptied; a failed or cancelled one's added rows are taken out of the segment, and
+   * when none is left the segment gets its columns back and is 'ready' again, as it was before.
+   * Returns false when there is nothing to do.
+   */
+  private undoAddedStep(): boolean {
+    const job = this.db
+      .prepare<[], { id: number; status: string; segment_id: number; spec: string; undo: number }>(
+        // undo: the job failed or was cancelled, is the segment's last job, and the segment waits
+        // for it ('importing' with no job open on it).
+        `SELECT j.id, j.status, j.segment_id, j.spec,
+           (j.status <> 'done' AND s.status = 'importing'
+             AND j.id = (SELECT max(l.id) FROM import_jobs l WHERE l.segment_id = j.segment_id)
+             AND NOT EXISTS (SELECT 1 FROM import_jobs o WHERE o.segment_id = s.id AND o.status IN ('queued', 'running')))
+             AS undo
+         FROM import_jobs j LEFT JOIN segments s ON s.id = j.segment_id
+         WHERE j.target_segment_id IS NOT NULL AND j.status IN ('done', 'failed', 'cancelled')
+           AND (EXISTS (SELECT 1 FROM import_added a WHERE a.job_id = j.id) OR undo)
+         ORDER BY j.id LIMIT 1`,
+      )
+      .get();
+    if (!job) return false;
+    const undo = job.undo === 1;
+    this.db.transaction(() => {
+      const batch = `SELECT phone FROM import_added WHERE job_id = ? ORDER BY phone LIMIT ${PURGE_BATCH}`;
+      if (undo)
+        this.db
+          .prepare(`DELETE FROM segment_members WHERE segment_id = ? AND phone IN (${batch})`)
+          .run(job.segment_id, job.id);
+      const removed = this.db
+        .prepare(`DELETE FROM import_added WHERE job_id = ? AND phone IN (${batch})`)
+        .run(job.id, job.id).changes;
+      if (removed === 0 && undo) {
+        const before = (JSON.parse(job.spec) as { columnsBefore?: string[] }).columnsBefore ?? [];
+        this.db
+          .prepare(
+            "UPDATE segments SET status = 'ready', columns = ?, updated_at = ? WHERE id = ? AND status = 'importing'",
+          )
+          .run(JSON.stringify(before), this.clock.now(), job.segment_id);
+      }
+    })();
+    return true;
+  }
+
   private row(accountId: number, segmentId: number): SegmentRow {
     const row = Number.isInteger(segmentId) ? this.byId.get(segmentId) : undefined;
     if (!row || row.account_id !== accountId || row.status === 'deleting')
@@ -280,6 +470,12 @@ function toSegment(row: SegmentRow): Segment {
     columns: JSON.parse(row.columns) as string[],
     member_count: row.member_count,
     status: row.status,
+    source: { kind: row.source_kind ?? row.origin, label: row.source_label },
     created_at: row.created_at,
   };
+}
+
+/** A LIKE pattern's text with its wildcards taken literally (ESCAPE '\\'). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

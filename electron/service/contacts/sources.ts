@@ -19,7 +19,9 @@ export class ImportFileError extends Error {
     readonly code:
       | 'binary'
       | 'xls'
+      | 'encrypted'
       | 'corrupt_xlsx'
+      | 'too_large'
       | 'empty'
       | 'no_phone_column'
       | 'sheet_not_found'
@@ -51,15 +53,45 @@ export function sniffFormat(file: string): 'csv' | 'xlsx' {
   }
   const bytes = head.subarray(0, length);
   if (length === 0) throw new ImportFileError('empty', 'فایل خالی است');
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
-  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    // exceljs keeps a sheet's shared strings in memory: a workbook this large is better read as CSV.
+    if (fs.statSync(file).size > MAX_XLSX_BYTES)
+      throw new ImportFileError('too_large', 'فایل XLSX بیش از حد بزرگ است؛ آن را در اکسل با قالب CSV ذخیره کنید');
+    return 'xlsx';
+  }
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
+    // An OLE compound file: an old XLS, or an XLSX Excel encrypted with a password (its package
+    // is then a stream named EncryptedPackage inside one).
+    if (isEncryptedPackage(file))
+      throw new ImportFileError(
+        'encrypted',
+        'فایل با گذرواژه محافظت شده است؛ آن را در اکسل باز کنید، گذرواژه را بردارید و دوباره ذخیره کنید',
+      );
     throw new ImportFileError(
       'xls',
       'فایل‌های XLS قدیمی پشتیبانی نمی‌شوند؛ آن را در اکسل با قالب XLSX یا CSV ذخیره کنید',
     );
+  }
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (!utf16 && looksBinary(bytes)) throw new ImportFileError('binary', 'فایل متنی (CSV) یا XLSX نیست');
   return 'csv';
+}
+
+/** Above this an XLSX is refused (read it as CSV instead): 512 MB. */
+const MAX_XLSX_BYTES = 512 * 1024 * 1024;
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
+/** Whether an OLE compound file holds an encrypted OOXML package (its directory names the stream). */
+function isEncryptedPackage(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    // The directory of a small compound file is near its start; 4 MB covers Excel's own.
+    const buffer = Buffer.alloc(Math.min(fs.fstatSync(fd).size, 4 * 1024 * 1024));
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, length).includes(ENCRYPTED_PACKAGE);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** NUL bytes or many control characters: an image, a PDF, an executable... not a table. */

@@ -34,6 +34,8 @@ export class JobWriter {
   private readonly reject;
   private readonly checkpoint;
   private readonly record: boolean;
+  /** An import adding rows to an existing segment: the numbers it added, for a rollback. */
+  private readonly added: BulkInsert | null;
 
   constructor(
     private readonly db: Db,
@@ -58,9 +60,14 @@ export class JobWriter {
             3,
             CHUNK_ROWS,
           ));
+    this.added =
+      job.target_segment_id !== null
+        ? new BulkInsert(db, 'INSERT OR IGNORE INTO import_added (job_id, phone)', '(?, ?)', 2, CHUNK_ROWS)
+        : null;
     // A transaction inside the commit's transaction is a savepoint: throwing rolls back this chunk only.
     this.insertAll = db.transaction((params: unknown[], rows: number) => {
       if (insert.run(params) !== rows) throw new ChunkHasDuplicate();
+      this.recordAdded(params);
     });
     this.reject = db.prepare(
       'INSERT OR REPLACE INTO import_rejections (job_id, row, phone_number, reason) VALUES (?, ?, ?, ?)',
@@ -155,8 +162,22 @@ export class JobWriter {
   }
 
   private insertOne(candidate: Candidate): void {
-    if (this.insert.run(this.params([candidate]))) this.counters.valid++;
-    else this.duplicate(candidate);
+    const params = this.params([candidate]);
+    if (this.insert.run(params)) {
+      this.counters.valid++;
+      this.recordAdded(params);
+    } else this.duplicate(candidate);
+  }
+
+  /** Rows added to an existing segment are remembered (same commit), so a rollback removes exactly them. */
+  private recordAdded(memberParams: unknown[]): void {
+    if (!this.added) return;
+    const params: unknown[] = new Array((memberParams.length / 3) * 2);
+    for (let n = 0, k = 0; n < memberParams.length; n += 3, k += 2) {
+      params[k] = this.job.id;
+      params[k + 1] = memberParams[n + 1];
+    }
+    this.added.run(params);
   }
 
   /** The rows' parameters, flat: a member is (segment, number, fields), an opt-out (account, number, time). */
@@ -241,7 +262,15 @@ export function finishJob(
     now,
     job.id,
   );
-  if (job.segment_id !== null) {
+  if (job.segment_id !== null && job.target_segment_id !== null) {
+    // Rows added to an existing segment: done, it counts them; failed or cancelled, it stays
+    // 'importing' until the purge worker has taken out the rows this job added and restored its
+    // columns (Segments.purgeWorker), so it is never seen half-restored.
+    if (status === 'done')
+      db.prepare(
+        "UPDATE segments SET status = 'ready', member_count = member_count + ?, error = NULL, updated_at = ? WHERE id = ? AND status = 'importing'",
+      ).run(members, now, job.segment_id);
+  } else if (job.segment_id !== null) {
     if (status === 'done')
       db.prepare(
         "UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?",

@@ -1,10 +1,10 @@
 // IPC handlers of the campaigns domain: thin mappings onto core.campaigns (the rules live there).
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { campaignsContracts } from '../../../shared/ipc/contracts/campaigns';
 import type { AppServices, HandlersFor } from './dispatcher';
+import { exportFile } from './export-files';
 
-export function campaignsHandlers({ core, host, events }: AppServices): HandlersFor<typeof campaignsContracts> {
+export function campaignsHandlers(services: AppServices): HandlersFor<typeof campaignsContracts> {
+  const { core } = services;
   return {
     'campaigns:create': (input) =>
       core.campaigns.create(input.account_id, {
@@ -34,36 +34,15 @@ export function campaignsHandlers({ core, host, events }: AppServices): Handlers
     'campaigns:pause': ({ account_id, execution_id }) => core.campaigns.pause(account_id, execution_id),
     'campaigns:resume': ({ account_id, execution_id }) => core.campaigns.resume(account_id, execution_id),
     'campaigns:cancel': ({ account_id, execution_id }) => core.campaigns.cancel(account_id, execution_id),
-    'campaigns:export': async ({ account_id, execution_id, format, language, status, clicked, export_id }) => {
-      const exportId = export_id ?? randomUUID();
-      const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 19);
-      const fileName = `campaign-${execution_id}-${stamp}-${exportId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12) || 'x'}.${format}`;
-      // Beside the Messages page's exports: the web bridge serves that folder.
-      const file = path.join(core.dataDir, 'exports', fileName);
-      const progress = (state: 'running' | 'done' | 'failed', done: number, total: number, error?: string) =>
-        events.emit('export:progress', { export_id: exportId, state, done, total, ...(error ? { error } : {}) });
-      try {
-        const { rows } = await core.campaigns.exportReport(
+    'campaigns:export': ({ account_id, execution_id, format, language, status, clicked, export_id }) =>
+      exportFile(services, `campaign-${execution_id}`, format, export_id, (file, progress) =>
+        core.campaigns.exportReport(
           account_id,
           execution_id,
           { format, language, file, filter: { status, clicked } },
-          (done, total) => progress('running', done, total),
-        );
-        progress('done', rows, rows);
-        const web = host.mode === 'web' && host.exportUrl;
-        return {
-          export_id: exportId,
-          format,
-          rows,
-          path: web ? null : file,
-          url: web ? host.exportUrl!(fileName) : null,
-          file_name: fileName,
-        };
-      } catch (error) {
-        progress('failed', 0, 0, error instanceof Error ? error.message : String(error));
-        throw error;
-      }
-    },
+          progress,
+        ),
+      ),
     'campaigns:segmentFromResults': async ({ account_id, execution_id, kind, name }) => {
       const { segmentId, jobId } = await core.campaigns.segmentFromResults(account_id, execution_id, kind, name);
       return { segment_id: segmentId, job_id: jobId };

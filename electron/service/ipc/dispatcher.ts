@@ -30,9 +30,15 @@ export interface AppHost extends AppSettingsHost {
   backupUrl?(fileName: string): string;
   /** Desktop: native file dialogs (null when the user cancels). */
   chooseFile?(
-    purpose: 'backup-restore' | 'backup-save' | 'data-folder',
+    purpose: 'backup-restore' | 'backup-save' | 'data-folder' | 'spreadsheet',
     defaultPath: string | undefined,
   ): Promise<string | null>;
+  /**
+   * Web mode: the path of a spreadsheet the browser uploaded (POST /bridge/uploads), from the name
+   * the upload answered; anything else is refused, so the window never names a server path.
+   * Desktop: absent, and `file` is the path a dialog or a drop gave.
+   */
+  uploadedFile?(file: string): string;
   /** Desktop: show a file in the system's file manager. */
   reveal?(file: string): void;
   /** Where unexpected errors are reported (they reach the caller only as code 500). */

@@ -1,7 +1,15 @@
 // The renderer's one way to the service: the typed client of shared/ipc over Electron's preload
 // bridge (`window.chapar`) when present, else the web bridge of `serve` on the page's own origin.
 // Stores receive it; unit tests build one over shared/ipc's fake transport (test/fakes.ts).
-import { createClient, defaultTransport, IpcCallError, uploadBackup, type Client } from '../../../shared/ipc';
+import {
+  createClient,
+  defaultTransport,
+  IpcCallError,
+  uploadBackup,
+  uploadSpreadsheet,
+  type ChaparBridge,
+  type Client,
+} from '../../../shared/ipc';
 import type { Backup } from '../../../shared/ipc/schemas';
 
 export interface Api extends Client {
@@ -10,12 +18,31 @@ export interface Api extends Client {
    * operation outside the contracts: a file body, not JSON). Desktop: never called.
    */
   uploadBackup(file: Blob): Promise<Backup>;
+  /** True in the desktop app (native file dialogs: files:choose works there only). */
+  readonly desktop: boolean;
+  /**
+   * A spreadsheet the user dropped or picked, as the `file` imports:preview / imports:start /
+   * optouts:import take: desktop, its path; web mode, streamed to the server first.
+   */
+  openSpreadsheet(file: File): Promise<{ file: string; name: string; bytes: number }>;
 }
 
 export function connectApi(): Api {
   const client = createClient(defaultTransport());
+  const bridge = (globalThis as { chapar?: ChaparBridge }).chapar;
   return {
     ...client,
+    desktop: bridge !== undefined,
+    async openSpreadsheet(file) {
+      if (bridge) {
+        const path = bridge.pathForFile(file);
+        if (!path) throw new IpcCallError('imports:upload', { code: 400, message: 'no file' });
+        return { file: path, name: file.name, bytes: file.size };
+      }
+      const result = await uploadSpreadsheet(file, file.name);
+      if (!result.ok) throw new IpcCallError('imports:upload', result.error);
+      return result.value;
+    },
     async uploadBackup(file) {
       const result = await uploadBackup(file);
       if (!result.ok) throw new IpcCallError('backup:upload', result.error);

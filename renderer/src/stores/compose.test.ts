@@ -112,6 +112,7 @@ describe('compose store, segments', () => {
       columns: [],
       member_count: 3,
       status: 'ready',
+      source: { kind: 'upload' as const, label: null },
       created_at: 0,
     });
     let segments = [segment(1)];
@@ -162,7 +163,17 @@ describe('compose store, segments', () => {
   it('has the segment counted by the core: its members, deduplicated against the pasted numbers', async () => {
     const { api } = fakeApi({
       'lines:list': () => [line()],
-      'segments:list': () => [{ id: 7, name: 'club', columns: [], member_count: 3, status: 'ready', created_at: 0 }],
+      'segments:list': () => [
+        {
+          id: 7,
+          name: 'club',
+          columns: [],
+          member_count: 3,
+          status: 'ready',
+          source: { kind: 'upload', label: null },
+          created_at: 0,
+        },
+      ],
       'pricing:get': () => pricing,
       'compose:preview': fakeQuote(pricing, 1_000_000, undefined, {
         7: ['09120000001', '09120000005', '09120000006'],

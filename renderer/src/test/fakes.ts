@@ -18,6 +18,11 @@ export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
       if (!next) throw new Error('no fake upload');
       return next;
     },
+    desktop: false,
+    // A spreadsheet "opened" under its own name, as web mode's upload answers it.
+    async openSpreadsheet(file) {
+      return { file: file.name, name: file.name, bytes: file.size };
+    },
   };
   return { api, transport };
 }

@@ -9,7 +9,8 @@ export const filesContracts = {
   'files:choose': defineContract({
     channel: 'files:choose',
     input: z.object({
-      purpose: z.enum(['backup-restore', 'backup-save', 'data-folder']),
+      /** spreadsheet: a CSV or XLSX file to import (contacts, opt-outs). */
+      purpose: z.enum(['backup-restore', 'backup-save', 'data-folder', 'spreadsheet']),
       default_path: z.string().optional(),
     }),
     output: z.object({ path: z.string().nullable() }),

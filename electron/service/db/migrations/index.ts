@@ -7,6 +7,7 @@ import dueRanges from './0005-due-ranges';
 import jobs from './0006-jobs';
 import coreSeams from './0007-core-seams';
 import campaigns from './0008-campaigns';
+import contactsUi from './0009-contacts-ui';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   { name: '0006-jobs', sql: jobs },
   { name: '0007-core-seams', sql: coreSeams },
   { name: '0008-campaigns', sql: campaigns },
+  { name: '0009-contacts-ui', sql: contactsUi },
 ];
