@@ -117,7 +117,8 @@ export interface BatchOutput {
   emit(batch: Batch): void;
 }
 
-const BATCH_ROWS = 10_000;
+/** Rows per batch, and so per commit of the writer (imports.ts MAX_BATCHES_PER_COMMIT). */
+const BATCH_ROWS = 5_000;
 
 /** The fast path covers the canonical form; everything else goes through the lenient rules. */
 function normalize(raw: string): string | null {
