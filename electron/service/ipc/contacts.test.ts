@@ -14,6 +14,16 @@ import { writeSegment } from '../../../test/helpers/segments';
 import type { Channel, InputOf, OutputOf } from '../../../shared/ipc/contracts';
 import { importErrorCode } from '../../../shared/contacts';
 import { createDispatcher, type IpcDispatcher } from './dispatcher';
+import {
+  EXPECTED,
+  OPTED_OUT,
+  REJECTED,
+  VALID_PHONES,
+  rowOf,
+  twoSheetXlsx,
+  utf8BomCsv,
+  windows1256Csv,
+} from '../../../test/e2e/spreadsheets';
 
 let core: Core;
 let dispatcher: IpcDispatcher;
@@ -295,6 +305,43 @@ describe('the import wizard', () => {
     });
     expect(await waitDone(started.job_id)).toMatchObject({ valid: 2, invalid: 0 });
     expect((await ok('segments:get', { account_id: account, segment_id: started.segment_id })).name).toBe('مشتریان');
+  });
+});
+
+describe('the customer spreadsheets of the end-to-end tests', () => {
+  it('each gives exactly the expected valid / invalid / duplicate / opted-out rows, with their row numbers', async () => {
+    core.optouts.add(account, OPTED_OUT);
+    const files: Array<[string, number, { sheet?: string }]> = [
+      [utf8BomCsv(dir), 1, {}],
+      [windows1256Csv(dir), 1, {}],
+      [await twoSheetXlsx(dir), 3, { sheet: 'Customers' }],
+    ];
+    for (const [spreadsheet, headerRow, choices] of files) {
+      const preview = await ok('imports:preview', { account_id: account, file: spreadsheet, ...choices });
+      expect(preview).toMatchObject({ header_row: headerRow, phone_column: 1 });
+      // Windows-1256 writes the Persian yeh as the Arabic one.
+      expect(preview.columns.map((name) => name.replaceAll('ي', 'ی'))).toEqual(['نام', 'موبایل', 'شهر']);
+      const started = await ok('imports:start', {
+        account_id: account,
+        file: spreadsheet,
+        ...choices,
+        mapping: {
+          phone: 1,
+          columns: [
+            { index: 0, name: 'NAME' },
+            { index: 2, name: 'CITY' },
+          ],
+        },
+      });
+      expect(await waitDone(started.job_id)).toMatchObject({ status: 'done', ...EXPECTED });
+      const members = await ok('segments:members', { account_id: account, segment_id: started.segment_id });
+      expect(members.members.map((m) => m.phone)).toEqual(VALID_PHONES);
+      expect(members.members[0]!.fields).toEqual({ NAME: 'سارا', CITY: 'تهران' });
+      for (const reason of ['duplicate', 'invalid', 'opted_out'] as const) {
+        const rows = await ok('imports:rejections', { account_id: account, job_id: started.job_id, reason });
+        expect(rows.rows.map((r) => r.row)).toEqual(REJECTED[reason].map((i) => rowOf(i, headerRow)));
+      }
+    }
   });
 });
 
