@@ -257,6 +257,12 @@ describe('the import wizard', () => {
       const error = await refused('imports:preview', { account_id: account, file: file(name, content) });
       expect([name, error.code, importErrorCode(error.detail)]).toEqual([name, 400, code]);
     }
+    // A 2 GB workbook (sparse: no disk is spent): refused before a byte of it is unzipped.
+    const huge = file('huge.xlsx', Buffer.from([0x50, 0x4b, 3, 4]));
+    fs.truncateSync(huge, 2 * 1024 ** 3);
+    expect(importErrorCode((await refused('imports:preview', { account_id: account, file: huge })).detail)).toBe(
+      'too_large',
+    );
     const missing = await refused('imports:preview', { account_id: account, file: path.join(dir, 'gone.csv') });
     expect(importErrorCode(missing.detail)).toBe('file_missing');
     const names = file('names.csv', 'name,city\nSara,Tehran\nAli,Shiraz\n');
