@@ -14,6 +14,7 @@ export function ErrorNotifier() {
     useStore(stores.messages, (s) => s.error),
     useStore(stores.settings, (s) => s.error),
     useStore(stores.dashboard, (s) => s.error),
+    useStore(stores.contacts, (s) => s.error),
   ];
   const key = errors.join('\u0000');
   useEffect(() => {

@@ -1,7 +1,7 @@
 // The app shell: header (name, account, credit), navigation, and the current page.
 import { AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChartBar, IconList, IconSend, IconSettings, type Icon } from '@tabler/icons-react';
+import { IconAddressBook, IconChartBar, IconList, IconSend, IconSettings, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -12,17 +12,20 @@ import { Money } from './Money';
 import { lazy, Suspense } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
 import { ErrorBoundary } from './ErrorBoundary';
+import { WindowFileDrop } from './import/WindowFileDrop';
 
 // Pages load on first visit: the charts of the dashboard and the settings forms stay out of the
 // first script the window parses.
 const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const ComposePage = lazy(() => import('../pages/ComposePage').then((m) => ({ default: m.ComposePage })));
 const MessagesPage = lazy(() => import('../pages/MessagesPage').then((m) => ({ default: m.MessagesPage })));
+const ContactsPage = lazy(() => import('../pages/ContactsPage').then((m) => ({ default: m.ContactsPage })));
 const SettingsPage = lazy(() => import('../pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'dashboard', icon: IconChartBar },
   { page: 'compose', icon: IconSend },
+  { page: 'contacts', icon: IconAddressBook },
   { page: 'messages', icon: IconList },
   { page: 'settings', icon: IconSettings },
 ];
@@ -70,11 +73,13 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <WindowFileDrop />
         <ErrorNotifier />
         <ErrorBoundary resetKey={page}>
           <Suspense fallback={<Loader size="sm" m="xl" />}>
             {page === 'dashboard' && <DashboardPage />}
             {page === 'compose' && <ComposePage />}
+            {page === 'contacts' && <ContactsPage />}
             {page === 'messages' && <MessagesPage />}
             {page === 'settings' && <SettingsPage />}
           </Suspense>

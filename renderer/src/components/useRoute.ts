@@ -1,12 +1,25 @@
-// Hash routing for four pages: no router dependency, and a page survives a reload (#/messages).
+// Hash routing: no router dependency, and a page survives a reload (#/messages). A page may have
+// a path under it (#/contacts/segment/12, #/contacts/optouts, #/contacts/import).
 import { useCallback, useSyncExternalStore } from 'react';
 
-export const PAGES = ['dashboard', 'compose', 'messages', 'settings'] as const;
+export const PAGES = ['dashboard', 'compose', 'contacts', 'messages', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
+function parts(): string[] {
+  return window.location.hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '');
+}
+
 function current(): Page {
-  const name = window.location.hash.replace(/^#\/?/, '');
+  const name = parts()[0] ?? '';
   return (PAGES as readonly string[]).includes(name) ? (name as Page) : 'dashboard';
+}
+
+/** The path under the page, joined with '/' ('' at the page itself). */
+function subPath(): string {
+  return parts().slice(1).join('/');
 }
 
 function subscribe(onChange: () => void): () => void {
@@ -14,10 +27,18 @@ function subscribe(onChange: () => void): () => void {
   return () => window.removeEventListener('hashchange', onChange);
 }
 
+/** Goes to a page, or a path under it (`contacts/segment/12`). */
+export function navigate(path: string): void {
+  window.location.hash = `#/${path}`;
+}
+
 export function useRoute(): [Page, (page: Page) => void] {
   const page = useSyncExternalStore(subscribe, current);
-  const go = useCallback((next: Page) => {
-    window.location.hash = `#/${next}`;
-  }, []);
+  const go = useCallback((next: Page) => navigate(next), []);
   return [page, go];
+}
+
+/** The current page's sub-path, e.g. `segment/12` under #/contacts/segment/12. */
+export function useSubPath(): string {
+  return useSyncExternalStore(subscribe, subPath);
 }

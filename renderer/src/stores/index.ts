@@ -7,6 +7,8 @@ import { createComposeStore } from './compose';
 import { createMessagesStore, followStatusChanges } from './messages';
 import { createSettingsStore } from './settings';
 import { createDashboardStore } from './dashboard';
+import { createContactsStore } from './contacts';
+import { createImportsStore } from './imports';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 
 const REFUNDING = new Set<number>(REFUNDING_STATUSES);
@@ -18,6 +20,8 @@ export function createStores(api: Api, navigatorLanguage?: string) {
     messages: createMessagesStore(api),
     settings: createSettingsStore(api),
     dashboard: createDashboardStore(api),
+    contacts: createContactsStore(api),
+    imports: createImportsStore(api),
   };
   return stores;
 }
@@ -33,6 +37,9 @@ export function connectStores(api: Api, stores: Stores): () => void {
     stores.messages.getState().setAccount(accountId);
     void stores.settings.getState().load(accountId);
     void stores.dashboard.getState().load(accountId);
+    void stores.contacts.getState().load(accountId);
+    stores.imports.getState().setAccount(accountId);
+    void stores.imports.getState().resume();
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
@@ -52,9 +59,11 @@ export function connectStores(api: Api, stores: Stores): () => void {
       if (changes.some((c) => REFUNDING.has(c.status))) void stores.session.getState().refreshAccounts();
     }
   });
-  // A finished import may be a new segment to send to.
+  // The wizard follows its run; a finished import (or combine, or opt-out file) changes segments.
   const unsubscribeImports = api.on('import:progress', (progress) => {
+    stores.imports.getState().follow(progress);
     if (progress.status === 'done') void stores.compose.getState().refreshSegments();
+    if (progress.status !== 'running') void stores.contacts.getState().refresh();
   });
   onAccount(stores.session.getState().accountId);
   return () => {

@@ -9,15 +9,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-
-function download(url: string, fileName: string) {
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-}
+import { download } from '../../lib/download';
 
 export function ExportButtons() {
   const { t } = useTranslation();

@@ -1,0 +1,89 @@
+// A virtualized list of equal-height rows under a header (a CSS grid, so header and rows line up
+// and flip with the page's direction): only the visible rows exist, and `onRange` says which they
+// are so their pages can be fetched.
+import { Paper, Skeleton } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type ReactNode } from 'react';
+
+const ROW_HEIGHT = 40;
+
+export function VirtualRows({
+  count,
+  columns,
+  header,
+  renderRow,
+  onRange,
+  testId,
+  height = 'calc(100vh - 360px)',
+}: {
+  count: number;
+  /** grid-template-columns of header and rows. */
+  columns: string;
+  header: ReactNode;
+  /** A row's cells, or null while its page loads. */
+  renderRow: (index: number) => ReactNode | null;
+  onRange: (first: number, last: number) => void;
+  testId: string;
+  height?: string;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 15,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (count > 0) onRange(first, last);
+  }, [first, last, count, onRange]);
+  const rowStyle = {
+    display: 'grid',
+    gridTemplateColumns: columns,
+    alignItems: 'center',
+    gap: 8,
+    height: ROW_HEIGHT,
+    paddingInline: 12,
+    borderBottom: '1px solid var(--mantine-color-gray-2)',
+    fontSize: 'var(--mantine-font-size-sm)',
+    whiteSpace: 'nowrap' as const,
+  };
+  return (
+    <Paper withBorder style={{ overflow: 'hidden' }} data-testid={testId} role="table" aria-rowcount={count}>
+      <div style={{ ...rowStyle, fontWeight: 600, background: 'var(--mantine-color-gray-0)' }} role="row">
+        {header}
+      </div>
+      <div
+        ref={scrollRef}
+        style={{ height, minHeight: 200, overflowY: 'auto', contain: 'strict' }}
+        data-testid={`${testId}-scroll`}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const cells = renderRow(item.index);
+            return (
+              <div
+                key={item.key}
+                role="row"
+                style={{
+                  ...rowStyle,
+                  position: 'absolute',
+                  top: 0,
+                  insetInlineStart: 0,
+                  width: '100%',
+                  transform: `translateY(${item.start}px)`,
+                }}
+                data-index={item.index}
+              >
+                {cells ?? <Skeleton height={12} width="70%" style={{ gridColumn: '1 / -1' }} />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </Paper>
+  );
+}
