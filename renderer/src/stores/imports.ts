@@ -103,6 +103,8 @@ export interface ImportsState {
   follow(progress: PayloadOf<'import:progress'>): void;
   /** Back to the first step, for another file. */
   reset(): void;
+  /** A new import asked for (a button): the first step, unless one is running (then it is shown). */
+  begin(): void;
   /** After a reload: the running import of the account, if any, is shown again. */
   resume(): Promise<void>;
   rejections(reason: RejectionReason, offset: number, limit: number): Promise<Rejections | null>;
@@ -133,6 +135,8 @@ const FRESH = {
 export function createImportsStore(api: Api) {
   return createStore<ImportsState>()((set, get) => {
     let previewTicket = 0;
+    /** A new file keeps an existing segment chosen as the destination (its "add rows"). */
+    const keptTarget = (): Target => (get().target.kind === 'existing' ? get().target : { kind: 'new', name: '' });
     const readPreview = async () => {
       const { accountId, source, choices } = get();
       if (accountId === null || source === null) return;
@@ -181,7 +185,7 @@ export function createImportsStore(api: Api) {
         if (accountId !== get().accountId) set({ accountId, ...FRESH, target: { kind: 'new', name: '' } });
       },
       async openFile(file) {
-        set({ ...FRESH, uploading: true, step: 'file', target: { kind: 'new', name: '' } });
+        set({ ...FRESH, uploading: true, step: 'file', target: keptTarget() });
         try {
           const source = await api.openSpreadsheet(file);
           set({ source, uploading: false });
@@ -193,7 +197,7 @@ export function createImportsStore(api: Api) {
       },
       async openPath(path) {
         const name = path.split(/[\\/]/).pop() ?? path;
-        set({ ...FRESH, source: { file: path, name, bytes: 0 }, target: { kind: 'new', name: '' } });
+        set({ ...FRESH, source: { file: path, name, bytes: 0 }, target: keptTarget() });
         await readPreview();
       },
       async setChoice(changes) {
@@ -281,6 +285,9 @@ export function createImportsStore(api: Api) {
       },
       reset() {
         set({ ...FRESH, target: { kind: 'new', name: '' } });
+      },
+      begin() {
+        if (get().step !== 'running') get().reset();
       },
       async resume() {
         const { accountId, job } = get();

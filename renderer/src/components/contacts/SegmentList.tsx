@@ -41,7 +41,7 @@ import { SourceText } from './SourceText';
 export function SegmentList() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { contacts } = useStores();
+  const { contacts, imports } = useStores();
   const segments = useStore(contacts, (s) => s.segments);
   const search = useStore(contacts, (s) => s.search);
   const setSearch = useStore(contacts, (s) => s.setSearch);
@@ -62,7 +62,10 @@ export function SegmentList() {
         <Group gap="xs">
           <Button
             leftSection={<IconFileImport size={16} />}
-            onClick={() => navigate('contacts/import')}
+            onClick={() => {
+              imports.getState().begin();
+              navigate('contacts/import');
+            }}
             data-testid="contacts-import"
           >
             {t('contacts.import')}

@@ -38,7 +38,7 @@ interface Member {
 export function SegmentPage({ segmentId }: { segmentId: number }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { contacts, compose } = useStores();
+  const { contacts, compose, imports } = useStores();
   const { api, accountId, detail, exportSegment } = useStore(contacts);
   // The list's entry changes when the segment does (an import into it ends, a rename).
   const listed = useStore(contacts, (s) => s.segments?.find((segment) => segment.id === segmentId));
@@ -166,7 +166,10 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
           <Button
             variant="light"
             leftSection={<IconFileImport size={16} />}
-            onClick={() => navigate(`contacts/import/${segmentId}`)}
+            onClick={() => {
+              imports.getState().begin();
+              navigate(`contacts/import/${segmentId}`);
+            }}
             disabled={info?.status !== 'ready'}
             data-testid="segment-add-rows"
           >
