@@ -245,7 +245,6 @@ export function OptOutsPage() {
             autosize
             minRows={2}
             maxRows={6}
-            dir="ltr"
             data-testid="optouts-input"
           />
           <Group gap="xs">
@@ -301,8 +300,8 @@ export function OptOutsPage() {
             if (!item) return null;
             return (
               <>
-                <div className="ltr-value" data-testid="optout-phone" data-phone={item.phone}>
-                  {digits(item.phone, language)}
+                <div data-testid="optout-phone" data-phone={item.phone}>
+                  <bdi dir="ltr">{digits(item.phone, language)}</bdi>
                 </div>
                 <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
                 <ActionIcon

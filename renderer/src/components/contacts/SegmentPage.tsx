@@ -24,7 +24,7 @@ import { download } from '../../lib/download';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { usePagedRows } from '../usePagedRows';
-import { VirtualRows } from './VirtualRows';
+import { Cell, VirtualRows } from './VirtualRows';
 import { RenameModal } from './RenameModal';
 import { DeleteModal } from './DeleteModal';
 import { SourceText } from './SourceText';
@@ -233,9 +233,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
               <div>#</div>
               <div>{t('segment.phone')}</div>
               {columns.map((column) => (
-                <div key={column} dir="auto">
-                  {column}
-                </div>
+                <Cell key={column} text={column} />
               ))}
               <div />
             </>
@@ -249,13 +247,11 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
                 <Text size="xs" c="dimmed">
                   {digits(index + 1, language)}
                 </Text>
-                <div className="ltr-value" data-testid="member-phone" data-phone={member.phone}>
-                  {digits(member.phone, language)}
+                <div data-testid="member-phone" data-phone={member.phone}>
+                  <bdi dir="ltr">{digits(member.phone, language)}</bdi>
                 </div>
                 {columns.map((column) => (
-                  <Text key={column} size="sm" truncate="end" dir="auto">
-                    {member.fields[column] ?? ''}
-                  </Text>
+                  <Cell key={column} text={member.fields[column] ?? ''} />
                 ))}
                 <div>
                   {member.opted_out ? (

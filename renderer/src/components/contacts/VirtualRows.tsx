@@ -41,6 +41,7 @@ export function VirtualRows({
     if (count > 0) onRange(first, last);
   }, [first, last, count, onRange]);
   const rowStyle = {
+    textAlign: 'start' as const,
     display: 'grid',
     gridTemplateColumns: columns,
     alignItems: 'center',
@@ -85,5 +86,17 @@ export function VirtualRows({
         </div>
       </div>
     </Paper>
+  );
+}
+
+/**
+ * A cell of text in either script: aligned to the start of the page's direction (right in
+ * Persian), the text itself isolated so a Latin name in a Persian page (or the reverse) reads right.
+ */
+export function Cell({ text }: { text: string }) {
+  return (
+    <div style={{ textAlign: 'start', overflow: 'hidden', textOverflow: 'ellipsis' }} title={text}>
+      <bdi>{text}</bdi>
+    </div>
   );
 }
