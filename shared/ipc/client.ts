@@ -117,6 +117,10 @@ export function createFakeTransport(handlers: FakeHandlers = {}): Transport & {
 
 function toIpcError(error: unknown): IpcError {
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'number' && 'message' in error)
-    return { code: error.code, message: String(error.message) };
+    return {
+      code: error.code,
+      message: String(error.message),
+      ...('detail' in error && typeof error.detail === 'string' ? { detail: error.detail } : {}),
+    };
   return { code: IpcErrorCode.Internal, message: error instanceof Error ? error.message : String(error) };
 }

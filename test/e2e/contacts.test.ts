@@ -203,7 +203,7 @@ describe('contacts (web UI)', () => {
     );
     await poll(() =>
       page.locator('[data-testid="segment-row"][data-name="Everyone"] [data-testid="segment-source"]').innerText(),
-    ).toBe('مشتریان وفادار ∪ Windows customers');
+    ).toBe('Combined: مشتریان وفادار ∪ Windows customers');
     await screenshot(page, 'en-contacts');
 
     // Delete: the confirmation says how many contacts go.

@@ -118,7 +118,7 @@ export function SegmentList() {
                 <Table.Th>{t('contacts.columns.columns')}</Table.Th>
                 <Table.Th>{t('contacts.columns.source')}</Table.Th>
                 <Table.Th>{t('contacts.columns.created')}</Table.Th>
-                <Table.Th w={48}>{t('contacts.columns.actions')}</Table.Th>
+                <Table.Th w={48} aria-label={t('contacts.columns.actions')} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { cleanFieldName, createImportsStore, mappingProblems, pace } from './imports';
+import { fakeApi } from '../test/fakes';
+import type { OutputOf, PayloadOf } from '../../../shared/ipc';
+
+const preview = (overrides: Partial<OutputOf<'imports:preview'>> = {}): OutputOf<'imports:preview'> => ({
+  file_name: 'customers.csv',
+  file_bytes: 100,
+  format: 'csv',
+  sheets: [],
+  sheet: null,
+  encoding: 'utf-8',
+  delimiter: ',',
+  header_row: 1,
+  columns: ['NAME', 'MOBILE', 'CITY'],
+  phone_column: 1,
+  rows: [
+    { row: 1, cells: ['name', 'mobile', 'city'] },
+    { row: 2, cells: ['Sara', '09120000001', 'Tehran'] },
+  ],
+  remembered: null,
+  ...overrides,
+});
+
+const job = (overrides: Partial<OutputOf<'imports:get'>> = {}): OutputOf<'imports:get'> => ({
+  job_id: 9,
+  kind: 'import',
+  segment_id: 4,
+  target_segment_id: null,
+  file_name: 'customers.csv',
+  status: 'queued',
+  rows: 0,
+  fraction: 0,
+  total: 0,
+  valid: 0,
+  invalid: 0,
+  duplicates: 0,
+  opted_out: 0,
+  error: null,
+  created_at: 0,
+  started_at: null,
+  finished_at: null,
+  ...overrides,
+});
+
+const progress = (overrides: Partial<PayloadOf<'import:progress'>>): PayloadOf<'import:progress'> => ({
+  job_id: 9,
+  kind: 'import',
+  segment_id: 4,
+  upload_id: null,
+  status: 'running',
+  rows: 0,
+  fraction: 0,
+  valid: 0,
+  invalid: 0,
+  duplicates: 0,
+  opted_out: 0,
+  error: null,
+  ...overrides,
+});
+
+describe('the mapping rules', () => {
+  it('names fields in upper case with letters, digits and underscores', () => {
+    expect(cleanFieldName(' first name ')).toBe('FIRST_NAME');
+    expect(cleanFieldName('نام خانوادگی')).toBe('نام_خانوادگی');
+    expect(cleanFieldName('e-mail!')).toBe('E_MAIL');
+  });
+
+  it('asks for a phone column and refuses clashing or empty names', () => {
+    expect(mappingProblems(['field', 'field'], ['A', 'B'])).toEqual({ noPhone: true, badNames: [], clashes: [] });
+    expect(mappingProblems(['phone', 'field', 'field'], ['X', 'CITY', 'CITY']).clashes).toEqual([1, 2]);
+    expect(mappingProblems(['phone', 'field', 'skip'], ['X', '', 'CITY']).badNames).toEqual([1]);
+    // A skipped column's name does not matter.
+    expect(mappingProblems(['phone', 'field', 'skip'], ['X', 'CITY', 'CITY'])).toEqual({
+      noPhone: false,
+      badNames: [],
+      clashes: [],
+    });
+  });
+
+  it('measures rows per second and the time left from the last seconds of progress', () => {
+    expect(pace([{ at: 0, rows: 0, fraction: 0 }])).toEqual({ rowsPerSecond: null, secondsLeft: null });
+    expect(
+      pace([
+        { at: 0, rows: 0, fraction: 0 },
+        { at: 2_000, rows: 400_000, fraction: 0.4 },
+      ]),
+    ).toMatchObject({ rowsPerSecond: 200_000, secondsLeft: expect.closeTo(3, 6) });
+  });
+});
+
+describe('imports store', () => {
+  it('opens a file, previews it, applies the remembered mapping, starts and follows the run to its review', async () => {
+    const remembered = { phone: 1, columns: [{ index: 2, name: 'TOWN' }] };
+    const { api, transport } = fakeApi({
+      'imports:preview': () => preview({ remembered }),
+      'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+      'imports:get': () => job({ status: 'done', valid: 1, fraction: 1 }),
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'customers.csv'));
+    expect(store.getState()).toMatchObject({
+      step: 'layout',
+      roles: ['skip', 'phone', 'field'],
+      names: ['NAME', 'MOBILE', 'TOWN'],
+      remembered: true,
+      target: { kind: 'new', name: 'customers' },
+    });
+    await store.getState().setChoice({ delimiter: ';' });
+    expect(transport.calls.at(-1)).toEqual({
+      channel: 'imports:preview',
+      input: { account_id: 1, file: 'customers.csv', delimiter: ';' },
+    });
+    store.getState().setRole(0, 'phone');
+    // One phone column: the old one becomes a field.
+    expect(store.getState().roles).toEqual(['phone', 'field', 'field']);
+    store.getState().setRole(1, 'skip');
+    await store.getState().start();
+    expect(transport.calls.find((call) => call.channel === 'imports:start')?.input).toEqual({
+      account_id: 1,
+      file: 'customers.csv',
+      delimiter: ';',
+      mapping: { phone: 0, columns: [{ index: 2, name: 'TOWN' }] },
+      name: 'customers',
+    });
+    // imports:get said done at once: straight to the review.
+    expect(store.getState().step).toBe('review');
+  });
+
+  it('follows progress pushes of its own job only, then reads the final counts', async () => {
+    let final = false;
+    const { api } = fakeApi({
+      'imports:preview': () => preview(),
+      'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+      'imports:get': () => (final ? job({ status: 'cancelled' }) : job()),
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'c.csv'));
+    await store.getState().start();
+    expect(store.getState().step).toBe('running');
+    store.getState().follow(progress({ job_id: 8, rows: 50 }));
+    expect(store.getState().job?.rows).toBe(0);
+    store.getState().follow(progress({ rows: 500, fraction: 0.5, valid: 490 }));
+    expect(store.getState().job).toMatchObject({ rows: 500, fraction: 0.5, valid: 490 });
+    final = true;
+    store.getState().follow(progress({ status: 'cancelled' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState()).toMatchObject({ step: 'review', job: { status: 'cancelled' } });
+  });
+
+  it('says which file problem it met, by its code', async () => {
+    const { api } = fakeApi({
+      'imports:preview': () => {
+        throw Object.assign(new Error('bad'), { code: 400, detail: 'فایل با گذرواژه محافظت شده است (encrypted)' });
+      },
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'locked.xlsx'));
+    expect(store.getState()).toMatchObject({ step: 'file', error: { code: 'encrypted' } });
+  });
+
+  it('keeps an existing segment as the destination when a file is opened for it', async () => {
+    const { api } = fakeApi({ 'imports:preview': () => preview() });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    store.getState().setTarget({ kind: 'existing', segmentId: 7 });
+    await store.getState().openFile(new File(['x'], 'more.csv'));
+    expect(store.getState().target).toEqual({ kind: 'existing', segmentId: 7 });
+  });
+});
