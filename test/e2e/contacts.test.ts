@@ -293,6 +293,23 @@ describe('contacts (web UI)', () => {
     expect(await page.getByTestId('import-next').isDisabled()).toBe(true);
   });
 
+  it('opens the wizard with a file dropped anywhere on the window', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-messages').click();
+    const csv = 'name,mobile\nSara,09121000001\n';
+    const dataTransfer = await page.evaluateHandle((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'dropped.csv', { type: 'text/csv' }));
+      return transfer;
+    }, csv);
+    await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+    await page.getByTestId('window-drop-overlay').waitFor();
+    await page.dispatchEvent('main', 'drop', { dataTransfer });
+    await page.getByTestId('import-layout').waitFor();
+    expect(await page.getByTestId('import-file-name').innerText()).toContain('dropped.csv');
+    await page.getByTestId('window-drop-overlay').waitFor({ state: 'detached' });
+  });
+
   it('shows every step in Persian', async () => {
     const { page } = app;
     // The English notices of the earlier steps are closed, so the pictures show only Persian.
