@@ -60,6 +60,12 @@ async function importFile(
   return Number(await page.getByTestId('page-segment').getAttribute('data-id'));
 }
 
+/** Closes the notices still shown, so a picture shows the page alone. */
+async function closeNotices(page: Page) {
+  for (const close of await page.locator('.mantine-Notification-root button').all())
+    await close.click({ timeout: 2_000 }).catch(() => undefined);
+}
+
 async function counts(page: Page) {
   const value = async (kind: string) =>
     Number(await page.getByTestId(`import-count-${kind}`).getAttribute('data-value'));
@@ -204,6 +210,7 @@ describe('contacts (web UI)', () => {
     await poll(() =>
       page.locator('[data-testid="segment-row"][data-name="Everyone"] [data-testid="segment-source"]').innerText(),
     ).toBe('Combined: مشتریان وفادار ∪ Windows customers');
+    await closeNotices(page);
     await screenshot(page, 'en-contacts');
 
     // Delete: the confirmation says how many contacts go.
@@ -313,8 +320,7 @@ describe('contacts (web UI)', () => {
   it('shows every step in Persian', async () => {
     const { page } = app;
     // The English notices of the earlier steps are closed, so the pictures show only Persian.
-    for (const close of await page.locator('.mantine-Notification-root button').all())
-      await close.click({ timeout: 2_000 }).catch(() => undefined);
+    await closeNotices(page);
     await switchToPersian(page);
     await page.getByTestId('nav-contacts').click();
     await page.getByTestId('segments-table').waitFor();

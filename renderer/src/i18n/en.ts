@@ -144,10 +144,10 @@ export const en = {
       actions: 'Actions',
     },
     source: {
-      import: 'File {{label}}',
+      import: 'File',
       upload: 'API upload',
-      combine: 'Combined: {{label}}',
-      results: 'Results of campaign “{{label}}”',
+      combine: 'Combined:',
+      results: 'Results of campaign',
     },
     importing: 'Importing…',
     open: 'Open',

@@ -148,10 +148,10 @@ export const fa: Translation = {
       actions: 'عملیات',
     },
     source: {
-      import: 'فایل {{label}}',
+      import: 'فایل',
       upload: 'بارگذاری با API',
-      combine: 'ترکیب: {{label}}',
-      results: 'نتایج کارزار «{{label}}»',
+      combine: 'ترکیب:',
+      results: 'نتایج کارزار',
     },
     importing: 'در حال ورود…',
     open: 'باز کردن',

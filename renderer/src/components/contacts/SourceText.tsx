@@ -7,7 +7,14 @@ export function SourceText({ source }: { source: SegmentSummary['source'] }) {
   const { t } = useTranslation();
   return (
     <Text size="sm" c="dimmed" dir="auto" data-testid="segment-source" data-kind={source.kind} truncate="end" maw={260}>
-      {t(`contacts.source.${source.kind}`, { label: source.label ?? '' })}
+      {t(`contacts.source.${source.kind}`)}
+      {source.label ? (
+        <>
+          {' '}
+          {/* A Latin file name in a Persian line (or the reverse) keeps its own order. */}
+          <bdi>{source.label}</bdi>
+        </>
+      ) : null}
     </Text>
   );
 }
