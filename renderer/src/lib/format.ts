@@ -29,6 +29,11 @@ export function digits(text: string | number, language: Language): string {
   return language === 'fa' ? toPersianDigits(text) : String(text);
 }
 
+/** A name the user gave (a file's, a segment's) set apart inside a sentence of either direction. */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
 /** A number with thousands separators (Persian uses U+066C, the Arabic thousands separator). */
 export function formatNumber(value: number, language: Language, fractionDigits = 0): string {
   const text = value.toLocaleString('en-US', {
@@ -41,6 +46,29 @@ export function formatNumber(value: number, language: Language, fractionDigits =
 export function formatPercent(ratio: number, language: Language): string {
   const text = formatNumber(Math.round(ratio * 1000) / 10, language, 1);
   return language === 'fa' ? `٪${text}` : `${text}%`;
+}
+
+/** A file's size: KB below a megabyte, MB (one decimal) below a gigabyte, then GB. */
+export function formatBytes(bytes: number, language: Language): string {
+  const [kb, mb, gb] = language === 'fa' ? ['کیلوبایت', 'مگابایت', 'گیگابایت'] : ['KB', 'MB', 'GB'];
+  if (bytes >= 1024 ** 3) return `${formatNumber(bytes / 1024 ** 3, language, 1)} ${gb}`;
+  if (bytes >= 1024 ** 2) return `${formatNumber(bytes / 1024 ** 2, language, 1)} ${mb}`;
+  return `${formatNumber(Math.max(1, Math.round(bytes / 1024)), language)} ${kb}`;
+}
+
+/** A duration to wait, rounded as a person says it: "45 s", "3 min 20 s", "1 h 5 min". */
+export function formatDuration(seconds: number, language: Language): string {
+  const [h, min, s, and] = language === 'fa' ? ['ساعت', 'دقیقه', 'ثانیه', ' و '] : ['h', 'min', 's', ' '];
+  const whole = Math.max(1, Math.round(seconds));
+  const n = (value: number) => formatNumber(value, language);
+  if (whole < 60) return `${n(whole)} ${s}`;
+  if (whole < 3600) {
+    const rest = whole % 60;
+    return rest === 0 ? `${n(whole / 60)} ${min}` : `${n(Math.floor(whole / 60))} ${min}${and}${n(rest)} ${s}`;
+  }
+  const minutes = Math.round((whole % 3600) / 60);
+  const hours = Math.floor(whole / 3600) + (minutes === 60 ? 1 : 0);
+  return minutes % 60 === 0 ? `${n(hours)} ${h}` : `${n(hours)} ${h}${and}${n(minutes)} ${min}`;
 }
 
 /** Timestamps in ms. Persian: Jalali calendar, e.g. ۱۴۰۵/۰۹/۰۱ ۱۰:۳۰. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeReceivers } from './receivers';
 import { composePreview, ucs2Runs } from './preview';
-import { formatDate, formatNumber, formatPercent, languageFromNavigator } from './format';
+import { formatBytes, formatDate, formatDuration, formatNumber, formatPercent, languageFromNavigator } from './format';
 import { en } from '../i18n/en';
 import { fa } from '../i18n/fa';
 
@@ -58,6 +58,17 @@ describe('formatting', () => {
     const noonUtc = Date.UTC(2026, 10, 22, 12); // 1 Azar 1405
     expect(formatDate(noonUtc, 'en')).toBe('2026-11-22');
     expect(formatDate(noonUtc, 'fa')).toBe('۱۴۰۵/۰۹/۰۱');
+  });
+
+  it('says sizes and durations in the language, units included', () => {
+    expect(formatBytes(300, 'en')).toBe('1 KB');
+    expect(formatBytes(5 * 1024 * 1024 + 100_000, 'en')).toBe('5.1 MB');
+    expect(formatBytes(2 * 1024 ** 3, 'fa')).toBe('۲ گیگابایت');
+    expect(formatDuration(4.4, 'en')).toBe('4 s');
+    expect(formatDuration(200, 'en')).toBe('3 min 20 s');
+    expect(formatDuration(180, 'fa')).toBe('۳ دقیقه');
+    expect(formatDuration(3_900, 'fa')).toBe('۱ ساعت و ۵ دقیقه');
+    expect(formatDuration(7_190, 'en')).toBe('2 h');
   });
 
   it('follows navigator.language on first start', () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { cleanFieldName, createImportsStore, mappingProblems, pace } from './imports';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROGRESS_INTERVAL_MS, STALL_MS, cleanFieldName, createImportsStore, mappingProblems, pace } from './imports';
 import { fakeApi } from '../test/fakes';
 import type { OutputOf, PayloadOf } from '../../../shared/ipc';
 
@@ -90,6 +90,10 @@ describe('the mapping rules', () => {
 });
 
 describe('imports store', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('opens a file, previews it, applies the remembered mapping, starts and follows the run to its review', async () => {
     const remembered = { phone: 1, columns: [{ index: 2, name: 'TOWN' }] };
     const { api, transport } = fakeApi({
@@ -112,6 +116,10 @@ describe('imports store', () => {
       channel: 'imports:preview',
       input: { account_id: 1, file: 'customers.csv', delimiter: ';' },
     });
+    // A name as it is typed: upper case, a space becomes _ at once.
+    store.getState().setName(2, 'town ');
+    expect(store.getState().names[2]).toBe('TOWN_');
+    store.getState().setName(2, 'town');
     store.getState().setRole(0, 'phone');
     // One phone column: the old one becomes a field.
     expect(store.getState().roles).toEqual(['phone', 'field', 'field']);
@@ -148,6 +156,115 @@ describe('imports store', () => {
     store.getState().follow(progress({ status: 'cancelled' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(store.getState()).toMatchObject({ step: 'review', job: { status: 'cancelled' } });
+  });
+
+  it('shows a burst of progress pushes at most every PROGRESS_INTERVAL_MS, the newest winning, an ending at once', async () => {
+    vi.useFakeTimers();
+    const { api } = fakeApi({
+      'imports:preview': () => preview(),
+      'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+      'imports:get': () => job({ status: 'running' }),
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'c.csv'));
+    await store.getState().start();
+    let updates = 0;
+    store.subscribe((state, previous) => state.job !== previous.job && updates++);
+    store.getState().follow(progress({ rows: 100 }));
+    for (let rows = 200; rows <= 5_000; rows += 100) store.getState().follow(progress({ rows }));
+    // The first at once; the 49 after it wait for one update with the newest.
+    expect(updates).toBe(1);
+    expect(store.getState().job?.rows).toBe(100);
+    await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS);
+    expect(updates).toBe(2);
+    expect(store.getState().job?.rows).toBe(5_000);
+    store.getState().follow(progress({ rows: 5_100 }));
+    store.getState().follow(progress({ rows: 6_000, status: 'done', valid: 6_000 }));
+    expect(store.getState().job).toMatchObject({ rows: 6_000, status: 'done' });
+    // The waiting push is dropped: nothing older comes after the ending.
+    await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS * 2);
+    expect(store.getState().job?.rows).not.toBe(5_100);
+  });
+
+  it('cancels: busy until the ending arrives, then the review says it was cancelled', async () => {
+    let status: 'running' | 'cancelled' = 'running';
+    const { api, transport } = fakeApi({
+      'imports:preview': () => preview(),
+      'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+      'imports:get': () => job({ status }),
+      'imports:cancel': () => ({ cancelled: true }),
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'c.csv'));
+    await store.getState().start();
+    await store.getState().cancel();
+    expect(transport.calls.at(-1)).toEqual({ channel: 'imports:cancel', input: { account_id: 1, job_id: 9 } });
+    expect(store.getState()).toMatchObject({ step: 'running', cancelling: true });
+    status = 'cancelled';
+    store.getState().follow(progress({ status: 'cancelled' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState()).toMatchObject({ step: 'review', cancelling: false, job: { status: 'cancelled' } });
+  });
+
+  it('shows the running import again after a reload, and begin() keeps it', async () => {
+    const { api } = fakeApi({
+      'imports:list': () => [
+        job({ job_id: 12, kind: 'combine', status: 'running' }),
+        job({ job_id: 11, status: 'running', rows: 40_000, fraction: 0.4, file_name: 'big.csv' }),
+        job({ job_id: 10, status: 'done' }),
+      ],
+    });
+    const store = createImportsStore(api);
+    store.getState().setAccount(1);
+    await store.getState().resume();
+    expect(store.getState()).toMatchObject({
+      step: 'running',
+      job: { job_id: 11, rows: 40_000 },
+      source: { name: 'big.csv' },
+    });
+    store.getState().begin();
+    expect(store.getState().step).toBe('running');
+  });
+
+  it('does not miss an ending pushed before imports:start answered, nor one never heard', async () => {
+    let calls = 0;
+    const store = createImportsStore(
+      fakeApi({
+        'imports:preview': () => preview(),
+        'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+        'imports:get': () => {
+          // A small file: done before the window knew the job's id.
+          if (calls++ === 0) store.getState().follow(progress({ status: 'done', rows: 2, valid: 1 }));
+          return calls === 1 ? job({ status: 'running' }) : job({ status: 'done', valid: 1 });
+        },
+      }).api,
+    );
+    store.getState().setAccount(1);
+    await store.getState().openFile(new File(['x'], 'c.csv'));
+    await store.getState().start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState()).toMatchObject({ step: 'review', job: { status: 'done', valid: 1 } });
+
+    vi.useFakeTimers();
+    let status: 'running' | 'done' = 'running';
+    const quiet = createImportsStore(
+      fakeApi({
+        'imports:preview': () => preview(),
+        'imports:start': () => ({ job_id: 9, segment_id: 4 }),
+        'imports:get': () => job({ status, valid: status === 'done' ? 5 : 0 }),
+      }).api,
+    );
+    quiet.getState().setAccount(1);
+    await quiet.getState().openFile(new File(['x'], 'c.csv'));
+    await quiet.getState().start();
+    await vi.advanceTimersByTimeAsync(STALL_MS);
+    expect(quiet.getState().step).toBe('running');
+    // Its ending push was lost (a reconnect): the next look at the record finds it.
+    status = 'done';
+    await vi.advanceTimersByTimeAsync(STALL_MS);
+    expect(quiet.getState()).toMatchObject({ step: 'review', job: { status: 'done', valid: 5 } });
   });
 
   it('says which file problem it met, by its code', async () => {

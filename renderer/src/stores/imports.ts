@@ -83,6 +83,8 @@ export interface ImportsState {
   remembered: boolean;
   target: Target;
   starting: boolean;
+  /** Cancel was asked; the service is undoing what the run wrote. */
+  cancelling: boolean;
   job: ImportJob | null;
   samples: Array<{ at: number; rows: number; fraction: number }>;
   error: WizardError | null;
@@ -127,14 +129,65 @@ const FRESH = {
   names: [],
   remembered: false,
   starting: false,
+  cancelling: false,
   job: null,
   samples: [],
   error: null,
 };
 
+/** At most this often the run's progress reaches the screen (the last push of a burst wins). */
+export const PROGRESS_INTERVAL_MS = 100;
+/** A run with no push for this long is asked for its state once (a push lost on a reconnect). */
+export const STALL_MS = 5_000;
+
+const ended = (status: ImportJob['status']) => status === 'done' || status === 'failed' || status === 'cancelled';
+
 export function createImportsStore(api: Api) {
   return createStore<ImportsState>()((set, get) => {
     let previewTicket = 0;
+    // Progress pushes coalesced: one arriving sooner than PROGRESS_INTERVAL_MS after the last shown
+    // one waits (replaced by any newer one); an ending (done, failed, cancelled) shows at once.
+    let shownAt = 0;
+    let waiting: PayloadOf<'import:progress'> | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    // Pushes of jobs not (yet) followed: the first ones of a run can arrive before imports:start
+    // has answered its job id.
+    const early = new Map<number, PayloadOf<'import:progress'>>();
+    let watchdog: ReturnType<typeof setTimeout> | null = null;
+    const stopWaiting = () => {
+      if (timer !== null) clearTimeout(timer);
+      if (watchdog !== null) clearTimeout(watchdog);
+      timer = null;
+      watchdog = null;
+      waiting = null;
+    };
+    const armWatchdog = () => {
+      if (watchdog !== null) clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        watchdog = null;
+        void checkStalled();
+      }, STALL_MS);
+    };
+    const show = (progress: PayloadOf<'import:progress'>) => {
+      const { job, samples } = get();
+      if (job === null || progress.job_id !== job.job_id) return;
+      shownAt = Date.now();
+      if (!ended(progress.status)) armWatchdog();
+      set({
+        job: {
+          ...job,
+          status: progress.status,
+          rows: progress.rows,
+          fraction: progress.fraction,
+          valid: progress.valid,
+          invalid: progress.invalid,
+          duplicates: progress.duplicates,
+          opted_out: progress.opted_out,
+          error: progress.error,
+        },
+        samples: [...samples.slice(-40), { at: shownAt, rows: progress.rows, fraction: progress.fraction }],
+      });
+    };
     /** A new file keeps an existing segment chosen as the destination (its "add rows"). */
     const keptTarget = (): Target => (get().target.kind === 'existing' ? get().target : { kind: 'new', name: '' });
     const readPreview = async () => {
@@ -182,7 +235,9 @@ export function createImportsStore(api: Api) {
       ...FRESH,
       target: { kind: 'new', name: '' },
       setAccount(accountId) {
-        if (accountId !== get().accountId) set({ accountId, ...FRESH, target: { kind: 'new', name: '' } });
+        if (accountId === get().accountId) return;
+        stopWaiting();
+        set({ accountId, ...FRESH, target: { kind: 'new', name: '' } });
       },
       async openFile(file) {
         set({ ...FRESH, uploading: true, step: 'file', target: keptTarget() });
@@ -216,7 +271,9 @@ export function createImportsStore(api: Api) {
         set({ roles, remembered: false });
       },
       setName(index, name) {
-        set({ names: get().names.map((current, i) => (i === index ? cleanFieldName(name) : current)) });
+        // As typed: a space becomes _ at once (trimming would swallow it before the next letter).
+        const typed = cleanFieldName(name.replace(/\s/g, '_'));
+        set({ names: get().names.map((current, i) => (i === index ? typed : current)) });
       },
       setTarget(target) {
         set({ target });
@@ -247,8 +304,8 @@ export function createImportsStore(api: Api) {
                 : {}),
           });
           const job = await api.invoke('imports:get', { account_id: accountId, job_id: started.job_id });
-          set({ starting: false, step: 'running', job, samples: [{ at: Date.now(), rows: 0, fraction: 0 }] });
-          if (job.status === 'done' || job.status === 'failed' || job.status === 'cancelled') await finish(job.job_id);
+          set({ starting: false });
+          await adopt(job);
         } catch (error) {
           set({ starting: false, error: wizardError(error) });
         }
@@ -257,33 +314,47 @@ export function createImportsStore(api: Api) {
         const { accountId, job } = get();
         if (accountId === null || job === null) return;
         try {
-          await api.invoke('imports:cancel', { account_id: accountId, job_id: job.job_id });
+          set({ cancelling: true });
+          const { cancelled } = await api.invoke('imports:cancel', { account_id: accountId, job_id: job.job_id });
+          // Too late to cancel (it had just ended): its ending push brings the review.
+          if (!cancelled) set({ cancelling: false });
         } catch (error) {
-          set({ error: wizardError(error) });
+          set({ cancelling: false, error: wizardError(error) });
         }
       },
       follow(progress) {
-        const { job, samples } = get();
-        if (job === null || progress.job_id !== job.job_id) return;
-        const updated: ImportJob = {
-          ...job,
-          status: progress.status,
-          rows: progress.rows,
-          fraction: progress.fraction,
-          valid: progress.valid,
-          invalid: progress.invalid,
-          duplicates: progress.duplicates,
-          opted_out: progress.opted_out,
-          error: progress.error,
-        };
-        set({
-          job: updated,
-          samples: [...samples.slice(-40), { at: Date.now(), rows: progress.rows, fraction: progress.fraction }],
-        });
-        if (progress.status === 'done' || progress.status === 'failed' || progress.status === 'cancelled')
+        const job = get().job;
+        if (job === null || progress.job_id !== job.job_id) {
+          if (progress.kind !== 'import') return;
+          early.delete(progress.job_id);
+          early.set(progress.job_id, progress);
+          if (early.size > 20) early.delete(early.keys().next().value!);
+          return;
+        }
+        if (ended(progress.status)) {
+          stopWaiting();
+          show(progress);
           void finish(job.job_id);
+          return;
+        }
+        const wait = shownAt + PROGRESS_INTERVAL_MS - Date.now();
+        if (wait <= 0 && timer === null) {
+          show(progress);
+          return;
+        }
+        waiting = progress;
+        timer ??= setTimeout(
+          () => {
+            const latest = waiting;
+            timer = null;
+            waiting = null;
+            if (latest) show(latest);
+          },
+          Math.max(0, wait),
+        );
       },
       reset() {
+        stopWaiting();
         set({ ...FRESH, target: { kind: 'new', name: '' } });
       },
       begin() {
@@ -295,13 +366,10 @@ export function createImportsStore(api: Api) {
         try {
           const jobs = await api.invoke('imports:list', { account_id: accountId });
           const open = jobs.find((j) => j.kind === 'import' && (j.status === 'queued' || j.status === 'running'));
-          if (open && get().job === null && get().source === null)
-            set({
-              step: 'running',
-              job: open,
-              source: { file: '', name: open.file_name ?? '', bytes: 0 },
-              samples: [{ at: Date.now(), rows: open.rows, fraction: open.fraction }],
-            });
+          if (open && get().job === null && get().source === null) {
+            set({ source: { file: '', name: open.file_name ?? '', bytes: 0 } });
+            await adopt(open);
+          }
         } catch {
           // Nothing to resume: the wizard starts empty.
         }
@@ -339,13 +407,40 @@ export function createImportsStore(api: Api) {
       },
     };
 
+    /** The run to follow: shown at once, with any push of it that came before its id was known. */
+    async function adopt(job: ImportJob) {
+      set({ step: 'running', job, samples: [{ at: Date.now(), rows: job.rows, fraction: job.fraction }] });
+      const pushed = early.get(job.job_id);
+      early.clear();
+      if (ended(job.status)) return finish(job.job_id);
+      armWatchdog();
+      if (pushed && (ended(pushed.status) || pushed.rows > job.rows)) get().follow(pushed);
+    }
+
+    /** No push for STALL_MS: the job's record says whether it still runs (or ended unheard). */
+    async function checkStalled() {
+      const { accountId, job, step } = get();
+      if (accountId === null || job === null || step !== 'running' || ended(job.status)) return;
+      try {
+        const current = await api.invoke('imports:get', { account_id: accountId, job_id: job.job_id });
+        if (get().job?.job_id !== job.job_id) return;
+        if (ended(current.status)) return finish(job.job_id);
+        if (current.rows > (get().job?.rows ?? 0)) set({ job: { ...get().job!, ...current } });
+        armWatchdog();
+      } catch {
+        armWatchdog();
+      }
+    }
+
     /** The job ended: its final counts (from the record, not the last push) and the review. */
     async function finish(jobId: number) {
       const accountId = get().accountId;
       if (accountId === null) return;
+      if (watchdog !== null) clearTimeout(watchdog);
+      watchdog = null;
       try {
         const job = await api.invoke('imports:get', { account_id: accountId, job_id: jobId });
-        if (get().job?.job_id === jobId) set({ job, step: 'review' });
+        if (get().job?.job_id === jobId) set({ job, step: 'review', cancelling: false });
       } catch (error) {
         set({ error: wizardError(error) });
       }

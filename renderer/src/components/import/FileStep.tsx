@@ -5,8 +5,8 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { formatBytes } from './format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { formatBytes } from '../../lib/format';
 
 export function FileStep() {
   const { t } = useTranslation();

@@ -5,6 +5,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
+import { digits } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
 import type { Step, WizardError } from '../../stores/imports';
 import { FileStep } from './FileStep';
 import { LayoutStep } from './LayoutStep';
@@ -17,6 +19,7 @@ const STEPS: Step[] = ['file', 'layout', 'mapping', 'target', 'running', 'review
 
 export function ImportWizard({ segmentId }: { segmentId?: number }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { imports } = useStores();
   const step = useStore(imports, (s) => s.step);
   const error = useStore(imports, (s) => s.error);
@@ -39,7 +42,13 @@ export function ImportWizard({ segmentId }: { segmentId?: number }) {
         allowNextStepsSelect={false}
       >
         {STEPS.map((name, index) => (
-          <Stepper.Step key={name} label={t(`import.steps.${name}`)} allowStepSelect={canVisit(index)} />
+          <Stepper.Step
+            key={name}
+            label={t(`import.steps.${name}`)}
+            icon={digits(index + 1, language)}
+            allowStepSelect={canVisit(index)}
+            data-testid={`import-step-${name}`}
+          />
         ))}
       </Stepper>
       {error ? <ImportError error={error} /> : null}

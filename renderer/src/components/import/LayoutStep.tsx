@@ -5,13 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { digits } from '../../lib/format';
+import { digits, formatBytes, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { ENCODINGS } from '../../../../shared/contacts';
 import { PreviewTable } from './PreviewTable';
-import { formatBytes } from './format';
 
-const DELIMITERS: Array<[string, string]> = [
+const DELIMITERS: Array<[string, string | null]> = [
   [',', 'comma'],
   [';', 'semicolon'],
   ['\t', 'tab'],
@@ -20,6 +19,11 @@ const DELIMITERS: Array<[string, string]> = [
   ['\u061b', 'arabicSemicolon'],
 ];
 const NO_HEADER = 'none';
+
+/** The delimiters offered, with the one the service found if it is none of them. */
+function delimiterChoices(found: string | null): Array<[string, string | null]> {
+  return found === null || DELIMITERS.some(([value]) => value === found) ? DELIMITERS : [...DELIMITERS, [found, null]];
+}
 
 export function LayoutStep() {
   const { t } = useTranslation();
@@ -40,8 +44,8 @@ export function LayoutStep() {
   return (
     <Stack gap="sm" data-testid="import-layout">
       <Group gap="xs">
-        <Text fw={600} dir="auto" data-testid="import-file-name">
-          {t('import.file', { name: preview.file_name })}
+        <Text fw={600} data-testid="import-file-name">
+          {t('import.file', { name: isolate(preview.file_name) })}
         </Text>
         <Text size="sm" c="dimmed">
           {formatBytes(preview.file_bytes, language)}
@@ -72,7 +76,10 @@ export function LayoutStep() {
             />
             <Select
               label={t('import.delimiter')}
-              data={DELIMITERS.map(([value, name]) => ({ value, label: t(`import.delimiters.${name}`) }))}
+              data={delimiterChoices(preview.delimiter).map(([value, name]) => ({
+                value,
+                label: name ? t(`import.delimiters.${name}`) : value,
+              }))}
               value={preview.delimiter}
               onChange={(delimiter) => delimiter && void setChoice({ delimiter })}
               allowDeselect={false}

@@ -1,12 +1,26 @@
 // Columns: for each column of the file, what it is: the mobile number (one; the detected one is
 // marked), a {{NAME}} personalization field (upper case; clashing or empty names block Next), or
 // skipped. The mapping of the last import of the same layout comes back by itself.
-import { Alert, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { mappingProblems, type Role } from '../../stores/imports';
+import { columnLetter } from './PreviewTable';
+import { isolate } from '../../lib/format';
 
 export function MappingStep() {
   const { t } = useTranslation();
@@ -36,69 +50,85 @@ export function MappingStep() {
         </Alert>
       ) : null}
       <Paper withBorder>
-        <Table verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('import.sample')}</Table.Th>
-              <Table.Th>{t('import.role')}</Table.Th>
-              <Table.Th>{t('import.fieldName')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {preview.columns.map((column, i) => (
-              <Table.Tr key={i} data-testid={`import-column-${i}`} data-role={roles[i]}>
-                <Table.Td maw={320}>
-                  <Text size="sm" fw={600} dir="auto" truncate="end">
-                    {preview.header_row !== null ? column : String.fromCharCode(65 + (i % 26))}
-                  </Text>
-                  <Text size="xs" c="dimmed" dir="auto" truncate="end">
-                    {data
-                      .slice(0, 3)
-                      .map((row) => row.cells[i] ?? '')
-                      .join(' · ')}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <SegmentedControl
-                      size="xs"
-                      value={roles[i] ?? 'skip'}
-                      onChange={(role) => setRole(i, role as Role)}
-                      data={(['phone', 'field', 'skip'] as const).map((role) => ({
-                        value: role,
-                        label: t(`import.roles.${role}`),
-                      }))}
-                      data-testid={`import-role-${i}`}
-                    />
-                    {i === preview.phone_column ? (
-                      <Badge color="teal" variant="light">
-                        {t('import.detected')}
-                      </Badge>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  {roles[i] === 'field' ? (
-                    <Stack gap={2}>
-                      <TextInput
-                        size="xs"
-                        value={names[i] ?? ''}
-                        onChange={(event) => setName(i, event.currentTarget.value)}
-                        error={problems.badNames.includes(i) || problems.clashes.includes(i)}
-                        dir="auto"
-                        w={200}
-                        data-testid={`import-name-${i}`}
-                      />
-                      <Text size="xs" c="dimmed" dir="ltr" ta="start">
-                        {t('import.placeholder', { name: `{{${names[i] ?? ''}}}` })}
-                      </Text>
-                    </Stack>
-                  ) : null}
-                </Table.Td>
+        <ScrollArea.Autosize mah={440} type="auto">
+          <Table verticalSpacing={6} stickyHeader ta="start">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('import.sample')}</Table.Th>
+                <Table.Th>{t('import.role')}</Table.Th>
+                <Table.Th>{t('import.fieldName')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.columns.map((column, i) => (
+                <Table.Tr key={i} data-testid={`import-column-${i}`} data-role={roles[i]}>
+                  <Table.Td maw={320}>
+                    <Text size="sm" fw={600} truncate="end">
+                      <Text span c="dimmed" size="xs" me={6}>
+                        {columnLetter(i)}
+                      </Text>
+                      {preview.header_row !== null ? (
+                        <bdi>{preview.rows.find((row) => row.row === preview.header_row)?.cells[i] || column}</bdi>
+                      ) : null}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate="end">
+                      {data.slice(0, 3).map((row, n) => (
+                        <span key={row.row}>
+                          {n > 0 ? ' · ' : ''}
+                          <bdi>{row.cells[i] ?? ''}</bdi>
+                        </span>
+                      ))}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <SegmentedControl
+                        size="xs"
+                        value={roles[i] ?? 'skip'}
+                        onChange={(role) => setRole(i, role as Role)}
+                        data={(['phone', 'field', 'skip'] as const).map((role) => ({
+                          value: role,
+                          label: t(`import.roles.${role}`),
+                        }))}
+                        data-testid={`import-role-${i}`}
+                      />
+                      {i === preview.phone_column ? (
+                        <Badge color="teal" variant="light">
+                          {t('import.detected')}
+                        </Badge>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    {roles[i] === 'field' ? (
+                      <Stack gap={2}>
+                        <TextInput
+                          size="xs"
+                          value={names[i] ?? ''}
+                          onChange={(event) => setName(i, event.currentTarget.value)}
+                          error={
+                            problems.badNames.includes(i)
+                              ? t('import.badNameShort')
+                              : problems.clashes.includes(i)
+                                ? t('import.clashShort')
+                                : undefined
+                          }
+                          aria-label={t('import.fieldName')}
+                          dir="auto"
+                          w={200}
+                          data-testid={`import-name-${i}`}
+                        />
+                        <Text size="xs" c="dimmed">
+                          {t('import.placeholder', { name: isolate(`{{${names[i] ?? ''}}}`) })}
+                        </Text>
+                      </Stack>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
       </Paper>
       {problems.noPhone ? (
         <Alert color="orange" data-testid="import-mapping-no-phone">

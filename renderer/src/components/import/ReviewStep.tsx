@@ -1,33 +1,34 @@
 // The review: what came of every row. Each count opens its rows (with the sheet's row numbers);
 // the rejection report downloads as CSV or XLSX; then the segment, a send to it, or another file.
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconFileSpreadsheet, IconFileTypeCsv, IconSend, IconUsers } from '@tabler/icons-react';
+import { IconSend, IconUsers } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { Rejections, RejectionReason } from '../../stores/imports';
-import { digits, formatNumber } from '../../lib/format';
-import { download } from '../../lib/download';
+import { digits, formatNumber, isolate } from '../../lib/format';
+import { importErrorCode } from '../../../../shared/contacts';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { CountCards, type CountKind } from './CountCards';
+import { ReportButtons } from './ReportButtons';
 
 const PAGE = 100;
 
 export function ReviewStep() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { imports, compose } = useStores();
-  const { job, rejections, exportReport, reset } = useStore(
+  const { imports, compose, contacts } = useStores();
+  const { job, source, rejections, reset } = useStore(
     imports,
-    useShallow((s) => ({ job: s.job, rejections: s.rejections, exportReport: s.exportReport, reset: s.reset })),
+    useShallow((s) => ({ job: s.job, source: s.source, rejections: s.rejections, reset: s.reset })),
   );
+  const segment = useStore(contacts, (s) => s.segments?.find((one) => one.id === job?.segment_id) ?? null);
   const [shown, setShown] = useState<RejectionReason | null>(null);
   const [rows, setRows] = useState<Rejections | null>(null);
-  const [exporting, setExporting] = useState<'csv' | 'xlsx' | null>(null);
+  const failure = useFailure();
   useEffect(() => {
     if (!shown) return;
     let current = true;
@@ -50,7 +51,7 @@ export function ReviewStep() {
             ? job.target_segment_id !== null
               ? t('import.cancelledExisting')
               : t('import.cancelled')
-            : t('import.failed', { error: job.error ?? '' })}
+            : failure(job.error)}
         </Alert>
         <Group>
           <Button onClick={another} data-testid="import-another">
@@ -68,25 +69,21 @@ export function ReviewStep() {
     const next = await rejections(shown, rows.rows.length, PAGE);
     if (next) setRows({ total: next.total, rows: [...rows.rows, ...next.rows] });
   };
-  const runExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(format);
-    const result = await exportReport(format, language);
-    setExporting(null);
-    if (!result) return;
-    if (result.url) download(result.url, result.file_name);
-    notifications.show({
-      color: 'teal',
-      title: t('segment.exported'),
-      message: t('segment.exportedRows', {
-        n: formatNumber(result.rows, language),
-        file: result.path ?? result.file_name,
-      }),
-    });
-  };
   const rejected = job.invalid + job.duplicates + job.opted_out;
+  const file = isolate(source?.name || job.file_name || '');
   return (
     <Stack gap="sm" data-testid="import-review" data-status={job.status}>
-      <Title order={4}>{t('import.done')}</Title>
+      <div>
+        <Title order={4}>{t('import.done')}</Title>
+        <Text size="sm" c="dimmed" data-testid="import-summary">
+          {t(job.target_segment_id !== null ? 'import.summaryAdded' : 'import.summaryNew', {
+            rows: formatNumber(job.valid + rejected, language),
+            file,
+            segment: isolate(segment?.name ?? ''),
+            n: formatNumber(job.valid, language),
+          })}
+        </Text>
+      </div>
       <CountCards job={job} selected={shown} onSelect={select} />
       {shown ? (
         <Paper withBorder p="sm">
@@ -110,7 +107,9 @@ export function ReviewStep() {
                 {(rows?.rows ?? []).map((row) => (
                   <Table.Tr key={row.row} data-testid="import-rejection" data-row={row.row}>
                     <Table.Td>{digits(row.row, language)}</Table.Td>
-                    <Table.Td dir="auto">{row.phone_number}</Table.Td>
+                    <Table.Td>
+                      <bdi>{row.phone_number}</bdi>
+                    </Table.Td>
                     <Table.Td>{t(`import.reasons.${row.reason}`)}</Table.Td>
                   </Table.Tr>
                 ))}
@@ -125,33 +124,7 @@ export function ReviewStep() {
         </Paper>
       ) : null}
       <Group justify="space-between">
-        <Group gap="xs">
-          <Text size="sm" fw={600}>
-            {t('import.report')}
-          </Text>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconFileTypeCsv size={14} />}
-            disabled={rejected === 0}
-            loading={exporting === 'csv'}
-            onClick={() => void runExport('csv')}
-            data-testid="import-export-csv"
-          >
-            {t('import.reportCsv')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconFileSpreadsheet size={14} />}
-            disabled={rejected === 0}
-            loading={exporting === 'xlsx'}
-            onClick={() => void runExport('xlsx')}
-            data-testid="import-export-xlsx"
-          >
-            {t('import.reportXlsx')}
-          </Button>
-        </Group>
+        <ReportButtons rejected={rejected} />
         <Group gap="xs">
           <Button variant="default" onClick={another} data-testid="import-another">
             {t('import.another')}
@@ -179,4 +152,13 @@ export function ReviewStep() {
       </Group>
     </Stack>
   );
+}
+
+/** Why the run failed, in the window's language when it is a known file problem. */
+function useFailure() {
+  const { t } = useTranslation();
+  return (error: string | null) => {
+    const code = importErrorCode(error ?? undefined);
+    return code ? t(`import.errors.${code}`) : t('import.failed', { error: error ?? '' });
+  };
 }

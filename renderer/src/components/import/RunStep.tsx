@@ -6,31 +6,44 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { pace } from '../../stores/imports';
-import { formatNumber } from '../../lib/format';
+import { formatDuration, formatNumber, formatPercent, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { CountCards } from './CountCards';
-import { formatDuration } from './format';
 
 export function RunStep() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { imports } = useStores();
-  const { job, samples, source, cancel } = useStore(
+  const { job, samples, source, cancelling, cancel } = useStore(
     imports,
-    useShallow((s) => ({ job: s.job, samples: s.samples, source: s.source, cancel: s.cancel })),
+    useShallow((s) => ({
+      job: s.job,
+      samples: s.samples,
+      source: s.source,
+      cancelling: s.cancelling,
+      cancel: s.cancel,
+    })),
   );
   if (!job) return null;
   const { rowsPerSecond, secondsLeft } = pace(samples);
   return (
     <Paper withBorder p="md" data-testid="import-running" data-job={job.job_id}>
       <Stack gap="sm">
-        <Text fw={600} dir="auto">
-          {t('import.running', { name: source?.name || job.file_name || '' })}
-        </Text>
+        <Group justify="space-between">
+          <Text fw={600}>
+            {t(job.status === 'queued' ? 'import.queued' : 'import.running', {
+              name: isolate(source?.name || job.file_name || ''),
+            })}
+          </Text>
+          <Text fw={700} size="lg" data-testid="import-percent">
+            {formatPercent(job.fraction, language)}
+          </Text>
+        </Group>
         <Progress
           value={job.fraction * 100}
           size="xl"
-          animated
+          animated={!cancelling}
+          color={cancelling ? 'gray' : undefined}
           data-testid="import-progress"
           data-value={job.fraction}
         />
@@ -45,13 +58,22 @@ export function RunStep() {
           ) : null}
           {secondsLeft !== null ? (
             <Text size="sm" c="dimmed" data-testid="import-eta">
-              {t('import.left', { time: formatDuration(secondsLeft, language, t) })}
+              {t('import.left', { time: formatDuration(secondsLeft, language) })}
             </Text>
           ) : null}
         </Group>
         <CountCards job={job} />
-        <Group justify="flex-end">
-          <Button color="red" variant="light" onClick={() => void cancel()} data-testid="import-cancel">
+        <Group justify="space-between">
+          <Text size="xs" c="dimmed">
+            {cancelling ? t('import.cancelling') : t('import.runningHint')}
+          </Text>
+          <Button
+            color="red"
+            variant="light"
+            onClick={() => void cancel()}
+            loading={cancelling}
+            data-testid="import-cancel"
+          >
             {t('import.cancel')}
           </Button>
         </Group>

@@ -67,6 +67,8 @@ export function TargetStep() {
                     setTarget({ kind: 'existing', segmentId: value === null ? null : Number(value) })
                   }
                   searchable
+                  placeholder={t('import.existingPlaceholder')}
+                  nothingFoundMessage={t('import.existingNone')}
                   w={360}
                   data-testid="import-existing-segment"
                 />
