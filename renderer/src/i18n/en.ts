@@ -311,7 +311,6 @@ export const en = {
     reportCsv: 'CSV file',
     reportXlsx: 'Excel',
     reportReady: 'Rejection report ready',
-    reportRows: '{{n}} rows → {{file}}',
     openSegment: 'Open segment',
     sendToSegment: 'Send to this segment',
     another: 'Import another file',

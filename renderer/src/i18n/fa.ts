@@ -315,7 +315,6 @@ export const fa: Translation = {
     reportCsv: 'فایل CSV',
     reportXlsx: 'اکسل',
     reportReady: 'گزارش ردشده‌ها آماده است',
-    reportRows: '{{n}} ردیف ← {{file}}',
     openSegment: 'باز کردن گروه',
     sendToSegment: 'ارسال به این گروه',
     another: 'ورود فایلی دیگر',

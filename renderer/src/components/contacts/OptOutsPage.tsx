@@ -17,24 +17,17 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import {
-  IconArrowBack,
-  IconFileImport,
-  IconFileSpreadsheet,
-  IconFileTypeCsv,
-  IconSearch,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconArrowBack, IconFileImport, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { digits, formatDateTime, formatNumber } from '../../lib/format';
-import { download } from '../../lib/download';
 import { errorMessage } from '../../stores/errors';
 import { splitReceivers } from '../../../../shared/phone';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
+import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
 import { VirtualRows } from './VirtualRows';
 import type { PayloadOf } from '../../../../shared/ipc';
@@ -153,20 +146,12 @@ export function OptOutsPage() {
     }
   };
   const runExport = async (format: 'csv' | 'xlsx') => {
-    if (accountId === null) return;
+    if (accountId === null) return null;
     try {
-      const result = await api.invoke('optouts:export', { account_id: accountId, format });
-      if (result.url) download(result.url, result.file_name);
-      notifications.show({
-        color: 'teal',
-        title: t('segment.exported'),
-        message: t('segment.exportedRows', {
-          n: formatNumber(result.rows, language),
-          file: result.path ?? result.file_name,
-        }),
-      });
+      return await api.invoke('optouts:export', { account_id: accountId, format });
     } catch (caught) {
       setError(errorMessage(caught));
+      return null;
     }
   };
 
@@ -206,22 +191,12 @@ export function OptOutsPage() {
               </Button>
             )}
           </FileButton>
-          <Button
-            variant="light"
-            leftSection={<IconFileTypeCsv size={16} />}
-            onClick={() => void runExport('csv')}
-            data-testid="optouts-export-csv"
-          >
-            {t('optouts.exportCsv')}
-          </Button>
-          <Button
-            variant="light"
-            leftSection={<IconFileSpreadsheet size={16} />}
-            onClick={() => void runExport('xlsx')}
-            data-testid="optouts-export-xlsx"
-          >
-            {t('optouts.exportXlsx')}
-          </Button>
+          <FileExportButtons
+            run={runExport}
+            labels={{ csv: t('optouts.exportCsv'), xlsx: t('optouts.exportXlsx') }}
+            title={t('segment.exported')}
+            testId="optouts-export"
+          />
         </Group>
       </Group>
       {error ? (

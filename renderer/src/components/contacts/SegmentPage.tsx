@@ -3,26 +3,16 @@
 // any digit form or by any column; export, "send to this segment", add rows, rename, delete.
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import {
-  IconArrowBack,
-  IconFileImport,
-  IconFileSpreadsheet,
-  IconFileTypeCsv,
-  IconPencil,
-  IconSearch,
-  IconSend,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconArrowBack, IconFileImport, IconPencil, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import type { SegmentDetail } from '../../stores/contacts';
 import { digits, formatNumber } from '../../lib/format';
-import { download } from '../../lib/download';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
+import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
 import { Cell, VirtualRows } from './VirtualRows';
 import { RenameModal } from './RenameModal';
@@ -47,7 +37,6 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
   const [query] = useDebouncedValue(search.trim(), 250);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [exporting, setExporting] = useState<'csv' | 'xlsx' | null>(null);
   const version = `${listed?.status}:${listed?.member_count}:${listed?.name}:${listed?.columns.join(',')}`;
 
   useEffect(() => {
@@ -86,21 +75,6 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
       </Stack>
     );
   const columns = info?.columns ?? [];
-  const runExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(format);
-    const result = await exportSegment(segmentId, format);
-    setExporting(null);
-    if (!result) return;
-    if (result.url) download(result.url, result.file_name);
-    notifications.show({
-      color: 'teal',
-      title: t('segment.exported'),
-      message: t('segment.exportedRows', {
-        n: formatNumber(result.rows, language),
-        file: result.path ?? result.file_name,
-      }),
-    });
-  };
   const sendTo = () => {
     compose.getState().setSegment(segmentId);
     void compose.getState().refreshSegments();
@@ -175,24 +149,12 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
           >
             {t('segment.addRows')}
           </Button>
-          <Button
-            variant="light"
-            leftSection={<IconFileTypeCsv size={16} />}
-            loading={exporting === 'csv'}
-            onClick={() => void runExport('csv')}
-            data-testid="segment-export-csv"
-          >
-            {t('segment.exportCsv')}
-          </Button>
-          <Button
-            variant="light"
-            leftSection={<IconFileSpreadsheet size={16} />}
-            loading={exporting === 'xlsx'}
-            onClick={() => void runExport('xlsx')}
-            data-testid="segment-export-xlsx"
-          >
-            {t('segment.exportXlsx')}
-          </Button>
+          <FileExportButtons
+            run={(format) => exportSegment(segmentId, format)}
+            labels={{ csv: t('segment.exportCsv'), xlsx: t('segment.exportXlsx') }}
+            title={t('segment.exported')}
+            testId="segment-export"
+          />
           <Button
             variant="subtle"
             color="red"
