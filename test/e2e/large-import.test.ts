@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server';
 import { screenshot, startApp, type RunningApp } from './app';
-import { poll } from './scenarios';
+import { poll, switchToPersian } from './scenarios';
 import { largeCsv } from './spreadsheets';
 
 const ROWS = 1_000_000;
@@ -89,18 +89,20 @@ describe('a million-row import through the wizard (web UI)', () => {
     expect(p99).toBeLessThan(100);
   }, 240_000);
 
-  it('cancelled in the middle, leaves no segment', async () => {
+  it('cancelled in the middle, leaves no segment (in Persian)', async () => {
     const { page } = app;
+    await switchToPersian(page);
     await toTarget('cancelled million');
     await page.getByTestId('import-start').click();
     await poll(async () => Number(await page.getByTestId('import-progress').getAttribute('data-value')), {
       timeout: 60_000,
     }).toBeGreaterThan(0.2);
+    await screenshot(page, 'fa-import-running');
     await page.getByTestId('import-cancel').click();
     await poll(() => page.getByTestId('import-review').getAttribute('data-status'), { timeout: 30_000 }).toBe(
       'cancelled',
     );
-    expect(await page.getByTestId('import-ended').innerText()).toContain('Nothing was created');
+    expect(await page.getByTestId('import-ended').innerText()).toContain('چیزی ساخته نشد');
     await page.getByTestId('nav-contacts').click();
     await poll(() =>
       page.getByTestId('segment-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name'))),

@@ -22,14 +22,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { digits, formatDateTime, formatNumber } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../stores/errors';
 import { splitReceivers } from '../../../../shared/phone';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
-import { VirtualRows } from './VirtualRows';
+import { PhoneCell, VirtualRows } from './VirtualRows';
 import type { PayloadOf } from '../../../../shared/ipc';
 
 interface OptOut {
@@ -275,9 +275,7 @@ export function OptOutsPage() {
             if (!item) return null;
             return (
               <>
-                <div data-testid="optout-phone" data-phone={item.phone}>
-                  <bdi dir="ltr">{digits(item.phone, language)}</bdi>
-                </div>
+                <PhoneCell phone={item.phone} testId="optout-phone" />
                 <Text size="sm">{formatDateTime(item.created_at, language)}</Text>
                 <ActionIcon
                   variant="subtle"

@@ -14,7 +14,7 @@ import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
-import { Cell, VirtualRows } from './VirtualRows';
+import { Cell, PhoneCell, VirtualRows } from './VirtualRows';
 import { RenameModal } from './RenameModal';
 import { DeleteModal } from './DeleteModal';
 import { SourceText } from './SourceText';
@@ -209,9 +209,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
                 <Text size="xs" c="dimmed">
                   {digits(index + 1, language)}
                 </Text>
-                <div data-testid="member-phone" data-phone={member.phone}>
-                  <bdi dir="ltr">{digits(member.phone, language)}</bdi>
-                </div>
+                <PhoneCell phone={member.phone} testId="member-phone" />
                 {columns.map((column) => (
                   <Cell key={column} text={member.fields[column] ?? ''} />
                 ))}

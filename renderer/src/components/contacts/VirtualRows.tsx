@@ -4,6 +4,8 @@
 import { Paper, Skeleton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { digits } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
 
 const ROW_HEIGHT = 40;
 
@@ -97,6 +99,16 @@ export function Cell({ text }: { text: string }) {
   return (
     <div style={{ textAlign: 'start', overflow: 'hidden', textOverflow: 'ellipsis' }} title={text}>
       <bdi>{text}</bdi>
+    </div>
+  );
+}
+
+/** A mobile number: left to right inside a page of either direction, in the window's digits. */
+export function PhoneCell({ phone, testId }: { phone: string; testId: string }) {
+  const language = useLanguage();
+  return (
+    <div data-testid={testId} data-phone={phone}>
+      <bdi dir="ltr">{digits(phone, language)}</bdi>
     </div>
   );
 }
