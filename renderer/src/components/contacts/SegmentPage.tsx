@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import type { SegmentDetail } from '../../stores/contacts';
-import { digits, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { FileExportButtons } from '../FileExportButtons';
@@ -189,7 +189,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
         <VirtualRows
           testId="members-table"
           count={rows.total ?? 0}
-          columns={`60px 140px repeat(${columns.length}, minmax(100px, 1fr)) 110px`}
+          columns={`84px 140px repeat(${columns.length}, minmax(100px, 1fr)) 110px`}
           header={
             <>
               <div>#</div>
@@ -207,7 +207,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
             return (
               <>
                 <Text size="xs" c="dimmed">
-                  {digits(index + 1, language)}
+                  {formatNumber(index + 1, language)}
                 </Text>
                 <PhoneCell phone={member.phone} testId="member-phone" />
                 {columns.map((column) => (

@@ -1,11 +1,12 @@
 // A virtualized list of equal-height rows under a header (a CSS grid, so header and rows line up
 // and flip with the page's direction): only the visible rows exist, and `onRange` says which they
 // are so their pages can be fetched.
+// Rows past a browser's height limit stay reachable: lib/windowing.ts.
 import { Paper, Skeleton } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { digits } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { visibleRows } from '../../lib/windowing';
 
 const ROW_HEIGHT = 40;
 
@@ -29,16 +30,17 @@ export function VirtualRows({
   height?: string;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 15,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
+    observer.observe(element);
+    setViewport(element.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+  const { height: spacer, first, last, offset } = visibleRows(count, ROW_HEIGHT, scrollTop, viewport);
   useEffect(() => {
     if (count > 0) onRange(first, last);
   }, [first, last, count, onRange]);
@@ -54,6 +56,7 @@ export function VirtualRows({
     fontSize: 'var(--mantine-font-size-sm)',
     whiteSpace: 'nowrap' as const,
   };
+  const indexes = count === 0 ? [] : Array.from({ length: last - first + 1 }, (_, k) => first + k);
   return (
     <Paper withBorder style={{ overflow: 'hidden' }} data-testid={testId} role="table" aria-rowcount={count}>
       <div style={{ ...rowStyle, fontWeight: 600, background: 'var(--mantine-color-gray-0)' }} role="row">
@@ -62,14 +65,15 @@ export function VirtualRows({
       <div
         ref={scrollRef}
         style={{ height, minHeight: 200, overflowY: 'auto', contain: 'strict' }}
+        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
         data-testid={`${testId}-scroll`}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const cells = renderRow(item.index);
+        <div style={{ height: spacer, position: 'relative' }}>
+          {indexes.map((index) => {
+            const cells = renderRow(index);
             return (
               <div
-                key={item.key}
+                key={index}
                 role="row"
                 style={{
                   ...rowStyle,
@@ -77,9 +81,9 @@ export function VirtualRows({
                   top: 0,
                   insetInlineStart: 0,
                   width: '100%',
-                  transform: `translateY(${item.start}px)`,
+                  transform: `translateY(${index * ROW_HEIGHT + offset}px)`,
                 }}
-                data-index={item.index}
+                data-index={index}
               >
                 {cells ?? <Skeleton height={12} width="70%" style={{ gridColumn: '1 / -1' }} />}
               </div>
