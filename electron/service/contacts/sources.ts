@@ -473,6 +473,9 @@ export async function preview(file: string, options: ReadOptions = {}): Promise<
   // A sample cut in the middle of the file may end in half a row.
   if (sample.truncated && data.length > PREVIEW_ROWS) data = data.slice(0, PREVIEW_ROWS);
   else if (sample.truncated && data.length > 1) data = data.slice(0, -1);
+  // The file's last newline is not a row.
+  else if (!sample.truncated && data.length > 0 && data.at(-1)!.length === 1 && data.at(-1)![0] === '')
+    data = data.slice(0, -1);
   data.forEach((cells, i) => {
     if (i < PREVIEW_ROWS) rows.push({ row: i + 1, cells });
   });

@@ -82,7 +82,7 @@ const CUSTOMERS = [
 describe('the import wizard', () => {
   it('previews, imports into a new segment with a chosen mapping, and remembers the mapping', async () => {
     core.optouts.add(account, ['09120000009']);
-    const csv = file('customers.csv', CUSTOMERS);
+    const csv = file('customers.csv', CUSTOMERS + '\n');
     const preview = await ok('imports:preview', { account_id: account, file: csv });
     expect(preview).toMatchObject({
       file_name: 'customers.csv',
@@ -94,6 +94,8 @@ describe('the import wizard', () => {
       remembered: null,
     });
     expect(preview.rows[1]).toEqual({ row: 2, cells: ['Sara', '09120000001', 'Tehran'] });
+    // Every row of the file and no more (its last newline is not an empty row).
+    expect(preview.rows.map((r) => r.row)).toEqual([1, 2, 3, 4, 5, 6, 7]);
 
     const mapping = { phone: 1, columns: [{ index: 0, name: 'FIRST_NAME' }] };
     const started = await ok('imports:start', { account_id: account, file: csv, mapping });
