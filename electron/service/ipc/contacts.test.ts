@@ -412,6 +412,20 @@ describe('segments', () => {
       source: { kind: 'combine', label: 'مشتریان وفادار − b' },
     });
 
+    // The delete confirmation names the campaigns that use the segment.
+    core.campaigns.create(account, {
+      sender: '30001111',
+      name: 'Yalda',
+      template_body: 'Hi',
+      send_datetime: '2030-01-01T00:00:00Z',
+      inclusion_segments: [String(a)],
+      exclusion_segments: [String(b)],
+      links: [],
+      utm: {},
+    });
+    expect((await ok('segments:get', { account_id: account, segment_id: b })).campaigns).toEqual([
+      { campaign_id: expect.any(Number), name: 'Yalda' },
+    ]);
     await ok('segments:delete', { account_id: account, segment_id: b });
     expect((await ok('segments:list', { account_id: account })).map((s) => s.id)).not.toContain(b);
     expect((await refused('segments:get', { account_id: account, segment_id: b })).code).toBe(404);
