@@ -256,6 +256,19 @@ describe('contacts (web UI)', () => {
     await poll(() => page.getByTestId('optouts-count').getAttribute('data-value')).toBe('3');
     await page.goto(segmentUrl);
     await poll(() => page.getByTestId('segment-opted-out').getAttribute('data-value')).toBe('1');
+
+    // A file of numbers into the list: its counts, and the segment's count follows.
+    const stop = path.join(dir, 'stop.csv');
+    fs.writeFileSync(stop, 'mobile\n09121000003\n۰۹۱۲۱۰۰۰۰۰۴\n09121000099\nnot-a-number\n');
+    await page.getByTestId('segment-back').click();
+    await page.getByTestId('contacts-optouts').click();
+    await page.locator('[data-testid="page-optouts"] input[type="file"]').setInputFiles(stop);
+    await poll(() => page.getByTestId('optouts-imported').getAttribute('data-valid')).toBe('2');
+    expect(await page.getByTestId('optouts-imported').getAttribute('data-invalid')).toBe('1');
+    expect(await page.getByTestId('optouts-imported').getAttribute('data-duplicates')).toBe('1');
+    await poll(() => page.getByTestId('optouts-count').getAttribute('data-value')).toBe('5');
+    await page.goto(segmentUrl);
+    await poll(() => page.getByTestId('segment-opted-out').getAttribute('data-value')).toBe('3');
   });
 
   it('adds rows from a file to an existing segment', async () => {

@@ -156,7 +156,8 @@ export const en = {
     newName: 'New name',
     delete: 'Delete',
     deleteTitle: 'Delete “{{name}}”?',
-    deleteMembers: 'Its {{n}} contacts are removed from Chapar. The file you imported them from is not touched.',
+    deleteMembers: 'Its {{n}} contacts are removed from Chapar.',
+    deleteFileKept: 'The file you imported them from is not touched.',
     deleteCampaigns: 'These campaigns use it and will have no audience from it:',
     deleteNoCampaigns: 'No campaign uses it.',
     deleteConfirm: 'Delete segment',
@@ -174,7 +175,7 @@ export const en = {
   segment: {
     back: 'All segments',
     members: '{{n}} contacts',
-    optedOut: '{{n}} of them are on the opt-out list and will be skipped in every send.',
+    optedOut: 'On the opt-out list: {{n}} of them. They receive no message from any send.',
     noneOptedOut: 'None of them is on the opt-out list.',
     search: 'Search by number (any digits) or any column',
     matches: '{{n}} matching',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createContactsStore } from './contacts';
+import { createContactsStore, OPT_OUT_BATCH } from './contacts';
 import { fakeApi } from '../test/fakes';
 import type { SegmentSummary } from '../api';
+import type { OutputOf, PayloadOf } from '../../../shared/ipc';
 
 const segment = (id: number, name: string): SegmentSummary => ({
   id,
@@ -11,6 +12,28 @@ const segment = (id: number, name: string): SegmentSummary => ({
   status: 'ready',
   source: { kind: 'import', label: `${name}.csv` },
   created_at: 0,
+});
+
+/** The service's view of a contacts job, as imports:get answers it. */
+const jobView = (overrides: Partial<OutputOf<'imports:get'>>): OutputOf<'imports:get'> => ({
+  job_id: 1,
+  kind: 'optouts',
+  segment_id: null,
+  target_segment_id: null,
+  file_name: 'numbers.csv',
+  status: 'queued',
+  rows: 0,
+  fraction: 0,
+  total: 0,
+  valid: 0,
+  invalid: 0,
+  duplicates: 0,
+  opted_out: 0,
+  error: null,
+  created_at: 0,
+  started_at: null,
+  finished_at: null,
+  ...overrides,
 });
 
 describe('contacts store', () => {
@@ -57,5 +80,136 @@ describe('contacts store', () => {
     expect(await store.getState().combineCount([1, 3], [])).toBeNull();
     expect(store.getState().error).toContain('not ready');
     expect(await store.getState().combineCount([], [])).toBe(0);
+  });
+
+  it('combines after counting, and lists the new segment', async () => {
+    let segments = [segment(1, 'club'), segment(2, 'shop')];
+    const { api, transport } = fakeApi({
+      'segments:list': () => segments,
+      'segments:combineCount': (input) => ({ count: (input.exclude ?? []).length === 0 ? 6 : 2 }),
+      'segments:combine': (input) => {
+        segments = [...segments, { ...segment(3, input.name), status: 'importing' }];
+        return { job_id: 9, segment_id: 3 };
+      },
+    });
+    const store = createContactsStore(api);
+    await store.getState().load(1);
+    expect(await store.getState().combineCount([1, 2], [])).toBe(6);
+    expect(await store.getState().combineCount([1], [2])).toBe(2);
+    expect(await store.getState().combine('همه', [1, 2], [])).toBe(3);
+    expect(store.getState().segments?.find((s) => s.id === 3)?.status).toBe('importing');
+    expect(transport.calls.find((c) => c.channel === 'segments:combine')?.input).toMatchObject({
+      account_id: 1,
+      name: 'همه',
+      include: [1, 2],
+      exclude: [],
+    });
+  });
+
+  it('reads members and opt-outs by page, with the search only when there is one', async () => {
+    const { api, transport } = fakeApi({
+      'segments:members': (input) => ({
+        total: 1_000_000,
+        members: [{ phone: `0912${String(input.offset).padStart(7, '0')}`, fields: {}, opted_out: false }],
+      }),
+      'optouts:list': () => ({ total: 0, items: [] }),
+    });
+    const store = createContactsStore(api);
+    expect(await store.getState().members(4, 0, 200)).toBeNull(); // no account yet
+    await store.getState().load(1);
+    const page = await store.getState().members(4, 999_800, 200);
+    expect(page?.members[0]?.phone).toBe('09120999800');
+    await store.getState().members(4, 0, 200, '۰۹۱۲');
+    await store.getState().optOutsPage(0, 200);
+    const inputs = transport.calls.filter((c) => c.channel !== 'segments:list').map((c) => c.input);
+    expect(inputs).toEqual([
+      { account_id: 1, segment_id: 4, offset: 999_800, limit: 200 },
+      { account_id: 1, segment_id: 4, offset: 0, limit: 200, search: '۰۹۱۲' },
+      { account_id: 1, offset: 0, limit: 200 },
+    ]);
+  });
+
+  it('adds pasted numbers in batches, keeps the invalid ones, and moves the list on', async () => {
+    const listed = new Set<string>();
+    const { api, transport } = fakeApi({
+      'segments:list': () => [],
+      'optouts:add': (input) => {
+        const invalid = input.phones.filter((p) => !/^0?9\d{9}$/.test(p));
+        const valid = input.phones.filter((p) => !invalid.includes(p) && !listed.has(p));
+        valid.forEach((p) => listed.add(p));
+        return { added: valid.length, invalid };
+      },
+      'optouts:remove': (input) => ({ removed: input.phones.filter((p) => listed.delete(p)).length }),
+    });
+    const store = createContactsStore(api);
+    await store.getState().load(1);
+    const many = Array.from({ length: OPT_OUT_BATCH + 5 }, (_, i) => `09${String(100_000_000 + i)}`);
+    expect(await store.getState().addOptOuts(`${many.join('\n')}\nnot-a-number، 12345`)).toBe(OPT_OUT_BATCH + 5);
+    expect(transport.calls.filter((c) => c.channel === 'optouts:add')).toHaveLength(2);
+    expect(store.getState().optOuts).toMatchObject({ version: 1, invalid: ['not-a-number', '12345'] });
+    expect(await store.getState().removeOptOuts(`${many[0]}, ${many[1]}`)).toBe(2);
+    expect(store.getState().optOuts).toMatchObject({ version: 2, invalid: [] });
+    expect(await store.getState().addOptOuts('  \n ,')).toBe(0);
+    expect(store.getState().optOuts.version).toBe(2);
+  });
+
+  it('follows its opt-out file to the end, even when the job ends before its start answers', async () => {
+    const push = (status: PayloadOf<'import:progress'>['status'], rows: number): PayloadOf<'import:progress'> => ({
+      job_id: 7,
+      kind: 'optouts',
+      segment_id: null,
+      upload_id: null,
+      status,
+      rows,
+      fraction: status === 'done' ? 1 : 0.5,
+      valid: rows - 1,
+      invalid: 1,
+      duplicates: 0,
+      opted_out: 0,
+      error: null,
+    });
+    // The service's state as imports:get reads it: a moment behind the pushes.
+    const stale = jobView({ job_id: 7, status: 'running', rows: 3, fraction: 0.5, valid: 2, invalid: 1 });
+    const { api, transport } = fakeApi({
+      'segments:list': () => [],
+      'optouts:import': () => {
+        transport.emit('import:progress', push('running', 3));
+        transport.emit('import:progress', push('done', 6));
+        return { job_id: 7 };
+      },
+      'imports:get': () => stale,
+    });
+    const store = createContactsStore(api);
+    api.on('import:progress', (progress) => store.getState().followOptOuts(progress));
+    await store.getState().load(1);
+    expect(await store.getState().importOptOuts(new File(['09121111111\n'], 'numbers.csv'))).toBe(true);
+    expect(transport.calls.find((c) => c.channel === 'optouts:import')?.input).toEqual({
+      account_id: 1,
+      file: 'numbers.csv',
+    });
+    expect(store.getState().optOuts.job).toMatchObject({ job_id: 7, status: 'done', valid: 5, invalid: 1 });
+    expect(store.getState().optOuts.version).toBe(1);
+    // Another kind of job, or a later push of an ended one, changes nothing.
+    store.getState().followOptOuts({ ...push('running', 2), kind: 'import', job_id: 8 });
+    store.getState().followOptOuts(push('running', 2));
+    expect(store.getState().optOuts.job?.status).toBe('done');
+    store.getState().dismissOptOutJob();
+    expect(store.getState().optOuts.job).toBeNull();
+  });
+
+  it('reaches the end of an opt-out file whose pushes were lost', async () => {
+    const { api } = fakeApi({
+      'segments:list': () => [],
+      'optouts:import': () => ({ job_id: 3 }),
+      'imports:get': () => jobView({ job_id: 3, status: 'failed', error: 'ستون شماره موبایل پیدا نشد' }),
+    });
+    const store = createContactsStore(api);
+    await store.getState().load(1);
+    await store.getState().importOptOuts(new File([''], 'empty.csv'));
+    expect(store.getState().optOuts.job).toMatchObject({ status: 'failed', error: 'ستون شماره موبایل پیدا نشد' });
+    expect(store.getState().optOuts.version).toBe(0);
+    // A new account starts with nothing of the old one's list.
+    await store.getState().load(2);
+    expect(store.getState().optOuts).toEqual({ version: 0, invalid: [], job: null });
   });
 });

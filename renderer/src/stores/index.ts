@@ -62,6 +62,7 @@ export function connectStores(api: Api, stores: Stores): () => void {
   // The wizard follows its run; a finished import (or combine, or opt-out file) changes segments.
   const unsubscribeImports = api.on('import:progress', (progress) => {
     stores.imports.getState().follow(progress);
+    stores.contacts.getState().followOptOuts(progress);
     if (progress.status === 'done') void stores.compose.getState().refreshSegments();
     if (progress.status !== 'running') void stores.contacts.getState().refresh();
   });

@@ -85,7 +85,7 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
           data-testid="combine-name"
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
+          <Button variant="default" onClick={close} data-testid="combine-cancel">
             {t('common.cancel')}
           </Button>
           <Button

@@ -59,7 +59,11 @@ export function DeleteModal({
           data-members={info.member_count}
           data-campaigns={info.campaigns.length}
         >
-          <Text>{t('contacts.deleteMembers', { n: formatNumber(info.member_count, language) })}</Text>
+          <Text>
+            {t('contacts.deleteMembers', { n: formatNumber(info.member_count, language) })}
+            {/* Only an imported segment has a file to reassure about. */}
+            {info.source.kind === 'import' ? ` ${t('contacts.deleteFileKept')}` : null}
+          </Text>
           {info.campaigns.length > 0 ? (
             <>
               <Text c="orange.8">{t('contacts.deleteCampaigns')}</Text>
@@ -77,7 +81,7 @@ export function DeleteModal({
         </Stack>
       )}
       <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={() => onClose()}>
+        <Button variant="default" onClick={() => onClose()} data-testid="delete-cancel">
           {t('common.cancel')}
         </Button>
         <Button

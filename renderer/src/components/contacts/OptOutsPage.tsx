@@ -1,9 +1,8 @@
 // The opt-out list: search, add and remove numbers written any way (+98, 0098, Persian digits...),
-// import a file of numbers (a contacts job: its progress comes as pushes), export.
+// import a file of numbers (a contacts job: its progress, then its counts), export.
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Button,
   FileButton,
   Group,
@@ -17,20 +16,19 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconArrowBack, IconFileImport, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useCallback, useEffect, useState } from 'react';
+import { IconFileImport, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { formatDateTime, formatNumber } from '../../lib/format';
-import { errorMessage } from '../../stores/errors';
-import { splitReceivers } from '../../../../shared/phone';
+import type { OptOutJob } from '../../stores/contacts';
+import { formatDateTime, formatNumber, formatPercent } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { navigate } from '../useRoute';
 import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
 import { PhoneCell, VirtualRows } from './VirtualRows';
-import type { PayloadOf } from '../../../../shared/ipc';
+import { BackLink } from './BackLink';
 
 interface OptOut {
   phone: string;
@@ -41,128 +39,51 @@ export function OptOutsPage() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { contacts } = useStores();
-  const api = useStore(contacts, (s) => s.api);
-  const accountId = useStore(contacts, (s) => s.accountId);
+  const { accountId, optOuts, optOutsPage, addOptOuts, removeOptOuts, importOptOuts, exportOptOuts, dismissOptOutJob } =
+    useStore(
+      contacts,
+      useShallow((s) => ({
+        accountId: s.accountId,
+        optOuts: s.optOuts,
+        optOutsPage: s.optOutsPage,
+        addOptOuts: s.addOptOuts,
+        removeOptOuts: s.removeOptOuts,
+        importOptOuts: s.importOptOuts,
+        exportOptOuts: s.exportOptOuts,
+        dismissOptOutJob: s.dismissOptOutJob,
+      })),
+    );
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search.trim(), 250);
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [invalid, setInvalid] = useState<string[]>([]);
-  const [version, setVersion] = useState(0);
-  const [job, setJob] = useState<PayloadOf<'import:progress'> | { job_id: number; status: 'queued' } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'add' | 'remove' | null>(null);
 
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
-      if (accountId === null) return null;
-      try {
-        const page = await api.invoke('optouts:list', {
-          account_id: accountId,
-          offset,
-          limit,
-          ...(query ? { search: query } : {}),
-        });
-        return { total: page.total, rows: page.items };
-      } catch (caught) {
-        setError(errorMessage(caught));
-        return null;
-      }
+      const page = await optOutsPage(offset, limit, query || undefined);
+      return page && { total: page.total, rows: page.items };
     },
-    [api, accountId, query],
+    [optOutsPage, query],
   );
-  const rows = usePagedRows<OptOut>(`${accountId}:${query}:${version}`, fetchPage);
-  const changed = () => setVersion((n) => n + 1);
-
-  // A file's import reports as pushes; the list is read again when it ends.
-  useEffect(
-    () =>
-      api.on('import:progress', (progress) => {
-        setJob((current) => {
-          if (!current || current.job_id !== progress.job_id) return current;
-          if (progress.status === 'done') {
-            notifications.show({
-              color: 'teal',
-              message: t('optouts.imported', {
-                valid: formatNumber(progress.valid, language),
-                invalid: formatNumber(progress.invalid, language),
-                duplicates: formatNumber(progress.duplicates, language),
-              }),
-            });
-            setVersion((n) => n + 1);
-          }
-          if (progress.status === 'failed') setError(progress.error);
-          return progress.status === 'running' || progress.status === 'queued' ? progress : null;
-        });
-      }),
-    [api, t, language],
-  );
+  const rows = usePagedRows<OptOut>(`${accountId}:${query}:${optOuts.version}`, fetchPage);
 
   const change = async (action: 'add' | 'remove') => {
-    if (accountId === null) return;
-    const phones = splitReceivers(text);
-    if (phones.length === 0) return;
-    setBusy(true);
-    setError(null);
-    try {
-      if (action === 'add') {
-        const answer = await api.invoke('optouts:add', { account_id: accountId, phones });
-        setInvalid(answer.invalid);
-        notifications.show({ color: 'teal', message: t('optouts.added', { n: formatNumber(answer.added, language) }) });
-      } else {
-        const answer = await api.invoke('optouts:remove', { account_id: accountId, phones });
-        setInvalid([]);
-        notifications.show({
-          color: 'teal',
-          message: t('optouts.removed', { n: formatNumber(answer.removed, language) }),
-        });
-      }
-      setText('');
-      changed();
-      void contacts.getState().refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setBusy(false);
-    }
+    setBusy(action);
+    const n = await (action === 'add' ? addOptOuts(text) : removeOptOuts(text));
+    setBusy(null);
+    if (n === null) return;
+    notifications.show({
+      color: 'teal',
+      message: t(action === 'add' ? 'optouts.added' : 'optouts.removed', { n: formatNumber(n, language) }),
+    });
+    setText('');
   };
-  const removeOne = async (phone: string) => {
-    if (accountId === null) return;
-    try {
-      await api.invoke('optouts:remove', { account_id: accountId, phones: [phone] });
-      changed();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    }
-  };
-  const importFile = async (file: File | null) => {
-    if (!file || accountId === null) return;
-    setError(null);
-    try {
-      const source = await api.openSpreadsheet(file);
-      const started = await api.invoke('optouts:import', { account_id: accountId, file: source.file });
-      setJob({ job_id: started.job_id, status: 'queued' });
-    } catch (caught) {
-      setError(errorMessage(caught));
-    }
-  };
-  const runExport = async (format: 'csv' | 'xlsx') => {
-    if (accountId === null) return null;
-    try {
-      return await api.invoke('optouts:export', { account_id: accountId, format });
-    } catch (caught) {
-      setError(errorMessage(caught));
-      return null;
-    }
-  };
+  const job = optOuts.job;
+  const importing = job !== null && (job.status === 'queued' || job.status === 'running');
 
   return (
     <Stack data-testid="page-optouts" gap="sm">
-      <Anchor size="sm" onClick={() => navigate('contacts')}>
-        <Group gap={4}>
-          <IconArrowBack size={14} />
-          {t('segment.back')}
-        </Group>
-      </Anchor>
+      <BackLink testId="optouts-back" />
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
           <Group gap="sm" align="baseline">
@@ -178,13 +99,13 @@ export function OptOutsPage() {
           </Text>
         </Stack>
         <Group gap="xs">
-          <FileButton onChange={(file) => void importFile(file)} accept=".csv,.xlsx,.txt,.tsv">
+          <FileButton onChange={(file) => file && void importOptOuts(file)} accept=".csv,.xlsx,.txt,.tsv">
             {(props) => (
               <Button
                 {...props}
                 variant="light"
                 leftSection={<IconFileImport size={16} />}
-                loading={job !== null}
+                loading={importing}
                 data-testid="optouts-import"
               >
                 {t('optouts.importFile')}
@@ -192,24 +113,14 @@ export function OptOutsPage() {
             )}
           </FileButton>
           <FileExportButtons
-            run={runExport}
+            run={exportOptOuts}
             labels={{ csv: t('optouts.exportCsv'), xlsx: t('optouts.exportXlsx') }}
             title={t('segment.exported')}
             testId="optouts-export"
           />
         </Group>
       </Group>
-      {error ? (
-        <Alert color="red" withCloseButton onClose={() => setError(null)} data-testid="optouts-error">
-          {error}
-        </Alert>
-      ) : null}
-      {job && 'fraction' in job ? (
-        <Stack gap={4}>
-          <Text size="sm">{t('optouts.importing', { n: formatNumber(job.rows, language) })}</Text>
-          <Progress value={job.fraction * 100} animated />
-        </Stack>
-      ) : null}
+      {job ? <ImportState job={job} onClose={dismissOptOutJob} /> : null}
       <Paper withBorder p="sm">
         <Stack gap="xs">
           <Textarea
@@ -223,23 +134,28 @@ export function OptOutsPage() {
             data-testid="optouts-input"
           />
           <Group gap="xs">
-            <Button onClick={() => void change('add')} loading={busy} disabled={!text.trim()} data-testid="optouts-add">
+            <Button
+              onClick={() => void change('add')}
+              loading={busy === 'add'}
+              disabled={!text.trim() || busy !== null}
+              data-testid="optouts-add"
+            >
               {t('optouts.add')}
             </Button>
             <Button
               variant="light"
               color="red"
               onClick={() => void change('remove')}
-              loading={busy}
-              disabled={!text.trim()}
+              loading={busy === 'remove'}
+              disabled={!text.trim() || busy !== null}
               data-testid="optouts-remove"
             >
               {t('optouts.remove')}
             </Button>
           </Group>
-          {invalid.length > 0 ? (
-            <Text size="sm" c="red" data-testid="optouts-invalid">
-              {t('optouts.invalid', { list: invalid.join('، ') })}
+          {optOuts.invalid.length > 0 ? (
+            <Text size="sm" c="red" data-testid="optouts-invalid" data-value={optOuts.invalid.length}>
+              {t('optouts.invalid', { list: optOuts.invalid.join(language === 'fa' ? '، ' : ', ') })}
             </Text>
           ) : null}
         </Stack>
@@ -281,7 +197,7 @@ export function OptOutsPage() {
                   variant="subtle"
                   color="red"
                   aria-label={t('optouts.removeOne')}
-                  onClick={() => void removeOne(item.phone)}
+                  onClick={() => void removeOptOuts(item.phone)}
                   data-testid="optout-remove-one"
                 >
                   <IconTrash size={16} />
@@ -293,4 +209,51 @@ export function OptOutsPage() {
       )}
     </Stack>
   );
+}
+
+/** The file's import: its progress while it runs, then its counts (or why it stopped). */
+function ImportState({ job, onClose }: { job: OptOutJob; onClose: () => void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  switch (job.status) {
+    case 'queued':
+    case 'running':
+      return (
+        <Stack gap={4} data-testid="optouts-progress" data-status={job.status}>
+          <Group justify="space-between">
+            <Text size="sm">{t('optouts.importing', { n: formatNumber(job.rows, language) })}</Text>
+            <Text size="sm" c="dimmed">
+              {formatPercent(job.fraction, language)}
+            </Text>
+          </Group>
+          <Progress value={job.fraction * 100} animated />
+        </Stack>
+      );
+    case 'done':
+      return (
+        <Alert
+          color="teal"
+          withCloseButton
+          onClose={onClose}
+          data-testid="optouts-imported"
+          data-valid={job.valid}
+          data-invalid={job.invalid}
+          data-duplicates={job.duplicates}
+        >
+          {t('optouts.imported', {
+            valid: formatNumber(job.valid, language),
+            invalid: formatNumber(job.invalid, language),
+            duplicates: formatNumber(job.duplicates, language),
+          })}
+        </Alert>
+      );
+    case 'failed':
+      return (
+        <Alert color="red" withCloseButton onClose={onClose} data-testid="optouts-error">
+          {job.error ?? t('common.error')}
+        </Alert>
+      );
+    case 'cancelled':
+      return null;
+  }
 }

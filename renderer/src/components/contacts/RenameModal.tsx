@@ -48,7 +48,7 @@ export function RenameModal({
           data-testid="rename-input"
         />
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => onClose()}>
+          <Button variant="default" onClick={() => onClose()} data-testid="rename-cancel">
             {t('common.cancel')}
           </Button>
           <Button type="submit" loading={saving} disabled={!name.trim()} data-testid="rename-save">

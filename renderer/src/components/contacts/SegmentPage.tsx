@@ -1,12 +1,13 @@
 // One segment: its size, how many of it are opted out, the campaigns using it; its members in a
 // virtualized table read page by page from SQLite (smooth at a million), searchable by number in
 // any digit form or by any column; export, "send to this segment", add rows, rename, delete.
-import { Alert, Anchor, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowBack, IconFileImport, IconPencil, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconFileImport, IconPencil, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { SegmentDetail } from '../../stores/contacts';
 import { formatNumber } from '../../lib/format';
@@ -18,6 +19,7 @@ import { Cell, PhoneCell, VirtualRows } from './VirtualRows';
 import { RenameModal } from './RenameModal';
 import { DeleteModal } from './DeleteModal';
 import { SourceText } from './SourceText';
+import { BackLink } from './BackLink';
 
 interface Member {
   phone: string;
@@ -29,7 +31,15 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const { contacts, compose, imports } = useStores();
-  const { api, accountId, detail, exportSegment } = useStore(contacts);
+  const { accountId, detail, members, exportSegment } = useStore(
+    contacts,
+    useShallow((s) => ({
+      accountId: s.accountId,
+      detail: s.detail,
+      members: s.members,
+      exportSegment: s.exportSegment,
+    })),
+  );
   // The list's entry changes when the segment does (an import into it ends, a rename).
   const listed = useStore(contacts, (s) => s.segments?.find((segment) => segment.id === segmentId));
   const [info, setInfo] = useState<SegmentDetail | null | undefined>(undefined);
@@ -49,21 +59,10 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
 
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
-      if (accountId === null) return null;
-      try {
-        const page = await api.invoke('segments:members', {
-          account_id: accountId,
-          segment_id: segmentId,
-          offset,
-          limit,
-          ...(query ? { search: query } : {}),
-        });
-        return { total: page.total, rows: page.members as Member[] };
-      } catch {
-        return null;
-      }
+      const page = await members(segmentId, offset, limit, query || undefined);
+      return page && { total: page.total, rows: page.members };
     },
-    [api, accountId, segmentId, query],
+    [members, segmentId, query],
   );
   const rows = usePagedRows<Member>(`${accountId}:${segmentId}:${query}:${version}`, fetchPage);
 
@@ -71,7 +70,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
     return (
       <Stack data-testid="page-segment">
         <Alert color="gray">{t('segment.notFound')}</Alert>
-        <Anchor onClick={() => navigate('contacts')}>{t('segment.back')}</Anchor>
+        <BackLink testId="segment-back" />
       </Stack>
     );
   const columns = info?.columns ?? [];
@@ -82,12 +81,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
   };
   return (
     <Stack data-testid="page-segment" data-id={segmentId} gap="sm">
-      <Anchor size="sm" onClick={() => navigate('contacts')} data-testid="segment-back">
-        <Group gap={4}>
-          <IconArrowBack size={14} />
-          {t('segment.back')}
-        </Group>
-      </Anchor>
+      <BackLink testId="segment-back" />
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Group gap="xs">
