@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createContactsStore, OPT_OUT_BATCH } from './contacts';
-import { fakeApi } from '../test/fakes';
+import { fakeApi, importJob } from '../test/fakes';
 import type { SegmentSummary } from '../api';
 import type { OutputOf, PayloadOf } from '../../../shared/ipc';
 
@@ -14,27 +14,9 @@ const segment = (id: number, name: string): SegmentSummary => ({
   created_at: 0,
 });
 
-/** The service's view of a contacts job, as imports:get answers it. */
-const jobView = (overrides: Partial<OutputOf<'imports:get'>>): OutputOf<'imports:get'> => ({
-  job_id: 1,
-  kind: 'optouts',
-  segment_id: null,
-  target_segment_id: null,
-  file_name: 'numbers.csv',
-  status: 'queued',
-  rows: 0,
-  fraction: 0,
-  total: 0,
-  valid: 0,
-  invalid: 0,
-  duplicates: 0,
-  opted_out: 0,
-  error: null,
-  created_at: 0,
-  started_at: null,
-  finished_at: null,
-  ...overrides,
-});
+/** An opt-out file's job as imports:get answers it. */
+const jobView = (overrides: Partial<OutputOf<'imports:get'>>) =>
+  importJob({ job_id: 1, kind: 'optouts', segment_id: null, file_name: 'numbers.csv', ...overrides });
 
 describe('contacts store', () => {
   it('lists, searches, renames and deletes segments of the account', async () => {

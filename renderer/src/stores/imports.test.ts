@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROGRESS_INTERVAL_MS, STALL_MS, cleanFieldName, createImportsStore, mappingProblems, pace } from './imports';
-import { fakeApi } from '../test/fakes';
-import type { OutputOf, PayloadOf } from '../../../shared/ipc';
+import { fakeApi, importJob as job, importProgress as progress } from '../test/fakes';
+import type { OutputOf } from '../../../shared/ipc';
 
 const preview = (overrides: Partial<OutputOf<'imports:preview'>> = {}): OutputOf<'imports:preview'> => ({
   file_name: 'customers.csv',
@@ -19,43 +19,6 @@ const preview = (overrides: Partial<OutputOf<'imports:preview'>> = {}): OutputOf
     { row: 2, cells: ['Sara', '09120000001', 'Tehran'] },
   ],
   remembered: null,
-  ...overrides,
-});
-
-const job = (overrides: Partial<OutputOf<'imports:get'>> = {}): OutputOf<'imports:get'> => ({
-  job_id: 9,
-  kind: 'import',
-  segment_id: 4,
-  target_segment_id: null,
-  file_name: 'customers.csv',
-  status: 'queued',
-  rows: 0,
-  fraction: 0,
-  total: 0,
-  valid: 0,
-  invalid: 0,
-  duplicates: 0,
-  opted_out: 0,
-  error: null,
-  created_at: 0,
-  started_at: null,
-  finished_at: null,
-  ...overrides,
-});
-
-const progress = (overrides: Partial<PayloadOf<'import:progress'>>): PayloadOf<'import:progress'> => ({
-  job_id: 9,
-  kind: 'import',
-  segment_id: 4,
-  upload_id: null,
-  status: 'running',
-  rows: 0,
-  fraction: 0,
-  valid: 0,
-  invalid: 0,
-  duplicates: 0,
-  opted_out: 0,
-  error: null,
   ...overrides,
 });
 

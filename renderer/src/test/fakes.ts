@@ -1,6 +1,13 @@
 // A typed fake of the API client for store tests: shared/ipc's fake transport under the real
 // client, so channel names, inputs and outputs are checked by the compiler as in the app.
-import { createClient, createFakeTransport, type FakeHandlers, type InputOf } from '../../../shared/ipc';
+import {
+  createClient,
+  createFakeTransport,
+  type FakeHandlers,
+  type InputOf,
+  type OutputOf,
+  type PayloadOf,
+} from '../../../shared/ipc';
 import type { Account, Api, Backup, ComposePreview, Line, MessageRow, Pricing } from '../api';
 import { ApiCode, apiCodeMessage, type Provider } from '../../../shared/status';
 import { priceText } from '../../../shared/pricing';
@@ -122,3 +129,44 @@ export function fakeQuote(
     });
   };
 }
+
+/** A contacts job as imports:get answers it. */
+export const importJob = (overrides: Partial<OutputOf<'imports:get'>> = {}): OutputOf<'imports:get'> => ({
+  job_id: 9,
+  kind: 'import',
+  segment_id: 4,
+  target_segment_id: null,
+  file_name: 'customers.csv',
+  status: 'queued',
+  rows: 0,
+  fraction: 0,
+  total: 0,
+  valid: 0,
+  invalid: 0,
+  duplicates: 0,
+  opted_out: 0,
+  error: null,
+  created_at: 0,
+  started_at: null,
+  finished_at: null,
+  ...overrides,
+});
+
+/** An import:progress push. */
+export const importProgress = (
+  overrides: Partial<PayloadOf<'import:progress'>> = {},
+): PayloadOf<'import:progress'> => ({
+  job_id: 9,
+  kind: 'import',
+  segment_id: 4,
+  upload_id: null,
+  status: 'running',
+  rows: 0,
+  fraction: 0,
+  valid: 0,
+  invalid: 0,
+  duplicates: 0,
+  opted_out: 0,
+  error: null,
+  ...overrides,
+});
