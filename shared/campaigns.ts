@@ -119,3 +119,130 @@ export interface CampaignForm {
   /** The optional contact file, kept as given. */
   file?: { name: string; bytes: Uint8Array } | null | undefined;
 }
+
+// ---- the app's campaign editor
+
+/**
+ * What the editor holds while a campaign is being written: a draft, saved as the user types. Every
+ * field may still be empty or wrong; the quote says what creation would refuse, and creation runs
+ * the spec's checks on it (the same `CampaignForm` path as the HTTP API).
+ */
+export const CampaignDraftFieldsSchema = z.object({
+  name: z.string().max(200).default(''),
+  sender: z.string().max(100).default(''),
+  template_body: z.string().max(10_000).default(''),
+  inclusion_segments: z.array(z.number().int().positive()).max(50).default([]),
+  exclusion_segments: z.array(z.number().int().positive()).max(50).default([]),
+  links: z
+    .array(z.object({ actual_url: z.string().max(2_000), has_utm: z.boolean().default(false) }))
+    .max(MAX_LINKS)
+    .default([]),
+  utm: z
+    .object({
+      utm_source: z.string().max(200).optional(),
+      utm_medium: z.string().max(200).optional(),
+      utm_campaign: z.string().max(200).optional(),
+    })
+    .default({}),
+  /** Messages per minute; null: as fast as the service goes. */
+  send_rate: z.number().int().positive().max(1_000_000).nullable().default(null),
+  /** "HH:MM-HH:MM" in the account's time zone; null: none. */
+  quiet_hours: z.string().max(20).nullable().default(null),
+  /** RFC 3339 with an offset; null: "now" (as soon as it is scheduled). */
+  send_datetime: z.string().max(40).nullable().default(null),
+  /** The IANA zone the send time was picked in (shown back in the editor). */
+  time_zone: z.string().max(60).nullable().default(null),
+});
+export type CampaignDraftFields = z.infer<typeof CampaignDraftFieldsSchema>;
+
+export const CampaignDraftSchema = z.object({
+  draft_id: z.number().int(),
+  account_id: z.number().int(),
+  fields: CampaignDraftFieldsSchema,
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type CampaignDraft = z.infer<typeof CampaignDraftSchema>;
+
+export const SAMPLE_KINDS = ['first', 'longest', 'random'] as const;
+export type SampleKind = (typeof SAMPLE_KINDS)[number];
+
+/**
+ * The core's dry run of a campaign as drafted: who would receive it and why, what each sample
+ * recipient would get and pay, and the whole audience's cost against the credit. Nothing is
+ * recorded or held.
+ */
+export const CampaignQuoteSchema = z.object({
+  audience: z.object({
+    /** Each segment named, with its members now. */
+    segments: z.array(
+      z.object({
+        segment_id: z.number().int(),
+        name: z.string(),
+        role: z.enum(['include', 'exclude']),
+        members: z.number().int(),
+        ready: z.boolean(),
+      }),
+    ),
+    /** Distinct numbers in the union of the inclusion segments. */
+    included: z.number().int(),
+    /** Of those, numbers in more than one inclusion segment counted once more each (sum of sizes − included). */
+    duplicates: z.number().int(),
+    /** Of the included, numbers in an exclusion segment. */
+    excluded: z.number().int(),
+    /** Of the included and not excluded, numbers on the opt-out list. */
+    opted_out: z.number().int(),
+    /** Who will receive it: included − excluded − opted out. */
+    recipients: z.number().int(),
+  }),
+  /** Placeholders offered: the inclusion segments' columns, and PHONE_NUMBER. */
+  columns: z.array(z.string()),
+  /** Each `{{NAME}}` of the text: known (a column of some inclusion segment) and recipients without a value. */
+  placeholders: z.array(z.object({ name: z.string(), known: z.boolean(), missing: z.number().int() })),
+  /** Each link: whether its address is in the text, and what its short link looks like and adds. */
+  links: z.array(
+    z.object({
+      idx: z.number().int(),
+      actual_url: z.string(),
+      in_body: z.boolean(),
+      /** Where a visit goes (with utm_* when has_utm). */
+      redirect_to: z.string(),
+      /** An example of the short link (each recipient gets their own code of this length). */
+      short_example: z.string(),
+      /** Characters the short link adds to the text (negative: saves). */
+      added_characters: z.number().int(),
+    }),
+  ),
+  provider: z.enum(['sms', 'bale', 'rubika']).nullable(),
+  samples: z.array(
+    z.object({
+      kind: z.enum(SAMPLE_KINDS),
+      receptor: z.string(),
+      /** The final text (personalized, short links, opt-out phrase). */
+      text: z.string(),
+      encoding: z.enum(['GSM-7', 'UCS-2']),
+      characters: z.number().int(),
+      pages: z.number().int(),
+      cost_rials: z.number().int(),
+    }),
+  ),
+  total_pages: z.number().int(),
+  total_cost_rials: z.number().int(),
+  /** What the account may spend now (credit minus what running campaigns hold). */
+  credit_rials: z.number().int(),
+  enough_credit: z.boolean(),
+  /** When the first message is due (ms); the send time, or now. */
+  send_at: z.number().int().nullable(),
+  /** When the last message is due by the send rate and quiet hours (ms). */
+  estimated_last_message_at: z.number().int().nullable(),
+  /** The first thing creation would refuse (spec 4.3's checks), or null when it would be accepted. */
+  problem: z.object({ code: z.number().int(), field: z.string().nullable(), detail: z.string() }).nullable(),
+});
+export type CampaignQuote = z.infer<typeof CampaignQuoteSchema>;
+
+/** A point of an execution's delivery chart: messages that reached a final status in [at, at + bucket). */
+export const DeliveryPointSchema = z.object({
+  at: z.number().int(),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+});

@@ -14,6 +14,8 @@ export const ApiCode = {
   InvalidSender: 412,
   TooLarge: 414,
   IpMismatch: 416,
+  /** Not of the spec: the app's own calls, when a newer call of the same kind replaced this one. */
+  Superseded: 409,
   BadDate: 417,
   NoCredit: 418,
   Unprocessable: 422,
@@ -34,6 +36,7 @@ export const apiCodeMessage: Record<ApiCode, string> = {
   412: 'ارسال کننده نامعتبر است',
   414: 'حجم درخواست بیشتر از حد مجاز است',
   416: 'IP سرویس مبدا با تنظیمات مطابقت ندارد',
+  409: 'درخواست جدیدتری جای این درخواست را گرفت',
   417: 'تاریخ ارسال اشتباه است و فرمت آن صحیح نمی باشد.',
   418: 'اعتبار شما کافی نمی‌باشد',
   422: 'داده ها به دلیل وجود کاراکتر نامناسب قابل پردازش نیست',

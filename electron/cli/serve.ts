@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Core } from '../service/core';
+import { OffsetClock } from '../service/clock';
 import { applySeed, ensureDemoAccount } from '../service/seed';
 import { buildHttpServer } from '../service/http/server';
 import { defaultDataDir } from '../service/workspace/paths';
@@ -30,11 +31,20 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535\n${USAGE}`);
   const dataDir = values.data ?? defaultDataDir();
 
-  const core = new Core({ dataDir });
+  // End-to-end tests move the service's time forward instead of waiting (never set by users).
+  const testClock = process.env.CHAPAR_TEST_CLOCK === '1' ? new OffsetClock() : null;
+  const core = new Core({ dataDir, clock: testClock ?? undefined });
   if (values.seed) applySeed(core, JSON.parse(fs.readFileSync(values.seed, 'utf8')));
   const demo = values.seed ? null : ensureDemoAccount(core);
 
   const app = await buildHttpServer({ core, plugins: await extraHttpPlugins(core, { host: values.host }) });
+  if (testClock)
+    app.post<{ Body: { advance_ms?: number } }>('/test/clock', (request) => {
+      const ms = Number(request.body?.advance_ms);
+      if (!Number.isFinite(ms) || ms < 0) return { now: testClock.now() };
+      testClock.advance(ms);
+      return { now: testClock.now() };
+    });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

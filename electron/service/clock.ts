@@ -32,6 +32,29 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * The system clock moved ahead by hand (`npm run serve` with CHAPAR_TEST_CLOCK=1, for end-to-end
+ * tests of a served app: "schedule a minute ahead", then move time instead of waiting).
+ */
+export class OffsetClock implements Clock {
+  private offset = 0;
+  private readonly listeners = new Set<() => void>();
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  advance(ms: number): void {
+    this.offset += ms;
+    for (const listener of this.listeners) listener();
+  }
+
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { openDatabase, type Db } from './db/database';
-import { systemClock, ManualClock, type Clock } from './clock';
+import { systemClock, ManualClock, OffsetClock, type Clock } from './clock';
 import { Accounts } from './accounts/accounts';
 import { Credit } from './accounts/credit';
 import { Settings } from './settings/settings';
@@ -15,6 +15,7 @@ import { Scheduler } from './jobs/scheduler';
 import { Jobs } from './jobs/jobs';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 import { Campaigns } from './campaigns';
+import { Sends } from './messaging/sends';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
@@ -49,6 +50,8 @@ export class Core {
   readonly uploads: Uploads;
   readonly optouts: OptOuts;
   readonly campaigns: Campaigns;
+  /** Direct sends and campaign executions as rows (the Messages page's "by send" view). */
+  readonly sends: Sends;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -99,10 +102,15 @@ export class Core {
       messaging: this.messaging,
       dataDir: this.dataDir,
     });
+    this.sends = new Sends({
+      db: this.db,
+      executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
+    });
     // Every job type is registered now: jobs a crash or a close left running are queued again.
     this.jobs.recover();
     this.settings.onChange(() => this.scheduler.poke());
-    if (this.clock instanceof ManualClock) this.clock.onAdvance(() => this.scheduler.poke());
+    if (this.clock instanceof ManualClock || this.clock instanceof OffsetClock)
+      this.clock.onAdvance(() => this.scheduler.poke());
     if (options.startScheduler !== false) this.scheduler.start();
   }
 

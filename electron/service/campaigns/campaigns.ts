@@ -23,6 +23,7 @@ import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
 import type { Imports, Segments } from '../contacts';
+import type { Segment } from '../../../shared/contacts';
 import type { Messaging } from '../messaging';
 import { ServiceError } from '../errors';
 import { unixSeconds } from '../clock';
@@ -32,7 +33,9 @@ import {
   FAILED_RESULT_STATUSES,
   FINAL_EXECUTION_STATUSES,
   PENDING_RESULT_STATUSES,
+  type CampaignDraftFields,
   type CampaignForm,
+  type CampaignQuote,
   type CreateCampaignResult,
   type ExecutionMessage,
   type ExecutionReport,
@@ -45,6 +48,10 @@ import { Executions } from './execution';
 import { LinkCodes, redirectAddress, shortLinkLength } from './links';
 import { exportExecution, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
 import { segmentFromResults, sweepResultFiles } from './results';
+import { Drafts, formOfDraft } from './drafts';
+import { audienceChunks, quoteCampaign, QuoteSuperseded } from './quote';
+import { compileTemplate, TextBuilder } from './template';
+import type { CampaignSpec } from './form';
 
 export interface CampaignsDeps {
   db: Db;
@@ -82,7 +89,11 @@ const SecretSchema = z.string().min(16);
 export class Campaigns {
   readonly events = new EventEmitter<CampaignsEvents>();
   readonly executions: Executions;
+  readonly drafts: Drafts;
   private readonly db: Db;
+  /** The newest quote of each editor (quote_key): an older one still reading stops. */
+  private readonly quoteGenerations = new Map<string, number>();
+  private quoteGeneration = 0;
   private readonly store: CampaignStore;
   private localAddress = 'http://127.0.0.1:8080';
   private codes: LinkCodes | null = null;
@@ -90,6 +101,7 @@ export class Campaigns {
   constructor(private readonly deps: CampaignsDeps) {
     this.db = deps.db;
     this.store = new CampaignStore(deps.db);
+    this.drafts = new Drafts(deps.db, deps.clock);
     this.executions = new Executions({
       db: deps.db,
       clock: deps.clock,
@@ -155,7 +167,11 @@ export class Campaigns {
     return this.linkSettings();
   }
 
-  create(accountId: number, form: CampaignForm): CreateCampaignResult {
+  /**
+   * Spec 4.3's checks in their order (form, send time, sender line, segments): the request as
+   * creation takes it, or the ServiceError of the first fault.
+   */
+  private check(accountId: number, form: CampaignForm): CampaignSpec {
     const spec = checkCampaignForm(form);
     this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
     for (const segmentId of [...spec.include, ...spec.exclude]) {
@@ -166,8 +182,19 @@ export class Campaigns {
         throw error;
       }
     }
+    return spec;
+  }
+
+  /**
+   * Creates the campaign and its first execution; `draftId` (the app's editor) is deleted in the
+   * same transaction, so the draft cannot be scheduled twice.
+   */
+  create(accountId: number, form: CampaignForm, options: { draftId?: number } = {}): CreateCampaignResult {
+    const spec = this.check(accountId, form);
+    if (options.draftId !== undefined) this.drafts.get(accountId, options.draftId);
     const now = this.deps.clock.now();
     const ids = this.db.transaction(() => {
+      if (options.draftId !== undefined) this.drafts.delete(accountId, options.draftId);
       const campaignId = Number(
         this.db
           .prepare(
@@ -320,33 +347,50 @@ export class Campaigns {
     const execution = this.execution(accountId, executionId);
     const size = Math.min(Math.max(Math.trunc(query.size ?? 500), 1), MAX_PAGE_SIZE);
     const page = Math.max(Math.trunc(query.page ?? 1), 1);
-    const where: string[] = [];
-    if (query.status && query.status.length > 0)
-      where.push(`m.status IN (${sqlList(query.status.filter((s) => Number.isInteger(s)) as MessageStatus[])})`);
-    if (query.clicked !== undefined)
-      where.push(`${query.clicked ? '' : 'NOT '}EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)`);
-    const rows = this.db
-      .prepare<
-        [number, number, number],
-        {
-          id: number;
-          receptor: string;
-          text: string;
-          status: MessageStatus;
-          cost: number;
-          created_at: number;
-          clicks: number;
+    const where = messageWhere(query);
+    type Row = {
+      id: number;
+      receptor: string;
+      text: string;
+      status: MessageStatus;
+      cost: number;
+      created_at: number;
+      clicks: number;
+    };
+    const columns = `m.id, m.receptor, COALESCE(m.text, s.text) AS text, m.status, m.cost_rials AS cost, m.created_at,
+      (SELECT count(*) FROM campaign_clicks c WHERE c.message_id = m.id) AS clicks`;
+    let rows: Row[];
+    if (where.length === 0) {
+      // Unfiltered, the page's ids come straight from the batches' id ranges: a page deep in
+      // 800,000 recipients reads its own rows only, not every row before it.
+      const byIds = this.db.prepare<[number, number], Row>(
+        `SELECT ${columns} FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id BETWEEN ? AND ? ORDER BY m.id`,
+      );
+      rows = [];
+      let skip = (page - 1) * size;
+      for (const [first, last] of this.idRanges(execution.id)) {
+        const n = last - first + 1;
+        if (skip >= n) {
+          skip -= n;
+          continue;
         }
-      >(
-        `SELECT m.id, m.receptor, COALESCE(m.text, s.text) AS text, m.status, m.cost_rials AS cost, m.created_at,
-           (SELECT count(*) FROM campaign_clicks c WHERE c.message_id = m.id) AS clicks
-         FROM campaign_batches b
-         JOIN messages m ON m.id BETWEEN b.first_message_id AND b.first_message_id + b.count - 1
-         JOIN sends s ON s.id = m.send_id
-         WHERE b.execution_id = ? ${where.map((w) => `AND ${w}`).join(' ')}
-         ORDER BY m.id LIMIT ? OFFSET ?`,
-      )
-      .all(execution.id, size, (page - 1) * size);
+        const from = first + skip;
+        const to = Math.min(last, from + (size - rows.length) - 1);
+        rows.push(...byIds.all(from, to));
+        skip = 0;
+        if (rows.length >= size) break;
+      }
+    } else
+      rows = this.db
+        .prepare<[number, number, number], Row>(
+          `SELECT ${columns}
+           FROM campaign_batches b
+           JOIN messages m ON m.id BETWEEN b.first_message_id AND b.first_message_id + b.count - 1
+           JOIN sends s ON s.id = m.send_id
+           WHERE b.execution_id = ? ${where.map((w) => `AND ${w}`).join(' ')}
+           ORDER BY m.id LIMIT ? OFFSET ?`,
+        )
+        .all(execution.id, size, (page - 1) * size);
     return rows.map((row) => ({
       messageid: row.id,
       receptor: row.receptor,
@@ -449,20 +493,37 @@ export class Campaigns {
          FROM campaigns c WHERE c.account_id = ? ORDER BY c.id DESC`,
       )
       .all(accountId)
-      .map((row) => ({
-        campaign_id: row.id,
-        name: row.name,
-        sender: row.sender,
-        template_body: row.template_body,
-        inclusion_segments: JSON.parse(row.inclusion_segments) as number[],
-        exclusion_segments: JSON.parse(row.exclusion_segments) as number[],
-        links: this.store.linksOf(row.id),
-        send_rate: row.send_rate,
-        quiet_hours: quietHoursText(row),
-        file_name: row.file_name,
-        created_at: row.created_at,
-        last_execution: row.last_execution_id === null ? null : this.report(accountId, row.last_execution_id),
-      }));
+      .map((row) => this.summary(row));
+  }
+
+  /** One campaign with every execution's report, newest first. */
+  get(accountId: number, campaignId: number) {
+    const row = this.db
+      .prepare<[number], CampaignRow & { last_execution_id: number | null }>(
+        `SELECT c.*, (SELECT max(id) FROM campaign_executions e WHERE e.campaign_id = c.id) AS last_execution_id
+         FROM campaigns c WHERE c.id = ?`,
+      )
+      .get(campaignId);
+    if (!row || row.account_id !== accountId)
+      throw new ServiceError(ApiCode.BadRequest, `campaign ${campaignId} unknown`);
+    return { ...this.summary(row), executions: this.executionsOf(accountId, campaignId) };
+  }
+
+  private summary(row: CampaignRow & { last_execution_id: number | null }) {
+    return {
+      campaign_id: row.id,
+      name: row.name,
+      sender: row.sender,
+      template_body: row.template_body,
+      inclusion_segments: JSON.parse(row.inclusion_segments) as number[],
+      exclusion_segments: JSON.parse(row.exclusion_segments) as number[],
+      links: this.store.linksOf(row.id),
+      send_rate: row.send_rate,
+      quiet_hours: quietHoursText(row),
+      file_name: row.file_name,
+      created_at: row.created_at,
+      last_execution: row.last_execution_id === null ? null : this.report(row.account_id, row.last_execution_id),
+    };
   }
 
   executionsOf(accountId: number, campaignId: number): ExecutionReport[] {
@@ -562,6 +623,198 @@ export class Campaigns {
     });
   }
 
+  /**
+   * The editor's dry run (quote.ts): the drafted campaign checked as creation would check it, its
+   * audience counted and explained, sample texts and the whole cost against the credit. A newer
+   * quote with the same key stops an older one still reading (409).
+   */
+  async quote(
+    accountId: number,
+    fields: CampaignDraftFields,
+    options: { seed?: number; quoteKey?: string } = {},
+  ): Promise<CampaignQuote> {
+    this.deps.accounts.get(accountId);
+    const generation = ++this.quoteGeneration;
+    const key = options.quoteKey;
+    if (key !== undefined) this.quoteGenerations.set(key, generation);
+    const now = this.deps.clock.now();
+    let problem: CampaignQuote['problem'] = null;
+    try {
+      this.check(accountId, formOfDraft(fields, now));
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      problem = { code: error.code, field: faultField(error), detail: error.detail ?? error.message };
+    }
+    try {
+      return await quoteCampaign(
+        {
+          db: this.db,
+          accountId,
+          now,
+          segment: (id) => {
+            try {
+              return this.deps.segments.get(accountId, id);
+            } catch (error) {
+              if (error instanceof ServiceError) return null;
+              throw error;
+            }
+          },
+          provider: this.deps.accounts.findLine(accountId, fields.sender.trim())?.provider ?? null,
+          pricing: this.deps.settings.pricing(),
+          credit: this.deps.credit.available(accountId),
+          linkBase: this.linkBase(),
+          timeZone: this.timeZone(accountId),
+          problem,
+          stale: () => key !== undefined && this.quoteGenerations.get(key) !== generation,
+        },
+        fields,
+        options.seed ?? 1,
+      );
+    } catch (error) {
+      if (error instanceof QuoteSuperseded)
+        throw new ServiceError(ApiCode.Superseded, 'a newer quote replaced this one');
+      throw error;
+    } finally {
+      if (key !== undefined && this.quoteGenerations.get(key) === generation) this.quoteGenerations.delete(key);
+    }
+  }
+
+  /**
+   * "Send a test to my number": the first recipient's text (the bare template when the audience is
+   * empty) as one panel message to `receptor`, now, on the drafted line, charged like any message.
+   * Links stay the addresses typed in the text: a test has no tracked recipient.
+   */
+  sendTest(accountId: number, fields: CampaignDraftFields, receptor: string) {
+    const template = compileTemplate(fields.template_body, []);
+    const include: Segment[] = [];
+    for (const id of fields.inclusion_segments) {
+      const segment = this.deps.segments.get(accountId, id);
+      if (segment.status === 'ready') include.push(segment);
+    }
+    const exclude = fields.exclusion_segments
+      .map((id) => this.deps.segments.get(accountId, id))
+      .filter((s) => s.status === 'ready');
+    let first: [string, number, string] | null = null;
+    for (const chunk of audienceChunks(this.db, include, exclude, accountId)) {
+      const row = chunk.find(([, , , , excluded, optedOut]) => !excluded && !optedOut);
+      if (row) {
+        first = [row[0], row[1], row[2]];
+        break;
+      }
+    }
+    const builder = new TextBuilder(
+      template,
+      Object.fromEntries(include.map((s) => [String(s.id), s.columns])),
+      this.linkBase(),
+    );
+    const text = first ? builder.text(...first) : builder.text(receptor, 0, '');
+    if (text.trim() === '') throw new ServiceError(ApiCode.BadRequest, 'the text is empty');
+    const recorded = this.deps.messaging.accept.accept({
+      accountId,
+      origin: 'panel',
+      sender: fields.sender.trim(),
+      text,
+      receivers: [receptor],
+      rule: 'lenient',
+    });
+    if (recorded.accepted === 0) throw new ServiceError(ApiCode.InvalidReceiver, receptor);
+    const message = this.db
+      .prepare<[number], { id: number; receptor: string; text: string; cost_rials: number }>(
+        `SELECT m.id, m.receptor, COALESCE(m.text, s.text) AS text, m.cost_rials
+         FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.send_id = ? ORDER BY m.id LIMIT 1`,
+      )
+      .get(recorded.sendId)!;
+    return {
+      send_id: recorded.sendId,
+      message_id: message.id,
+      receptor: message.receptor,
+      text: message.text,
+      cost_rials: message.cost_rials,
+    };
+  }
+
+  /** How many of the execution's recipients the filter leaves. */
+  messageCount(accountId: number, executionId: number, filter: Pick<MessagesQuery, 'status' | 'clicked'> = {}): number {
+    const execution = this.execution(accountId, executionId);
+    const where = messageWhere(filter);
+    if (where.length === 0) return this.idRanges(execution.id).reduce((n, [first, last]) => n + last - first + 1, 0);
+    return this.db
+      .prepare<[number], number>(
+        `SELECT count(*) FROM campaign_batches b
+         JOIN messages m ON m.id BETWEEN b.first_message_id AND b.first_message_id + b.count - 1
+         WHERE b.execution_id = ? ${where.map((w) => `AND ${w}`).join(' ')}`,
+      )
+      .pluck()
+      .get(execution.id)!;
+  }
+
+  /** One recipient's visits of the execution's short links, oldest first. */
+  messageClicks(accountId: number, executionId: number, messageId: number) {
+    const execution = this.execution(accountId, executionId);
+    const links = this.store.linksOf(execution.campaign_id);
+    return this.db
+      .prepare<[number, number], { link_idx: number; clicked_at: number }>(
+        'SELECT link_idx, clicked_at FROM campaign_clicks WHERE execution_id = ? AND message_id = ? ORDER BY id',
+      )
+      .all(execution.id, messageId)
+      .map((click) => ({
+        link_idx: click.link_idx,
+        actual_url: links.find((l) => l.idx === click.link_idx)?.actual_url ?? '',
+        clicked_at: click.clicked_at,
+      }));
+  }
+
+  /**
+   * The delivery chart: how many of the execution's messages reached delivered, or a failure, in
+   * each time bucket, the bucket sized so the run fits in about 60 points (a minute at least).
+   * Read in slices of the id ranges, yielding between them.
+   */
+  async deliveryChart(
+    accountId: number,
+    executionId: number,
+  ): Promise<{ bucket_ms: number; points: Array<{ at: number; delivered: number; failed: number }> }> {
+    const execution = this.execution(accountId, executionId);
+    const ranges = this.idRanges(execution.id);
+    const span = this.db.prepare<[number, number], { first: number | null; last: number | null }>(
+      'SELECT min(final_at) AS first, max(final_at) AS last FROM messages WHERE id BETWEEN ? AND ?',
+    );
+    let first = Infinity;
+    let last = -Infinity;
+    for (const [from, to] of ranges) {
+      const s = span.get(from, to)!;
+      if (s.first !== null) first = Math.min(first, s.first);
+      if (s.last !== null) last = Math.max(last, s.last);
+    }
+    const MINUTE = 60_000;
+    if (first === Infinity) return { bucket_ms: MINUTE, points: [] };
+    const bucket = Math.max(MINUTE, Math.ceil((last - first + 1) / 60 / MINUTE) * MINUTE);
+    const start = first - (first % bucket);
+    const points = new Map<number, { at: number; delivered: number; failed: number }>();
+    const failed = sqlList(FAILED_RESULT_STATUSES as MessageStatus[]);
+    const slice = this.db.prepare<[number, number, number, number], { b: number; delivered: number; failed: number }>(
+      `SELECT (final_at - ?) / ? AS b, sum(status = ${MessageStatus.Delivered}) AS delivered,
+         sum(status IN (${failed})) AS failed
+       FROM messages WHERE id BETWEEN ? AND ? AND final_at IS NOT NULL GROUP BY b`,
+    );
+    const SLICE = 50_000;
+    for (const [from, to] of ranges)
+      for (let at = from; at <= to; at += SLICE) {
+        for (const row of slice.all(start, bucket, at, Math.min(to, at + SLICE - 1))) {
+          const time = start + row.b * bucket;
+          const point = points.get(time) ?? { at: time, delivered: 0, failed: 0 };
+          point.delivered += row.delivered;
+          point.failed += row.failed;
+          points.set(time, point);
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    // Every bucket from the first to the last, empty ones included, so the chart's time axis is even.
+    const out = [];
+    for (let time = start; time <= last; time += bucket)
+      out.push(points.get(time) ?? { at: time, delivered: 0, failed: 0 });
+    return { bucket_ms: bucket, points: out };
+  }
+
   /** The execution of the account, or 400 (unknown and another account's are not told apart). */
   execution(accountId: number, executionId: number): ExecutionRow {
     const execution = this.store.execution.get(executionId);
@@ -601,6 +854,28 @@ export class Campaigns {
         status: execution.status,
       });
   }
+}
+
+/** The form field a fault of spec 4.3's checks names (its detail starts with it), when it names one. */
+function faultField(error: ServiceError): string | null {
+  if (error.code === ApiCode.BadDate) return 'send_datetime';
+  if (error.code === ApiCode.InvalidSender) return 'sender';
+  const match =
+    /^(sender|name|template_body|send_datetime|inclusion_segments|exclusion_segments|links|send_rate|quiet_hours|segment)\b/.exec(
+      error.detail ?? '',
+    );
+  if (!match) return null;
+  return match[1] === 'segment' ? 'inclusion_segments' : match[1]!;
+}
+
+/** The recipients' filter of the report's rows (status, clicked) as SQL conditions on m. */
+function messageWhere(query: Pick<MessagesQuery, 'status' | 'clicked'>): string[] {
+  const where: string[] = [];
+  if (query.status && query.status.length > 0)
+    where.push(`m.status IN (${sqlList(query.status.filter((s) => Number.isInteger(s)) as MessageStatus[])})`);
+  if (query.clicked !== undefined)
+    where.push(`${query.clicked ? '' : 'NOT '}EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)`);
+  return where;
 }
 
 function iso(ms: number | null): string | null {

@@ -2,27 +2,33 @@
 import type { campaignsContracts } from '../../../shared/ipc/contracts/campaigns';
 import type { AppServices, HandlersFor } from './dispatcher';
 import { exportFile } from './export-files';
+import { formOfDraft } from '../campaigns/drafts';
 
 export function campaignsHandlers(services: AppServices): HandlersFor<typeof campaignsContracts> {
   const { core } = services;
   return {
-    'campaigns:create': (input) =>
-      core.campaigns.create(input.account_id, {
-        sender: input.sender,
-        name: input.name,
-        template_body: input.template_body,
-        send_datetime: input.send_datetime,
-        inclusion_segments: input.inclusion_segments.map(String),
-        exclusion_segments: input.exclusion_segments.map(String),
-        links: input.links.map((link, index) => ({
-          index,
-          actual_url: link.actual_url,
-          has_utm: link.has_utm ? 'true' : 'false',
-        })),
-        utm: input.utm,
-        send_rate: input.send_rate === null ? undefined : String(input.send_rate),
-        quiet_hours: input.quiet_hours ?? undefined,
-      }),
+    'campaigns:create': ({ account_id, draft_id, ...fields }) =>
+      core.campaigns.create(
+        account_id,
+        formOfDraft({ ...fields, time_zone: null }, core.clock.now()),
+        draft_id === undefined ? {} : { draftId: draft_id },
+      ),
+    'campaigns:get': ({ account_id, campaign_id }) => core.campaigns.get(account_id, campaign_id),
+    'campaigns:drafts': ({ account_id }) => {
+      core.accounts.get(account_id);
+      return core.campaigns.drafts.list(account_id);
+    },
+    'campaigns:draftGet': ({ account_id, draft_id }) => core.campaigns.drafts.get(account_id, draft_id),
+    'campaigns:draftSave': ({ account_id, draft_id, fields }) => {
+      core.accounts.get(account_id);
+      return core.campaigns.drafts.save(account_id, draft_id ?? null, fields);
+    },
+    'campaigns:draftDelete': ({ account_id, draft_id }) => ({
+      deleted: core.campaigns.drafts.delete(account_id, draft_id),
+    }),
+    'campaigns:quote': ({ account_id, fields, seed, quote_key }) =>
+      core.campaigns.quote(account_id, fields, { seed, quoteKey: quote_key }),
+    'campaigns:sendTest': ({ account_id, fields, receptor }) => core.campaigns.sendTest(account_id, fields, receptor),
     'campaigns:list': ({ account_id }) => {
       core.accounts.get(account_id);
       return core.campaigns.list(account_id);
@@ -30,6 +36,12 @@ export function campaignsHandlers(services: AppServices): HandlersFor<typeof cam
     'campaigns:report': ({ account_id, execution_id }) => core.campaigns.report(account_id, execution_id),
     'campaigns:messages': ({ account_id, execution_id, ...query }) =>
       core.campaigns.messages(account_id, execution_id, query),
+    'campaigns:messageCount': ({ account_id, execution_id, status, clicked }) => ({
+      count: core.campaigns.messageCount(account_id, execution_id, { status, clicked }),
+    }),
+    'campaigns:messageClicks': ({ account_id, execution_id, message_id }) =>
+      core.campaigns.messageClicks(account_id, execution_id, message_id),
+    'campaigns:deliveryChart': ({ account_id, execution_id }) => core.campaigns.deliveryChart(account_id, execution_id),
     'campaigns:linkClicks': ({ account_id, execution_id }) => core.campaigns.linkClicks(account_id, execution_id),
     'campaigns:pause': ({ account_id, execution_id }) => core.campaigns.pause(account_id, execution_id),
     'campaigns:resume': ({ account_id, execution_id }) => core.campaigns.resume(account_id, execution_id),

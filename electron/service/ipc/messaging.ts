@@ -12,6 +12,8 @@ export function messagingHandlers(services: AppServices): HandlersFor<typeof mes
     'messages:list': (input) => core.messaging.queries.list(input),
     'messages:count': (input) => ({ count: core.messaging.queries.count(input) }),
     'messages:timeline': ({ message_id, account_id }) => core.messaging.queries.timeline(message_id, account_id),
+    'sends:list': (input) => core.sends.list(input),
+    'sends:get': (input) => core.sends.get(input),
     'messages:export': async ({ format, export_id, ...filter }) => {
       const result = await services.exporter.run(filter, format, export_id);
       const web = host.mode === 'web' && host.exportUrl;

@@ -94,6 +94,11 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
     parts.push('m.send_id = ?');
     params.push(filter.send_id);
   }
+  if (filter.execution_id !== undefined) {
+    // A campaign execution's messages: the sends of its batches (campaign_batches, migration 0008).
+    parts.push('m.send_id IN (SELECT send_id FROM campaign_batches WHERE execution_id = ?)');
+    params.push(filter.execution_id);
+  }
   if (filter.origin) {
     parts.push('s.origin = ?');
     params.push(filter.origin);

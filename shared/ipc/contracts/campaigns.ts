@@ -3,10 +3,14 @@
 // the push event of an execution moving on. The campaign screens build on these.
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
-import { byAccount, EpochMs, Id, NoInput } from '../primitives';
+import { byAccount, EpochMs, Id, NoInput, Rials } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import {
+  CampaignDraftFieldsSchema,
+  CampaignDraftSchema,
+  CampaignQuoteSchema,
   CreateCampaignResultSchema,
+  DeliveryPointSchema,
   RESULT_KINDS,
   EXECUTION_STATUSES,
   ExecutionMessageSchema,
@@ -14,6 +18,7 @@ import {
 } from '../../campaigns';
 
 const byExecution = z.object({ account_id: Id, execution_id: Id });
+const byDraft = z.object({ account_id: Id, draft_id: Id });
 
 export const CampaignLinkSchema = z.object({
   idx: z.number().int().nonnegative(),
@@ -67,9 +72,65 @@ export const campaignsContracts = {
         .default({}),
       send_rate: z.number().int().positive().nullable().default(null),
       quiet_hours: z.string().nullable().default(null),
+      /** The draft this campaign was written in: deleted in the same transaction as the creation. */
+      draft_id: Id.optional(),
     }),
     output: CreateCampaignResultSchema,
   }),
+  /** One campaign with every execution's report, newest first. */
+  'campaigns:get': defineContract({
+    channel: 'campaigns:get',
+    input: z.object({ account_id: Id, campaign_id: Id }),
+    output: CampaignSummarySchema.extend({ executions: z.array(ExecutionReportSchema) }),
+  }),
+
+  // ---- the editor: drafts saved as the user types, and the core's dry run of what is drafted
+  'campaigns:drafts': defineContract({
+    channel: 'campaigns:drafts',
+    input: byAccount,
+    output: z.array(CampaignDraftSchema),
+  }),
+  'campaigns:draftGet': defineContract({ channel: 'campaigns:draftGet', input: byDraft, output: CampaignDraftSchema }),
+  /** Creates a draft (no draft_id) or replaces one's fields. */
+  'campaigns:draftSave': defineContract({
+    channel: 'campaigns:draftSave',
+    input: z.object({ account_id: Id, draft_id: Id.nullable().optional(), fields: CampaignDraftFieldsSchema }),
+    output: CampaignDraftSchema,
+  }),
+  'campaigns:draftDelete': defineContract({
+    channel: 'campaigns:draftDelete',
+    input: byDraft,
+    output: z.object({ deleted: z.boolean() }),
+  }),
+  /**
+   * The dry run of a drafted campaign: the audience explained, placeholders without values, links,
+   * sample recipients' texts and costs, the whole audience's cost against the credit and when the
+   * last message goes out. Reads the whole audience (yielding between chunks); a newer quote with
+   * the same `quote_key` makes an older one still running end early with 409.
+   */
+  'campaigns:quote': defineContract({
+    channel: 'campaigns:quote',
+    input: z.object({
+      account_id: Id,
+      fields: CampaignDraftFieldsSchema,
+      /** The random sample's choice: the same seed, the same recipient. */
+      seed: z.number().int().nonnegative().default(1),
+      quote_key: z.string().max(100).optional(),
+    }),
+    output: CampaignQuoteSchema,
+  }),
+  /**
+   * "Send a test to my number": the first recipient's text (or the bare template when the audience
+   * is empty) sent now, as one panel message on the drafted line, charged like any message. Links
+   * in a test go straight to their address (a test has no tracked recipients).
+   */
+  'campaigns:sendTest': defineContract({
+    channel: 'campaigns:sendTest',
+    input: z.object({ account_id: Id, fields: CampaignDraftFieldsSchema, receptor: z.string().min(1).max(40) }),
+    output: z.object({ send_id: Id, message_id: Id, receptor: z.string(), text: z.string(), cost_rials: Rials }),
+  }),
+
+  // ---- the report
   'campaigns:list': defineContract({
     channel: 'campaigns:list',
     input: byAccount,
@@ -89,6 +150,27 @@ export const campaignsContracts = {
       clicked: z.boolean().optional(),
     }),
     output: z.array(ExecutionMessageSchema),
+  }),
+  /** How many recipients' rows the filter leaves (the virtualized list's length). */
+  'campaigns:messageCount': defineContract({
+    channel: 'campaigns:messageCount',
+    input: byExecution.extend({ status: z.array(z.number().int()).optional(), clicked: z.boolean().optional() }),
+    output: z.object({ count: z.number().int().nonnegative() }),
+  }),
+  /** One recipient's visits of the short links. */
+  'campaigns:messageClicks': defineContract({
+    channel: 'campaigns:messageClicks',
+    input: byExecution.extend({ message_id: Id }),
+    output: z.array(z.object({ link_idx: z.number().int(), actual_url: z.string(), clicked_at: EpochMs })),
+  }),
+  /**
+   * The delivery chart: messages reaching delivered / failed per time bucket (the bucket chosen so
+   * the run fits in about 60 points, at least a minute).
+   */
+  'campaigns:deliveryChart': defineContract({
+    channel: 'campaigns:deliveryChart',
+    input: byExecution,
+    output: z.object({ bucket_ms: z.number().int().positive(), points: z.array(DeliveryPointSchema) }),
   }),
   'campaigns:linkClicks': defineContract({
     channel: 'campaigns:linkClicks',

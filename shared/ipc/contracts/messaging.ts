@@ -70,6 +70,8 @@ export const MessageFilterSchema = z.object({
   /** A receiver, in any common form; matched exactly after normalization (or as a prefix). */
   receptor: z.string().optional(),
   send_id: Id.optional(),
+  /** The messages of one campaign execution (all its batches' sends). */
+  execution_id: Id.optional(),
   origin: z.enum(['api', 'panel', 'campaign']).optional(),
   /** Created at or after (ms). */
   from: EpochMs.optional(),
@@ -140,6 +142,34 @@ export const MessageExportSchema = z.object({
   file_name: z.string(),
 });
 
+// ---- sends: each direct send, and each campaign execution, as one row
+
+export const SendRowSchema = z.object({
+  kind: z.enum(['send', 'execution']),
+  /** kind 'send': the send; null for an execution (its batches are sends of their own). */
+  send_id: Id.nullable(),
+  execution_id: Id.nullable(),
+  campaign_id: Id.nullable(),
+  /** The campaign's name for an execution; null for a direct send. */
+  name: z.string().nullable(),
+  origin: z.enum(['api', 'panel', 'campaign']),
+  account_id: Id,
+  sender: z.string(),
+  /** The text (an execution: the campaign's template), cut to 300 characters. */
+  text: z.string(),
+  /** When it was accepted (an execution: when it started, or its send time before that). */
+  created_at: EpochMs,
+  /** Messages recorded. */
+  messages: z.number().int().nonnegative(),
+  delivered: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  pending: z.number().int().nonnegative(),
+  cost_rials: Rials,
+  /** An execution's status (SCHEDULED, RUNNING, …); null for a send. */
+  execution_status: z.string().nullable(),
+});
+export type SendRow = z.infer<typeof SendRowSchema>;
+
 // ---- push payloads
 
 export const StatusChangeSchema = z.object({ id: Id, account_id: Id, status: z.number().int() });
@@ -187,6 +217,25 @@ export const messagingContracts = {
     channel: 'messages:timeline',
     input: z.object({ message_id: Id, account_id: Id.optional() }),
     output: MessageTimelineSchema,
+  }),
+  /** Sends and campaign executions, newest first (the Messages page's "by send" view). */
+  'sends:list': defineContract({
+    channel: 'sends:list',
+    input: z.object({
+      account_id: Id.optional(),
+      offset: z.number().int().nonnegative().max(1_000_000).default(0),
+      limit: z.number().int().positive().max(200).default(50),
+    }),
+    output: z.object({ rows: z.array(SendRowSchema), total: z.number().int().nonnegative() }),
+  }),
+  /** One send or execution's row (what "open this send" shows above its messages). */
+  'sends:get': defineContract({
+    channel: 'sends:get',
+    input: z.union([
+      z.object({ account_id: Id.optional(), send_id: Id }),
+      z.object({ account_id: Id.optional(), execution_id: Id }),
+    ]),
+    output: SendRowSchema,
   }),
   /** Streams the filtered rows to a file; export:progress reports while it runs. */
   'messages:export': defineContract({

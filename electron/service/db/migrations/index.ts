@@ -8,6 +8,7 @@ import jobs from './0006-jobs';
 import coreSeams from './0007-core-seams';
 import campaigns from './0008-campaigns';
 import contactsUi from './0009-contacts-ui';
+import campaignDrafts from './0010-campaign-drafts';
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   { name: '0007-core-seams', sql: coreSeams },
   { name: '0008-campaigns', sql: campaigns },
   { name: '0009-contacts-ui', sql: contactsUi },
+  { name: '0010-campaign-drafts', sql: campaignDrafts },
 ];

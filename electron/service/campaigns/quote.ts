@@ -1,0 +1,315 @@
+// The dry run of a campaign as drafted in the app's editor: the audience counted and explained,
+// each recipient's text built and priced exactly as an execution would (the same template, text
+// builder and price function; short links at their full length), a few sample recipients shown
+// whole, and the total against the credit. Nothing is written or held.
+//
+// The audience is read in chunks of number ranges (as an execution freezes it), yielding to the
+// event loop between chunks, so a quote of 800,000 recipients never holds the window or the API;
+// a newer quote of the same editor makes an older one stop (`stale`).
+import type { Db } from '../db/database';
+import type { Segment } from '../../../shared/contacts';
+import type { Provider } from '../../../shared/status';
+import type { Pricing } from '../../../shared/pages';
+import { priceText } from '../../../shared/pricing';
+import {
+  LINK_CODE_LENGTH,
+  type CampaignDraftFields,
+  type CampaignQuote,
+  type SampleKind,
+} from '../../../shared/campaigns';
+import { FIELD_SEPARATOR } from '../contacts/fields';
+import { compileTemplate, TextBuilder } from './template';
+import { MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH } from './links';
+import { SendPlan } from './plan';
+import { parseQuietHours, parseRfc3339, type QuietHours } from './form';
+
+/** Numbers per inclusion segment in one chunk of the audience. */
+const QUOTE_CHUNK = 5_000;
+/** What a sample's short link shows in place of a recipient's own code (the same length). */
+const EXAMPLE_CODE = 'x7Kp2QaZ'.slice(0, LINK_CODE_LENGTH);
+
+export interface QuoteDeps {
+  db: Db;
+  accountId: number;
+  now: number;
+  /** The account's segments by id (null when unknown or another account's). */
+  segment: (segmentId: number) => Segment | null;
+  /** The provider of the drafted line, when the account has it. */
+  provider: Provider | null;
+  pricing: Pricing;
+  credit: number;
+  linkBase: string;
+  timeZone: string;
+  /** What creation would refuse first, or null. */
+  problem: CampaignQuote['problem'];
+  /** True once a newer quote replaced this one: it stops at the next chunk. */
+  stale: () => boolean;
+}
+
+export class QuoteSuperseded extends Error {}
+
+type Member = [phone: string, segmentId: number, fields: string];
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function quoteCampaign(
+  deps: QuoteDeps,
+  fields: CampaignDraftFields,
+  seed: number,
+): Promise<CampaignQuote> {
+  const named = [
+    ...fields.inclusion_segments.map((id) => ({ id, role: 'include' as const })),
+    ...fields.exclusion_segments.map((id) => ({ id, role: 'exclude' as const })),
+  ];
+  const segments = named.flatMap(({ id, role }) => {
+    const segment = deps.segment(id);
+    return segment ? [{ segment, role }] : [];
+  });
+  const ready = (role: 'include' | 'exclude') =>
+    segments.filter((s) => s.role === role && s.segment.status === 'ready').map((s) => s.segment);
+  const include = ready('include');
+  const exclude = ready('exclude');
+
+  const columns: string[] = [];
+  for (const segment of include)
+    for (const column of segment.columns)
+      if (!columns.includes(column.toUpperCase())) columns.push(column.toUpperCase());
+  if (!columns.includes('PHONE_NUMBER')) columns.push('PHONE_NUMBER');
+
+  const links = fields.links
+    .map((link, idx) => ({ idx, actual_url: link.actual_url.trim(), has_utm: link.has_utm }))
+    .filter((link) => link.actual_url !== '');
+  const template = compileTemplate(fields.template_body, links);
+  const builder = new TextBuilder(
+    template,
+    Object.fromEntries(include.map((s) => [String(s.id), s.columns])),
+    deps.linkBase,
+  );
+  const placeholders = [...new Set(template.parts.flatMap((part) => ('column' in part ? [part.column] : [])))].map(
+    (name) => ({ name, known: columns.includes(name), missing: 0 }),
+  );
+  // Where each placeholder's value sits in each segment's fields (undefined: not a column there).
+  const valueIndex = new Map(
+    include.map((s) => [s.id, placeholders.map((p) => s.columns.findIndex((c) => c.toUpperCase() === p.name))]),
+  );
+
+  const provider = deps.provider ?? 'sms';
+  const prices = new Map<string, { pages: number; cost: number; length: number }>();
+  const price = (text: string) => {
+    let priced = prices.get(text);
+    if (priced === undefined) {
+      if (prices.size > 100_000) prices.clear();
+      const p = priceText(text, provider, deps.pricing);
+      prices.set(text, (priced = { pages: p.pages, cost: p.costRials, length: p.units }));
+    }
+    return priced;
+  };
+
+  const random = mulberry32(seed);
+  const samples: Partial<Record<SampleKind, Member>> = {};
+  let longest = -1;
+  let included = 0;
+  let duplicates = 0;
+  let excluded = 0;
+  let optedOut = 0;
+  let recipients = 0;
+  let totalPages = 0;
+  let totalCost = 0;
+
+  for (const chunk of audienceChunks(deps.db, include, exclude, deps.accountId)) {
+    if (deps.stale()) throw new QuoteSuperseded();
+    for (const [phone, segmentId, memberFields, inSegments, isExcluded, isOptedOut] of chunk) {
+      included++;
+      duplicates += inSegments - 1;
+      if (isExcluded) {
+        excluded++;
+        continue;
+      }
+      if (isOptedOut) {
+        optedOut++;
+        continue;
+      }
+      recipients++;
+      const member: Member = [phone, segmentId, memberFields];
+      const priced = price(builder.cachedText(phone, segmentId, memberFields));
+      totalPages += priced.pages;
+      totalCost += priced.cost;
+      samples.first ??= member;
+      if (priced.length > longest) {
+        longest = priced.length;
+        samples.longest = member;
+      }
+      // Reservoir sampling: each recipient is the random one with the same chance.
+      if (random() * recipients < 1) samples.random = member;
+      if (placeholders.length > 0) {
+        const indexes = valueIndex.get(segmentId)!;
+        const values = memberFields.split(FIELD_SEPARATOR);
+        for (let i = 0; i < placeholders.length; i++) {
+          const at = indexes[i]!;
+          const name = placeholders[i]!.name;
+          if ((at < 0 && name !== 'PHONE_NUMBER') || (at >= 0 && (values[at] ?? '').trim() === ''))
+            placeholders[i]!.missing++;
+        }
+      }
+    }
+    await yieldToLoop();
+  }
+
+  const sampleRows = (['first', 'longest', 'random'] as const).flatMap((kind) => {
+    const member = samples[kind];
+    if (!member) return [];
+    const priced = priceText(builder.text(...member), provider, deps.pricing);
+    return [
+      {
+        kind,
+        receptor: member[0],
+        text: builder.fillLinks(priced.text, () => EXAMPLE_CODE),
+        encoding: priced.encoding,
+        characters: [...priced.text].length,
+        pages: priced.pages,
+        cost_rials: priced.costRials,
+      },
+    ];
+  });
+
+  const sendAt = fields.send_datetime === null ? deps.now : parseRfc3339(fields.send_datetime.trim());
+  let quietHours: QuietHours | null = null;
+  try {
+    quietHours =
+      fields.quiet_hours === null || fields.quiet_hours.trim() === '' ? null : parseQuietHours(fields.quiet_hours);
+  } catch {
+    quietHours = null;
+  }
+  const estimatedLast =
+    sendAt === null || recipients === 0
+      ? null
+      : new SendPlan({
+          start: Math.max(sendAt, deps.now),
+          sendRate: fields.send_rate,
+          quietHours,
+          timeZone: deps.timeZone,
+        }).dueOf(recipients - 1);
+
+  const exampleLink = deps.linkBase + SHORT_PATH + EXAMPLE_CODE;
+  let problem = deps.problem;
+  if (problem === null && template.links.length > 0 && recipients > MAX_RECIPIENTS_FOR_LINKS)
+    problem = {
+      code: 414,
+      field: 'inclusion_segments',
+      detail: `at most ${MAX_RECIPIENTS_FOR_LINKS} recipients in a campaign with links`,
+    };
+  return {
+    audience: {
+      segments: segments.map(({ segment, role }) => ({
+        segment_id: segment.id,
+        name: segment.name,
+        role,
+        members: segment.member_count,
+        ready: segment.status === 'ready',
+      })),
+      included,
+      duplicates,
+      excluded,
+      opted_out: optedOut,
+      recipients,
+    },
+    columns,
+    placeholders,
+    links: links.map((link) => ({
+      idx: link.idx,
+      actual_url: link.actual_url,
+      in_body: template.links.includes(link.idx),
+      redirect_to: redirectAddress(
+        link.actual_url,
+        link.has_utm
+          ? {
+              source: fields.utm.utm_source?.trim() || 'chapar',
+              medium: fields.utm.utm_medium?.trim() || 'sms',
+              campaign: fields.utm.utm_campaign?.trim() || '{id}',
+            }
+          : null,
+      ),
+      short_example: exampleLink,
+      added_characters: exampleLink.length - link.actual_url.length,
+    })),
+    provider: deps.provider,
+    samples: sampleRows,
+    total_pages: totalPages,
+    total_cost_rials: totalCost,
+    credit_rials: deps.credit,
+    enough_credit: totalCost <= deps.credit,
+    send_at: sendAt,
+    estimated_last_message_at: estimatedLast,
+    problem,
+  };
+}
+
+export type AudienceRow = [
+  phone: string,
+  segmentId: number,
+  fields: string,
+  inSegments: number,
+  excluded: number,
+  optedOut: number,
+];
+
+/**
+ * The union of the inclusion segments in chunks of number ranges, one row per number (its fields
+ * from the first inclusion segment in the draft's order that has it, as an execution takes them),
+ * with how many inclusion segments have it and whether it is excluded or opted out.
+ */
+export function* audienceChunks(
+  db: Db,
+  include: Segment[],
+  exclude: Segment[],
+  accountId: number,
+): Generator<AudienceRow[]> {
+  if (include.length === 0) return;
+  const edge = db
+    .prepare<[number, string, number], string>(
+      'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
+    )
+    .pluck();
+  const ids = include.map((s) => s.id);
+  const inList = ids.map(() => '?').join(',');
+  const exList = exclude.map(() => '?').join(',');
+  const rank = `CASE m.segment_id ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
+  const sql = (bounded: boolean) => `
+    SELECT a.phone, a.segment_id, a.fields, a.n,
+      ${exclude.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone)` : '0'},
+      EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
+    FROM (
+      SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
+      FROM segment_members m
+      WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''}
+      GROUP BY m.phone
+    ) a ORDER BY a.phone`;
+  const bounded = db.prepare(sql(true)).raw();
+  const open = db.prepare(sql(false)).raw();
+  let after = '';
+  for (;;) {
+    let upTo: string | null = null;
+    for (const id of ids) {
+      const phone = edge.get(id, after, QUOTE_CHUNK - 1);
+      if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
+    }
+    const params: unknown[] = [...exclude.map((s) => s.id), accountId, ...ids, ...ids, after];
+    const rows =
+      upTo === null ? (open.all(...params) as AudienceRow[]) : (bounded.all(...params, upTo) as AudienceRow[]);
+    yield rows;
+    if (upTo === null) return;
+    after = upTo;
+  }
+}
+
+/** A small seeded generator: the same seed picks the same random sample. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

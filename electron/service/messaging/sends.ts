@@ -1,0 +1,148 @@
+// The Messages page's "by send" view: each direct send (API or panel) and each campaign execution
+// as one row, newest first, with its messages counted by outcome. A send's messages have
+// consecutive ids (the acceptance path numbers them in one transaction), so its counts are taken
+// per status over that id range on the (account, status, id) index, without reading the rows. An
+// execution's counts are its report's (the campaigns domain owns them).
+import type { Db } from '../db/database';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import { MessageStatus, STORED_STATUSES } from '../../../shared/lifecycle';
+import { FAILED_RESULT_STATUSES, PENDING_RESULT_STATUSES, type ExecutionReport } from '../../../shared/campaigns';
+import type { SendRow } from '../../../shared/ipc/contracts/messaging';
+
+export interface SendsDeps {
+  db: Db;
+  /** An execution's report (counts and cost), by the campaigns domain. */
+  executionReport: (accountId: number, executionId: number) => ExecutionReport;
+}
+
+interface ListedRow {
+  kind: 'send' | 'execution';
+  id: number;
+  account_id: number;
+  created_at: number;
+}
+
+const TEXT_EXCERPT = 300;
+
+export class Sends {
+  constructor(private readonly deps: SendsDeps) {}
+
+  /** Direct sends and executions (started, or waiting for their time), newest first. */
+  list(filter: { account_id?: number; offset: number; limit: number }): { rows: SendRow[]; total: number } {
+    const account = filter.account_id === undefined ? '' : 'AND account_id = ?';
+    const accountParams = filter.account_id === undefined ? [] : [filter.account_id];
+    const union = `
+      SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE origin <> 'campaign' ${account}
+      UNION ALL
+      SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
+        FROM campaign_executions WHERE 1 ${account}`;
+    const total = this.deps.db
+      .prepare(`SELECT count(*) FROM (${union})`)
+      .pluck()
+      .get(...accountParams, ...accountParams) as number;
+    const listed = this.deps.db
+      .prepare<unknown[], ListedRow>(`${union} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...accountParams, ...accountParams, filter.limit, filter.offset);
+    return { rows: listed.map((row) => this.row(row)), total };
+  }
+
+  get(input: { account_id?: number; send_id?: number; execution_id?: number }): SendRow {
+    const row =
+      input.send_id !== undefined
+        ? this.deps.db
+            .prepare<[number], ListedRow>(
+              "SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE id = ? AND origin <> 'campaign'",
+            )
+            .get(input.send_id)
+        : this.deps.db
+            .prepare<[number], ListedRow>(
+              `SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
+               FROM campaign_executions WHERE id = ?`,
+            )
+            .get(input.execution_id ?? 0);
+    if (!row || (input.account_id !== undefined && row.account_id !== input.account_id))
+      throw new ServiceError(ApiCode.BadRequest, 'no such send');
+    return this.row(row);
+  }
+
+  private row(listed: ListedRow): SendRow {
+    return listed.kind === 'send' ? this.sendRow(listed.id) : this.executionRow(listed);
+  }
+
+  private sendRow(sendId: number): SendRow {
+    const { db } = this.deps;
+    const send = db
+      .prepare<
+        [number],
+        {
+          id: number;
+          account_id: number;
+          sender: string;
+          text: string;
+          origin: 'api' | 'panel';
+          message_count: number;
+          total_rials: number;
+          created_at: number;
+        }
+      >('SELECT id, account_id, sender, text, origin, message_count, total_rials, created_at FROM sends WHERE id = ?')
+      .get(sendId)!;
+    const first = db.prepare<[number], number>('SELECT min(id) FROM messages WHERE send_id = ?').pluck().get(sendId);
+    const counts = new Map<number, number>();
+    if (first !== null && first !== undefined) {
+      const countIn = db
+        .prepare<[number, number, number, number], number>(
+          'SELECT count(*) FROM messages WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?',
+        )
+        .pluck();
+      for (const status of STORED_STATUSES)
+        counts.set(status, countIn.get(send.account_id, status, first, first + send.message_count - 1)!);
+    }
+    const sum = (statuses: readonly number[]) => statuses.reduce((n, s) => n + (counts.get(s) ?? 0), 0);
+    return {
+      kind: 'send',
+      send_id: send.id,
+      execution_id: null,
+      campaign_id: null,
+      name: null,
+      origin: send.origin,
+      account_id: send.account_id,
+      sender: send.sender,
+      text: send.text.slice(0, TEXT_EXCERPT),
+      created_at: send.created_at,
+      messages: send.message_count,
+      delivered: sum([MessageStatus.Delivered]),
+      failed: sum(FAILED_RESULT_STATUSES),
+      pending: sum(PENDING_RESULT_STATUSES),
+      cost_rials: send.total_rials,
+      execution_status: null,
+    };
+  }
+
+  private executionRow(listed: ListedRow): SendRow {
+    const report = this.deps.executionReport(listed.account_id, listed.id);
+    const campaign = this.deps.db
+      .prepare<[number], { id: number; name: string; sender: string; template_body: string }>(
+        'SELECT c.id, c.name, c.sender, c.template_body FROM campaigns c WHERE c.id = ?',
+      )
+      .get(report.campaign_id)!;
+    return {
+      kind: 'execution',
+      send_id: null,
+      execution_id: listed.id,
+      campaign_id: campaign.id,
+      name: campaign.name,
+      origin: 'campaign',
+      account_id: listed.account_id,
+      sender: campaign.sender,
+      text: campaign.template_body.slice(0, TEXT_EXCERPT),
+      created_at: listed.created_at,
+      messages: report.sent,
+      delivered: report.delivered,
+      failed: report.failed,
+      pending: report.pending,
+      cost_rials: report.cost,
+      execution_status: report.execution_status,
+    };
+  }
+}
