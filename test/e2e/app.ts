@@ -92,12 +92,14 @@ export function appForSuite(): () => RunningApp {
   };
 }
 
-export async function startApp(options: { seed?: Partial<Seed>; locale?: string } = {}): Promise<RunningApp> {
+export async function startApp(
+  options: { seed?: Partial<Seed>; locale?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningApp> {
   await ensureFreshRenderer();
   const dataDir = tempDir('chapar-e2e-');
   const seedFile = path.join(dataDir, 'seed.json');
   fs.writeFileSync(seedFile, JSON.stringify(testSeed(options.seed)));
-  const serve = await spawnServe({ dataDir, seedFile, webUi: true });
+  const serve = await spawnServe({ dataDir, seedFile, webUi: true, env: options.env });
   if (!serve.webUrl) throw new Error(`serve printed no web UI address:\n${serve.output()}`);
   let browser: Browser | undefined;
   try {
@@ -140,6 +142,20 @@ export async function startApp(options: { seed?: Partial<Seed>; locale?: string 
     await serve.stop();
     throw error;
   }
+}
+
+/**
+ * Moves the service's clock forward (an app started with `env: { CHAPAR_TEST_CLOCK: '1' }`): what
+ * was scheduled for then becomes due now, without waiting.
+ */
+export async function advanceClock(app: RunningApp, ms: number): Promise<number> {
+  const response = await fetch(`${app.url}/test/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: ms }),
+  });
+  if (!response.ok) throw new Error(`the test clock answered ${response.status}`);
+  return ((await response.json()) as { now: number }).now;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
