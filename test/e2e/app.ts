@@ -167,7 +167,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Goes to one of the four pages through the navigation, as a user does. */
-export async function openPage(page: Page, name: 'dashboard' | 'compose' | 'messages' | 'settings'): Promise<void> {
+export async function openPage(
+  page: Page,
+  name: 'dashboard' | 'compose' | 'campaigns' | 'messages' | 'settings',
+): Promise<void> {
   await page.getByTestId(`nav-${name}`).click();
   await page.getByTestId(`page-${name}`).waitFor();
 }

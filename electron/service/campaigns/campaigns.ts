@@ -240,6 +240,7 @@ export class Campaigns {
       const executionId = this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now);
       return { campaignId, executionId };
     })();
+    this.emit(ids.executionId);
     return { campaign_id: ids.campaignId, execution_id: ids.executionId, execution_status: 'SCHEDULED' };
   }
 
@@ -792,7 +793,7 @@ export class Campaigns {
     const points = new Map<number, { at: number; delivered: number; failed: number }>();
     const failed = sqlList(FAILED_RESULT_STATUSES as MessageStatus[]);
     const slice = this.db.prepare<[number, number, number, number], { b: number; delivered: number; failed: number }>(
-      `SELECT (final_at - ?) / ? AS b, sum(status = ${MessageStatus.Delivered}) AS delivered,
+      `SELECT CAST((final_at - ?) / ? AS INTEGER) AS b, sum(status = ${MessageStatus.Delivered}) AS delivered,
          sum(status IN (${failed})) AS failed
        FROM messages WHERE id BETWEEN ? AND ? AND final_at IS NOT NULL GROUP BY b`,
     );

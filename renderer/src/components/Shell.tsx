@@ -1,7 +1,15 @@
 // The app shell: header (name, account, credit), navigation, and the current page.
 import { AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAddressBook, IconChartBar, IconList, IconSend, IconSettings, type Icon } from '@tabler/icons-react';
+import {
+  IconAddressBook,
+  IconChartBar,
+  IconList,
+  IconSend,
+  IconSettings,
+  IconSpeakerphone,
+  type Icon,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -20,12 +28,14 @@ const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({
 const ComposePage = lazy(() => import('../pages/ComposePage').then((m) => ({ default: m.ComposePage })));
 const MessagesPage = lazy(() => import('../pages/MessagesPage').then((m) => ({ default: m.MessagesPage })));
 const ContactsPage = lazy(() => import('../pages/ContactsPage').then((m) => ({ default: m.ContactsPage })));
+const CampaignsPage = lazy(() => import('../pages/CampaignsPage').then((m) => ({ default: m.CampaignsPage })));
 const SettingsPage = lazy(() => import('../pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'dashboard', icon: IconChartBar },
   { page: 'compose', icon: IconSend },
   { page: 'contacts', icon: IconAddressBook },
+  { page: 'campaigns', icon: IconSpeakerphone },
   { page: 'messages', icon: IconList },
   { page: 'settings', icon: IconSettings },
 ];
@@ -80,6 +90,7 @@ export function Shell() {
             {page === 'dashboard' && <DashboardPage />}
             {page === 'compose' && <ComposePage />}
             {page === 'contacts' && <ContactsPage />}
+            {page === 'campaigns' && <CampaignsPage />}
             {page === 'messages' && <MessagesPage />}
             {page === 'settings' && <SettingsPage />}
           </Suspense>

@@ -1,8 +1,8 @@
 // Hash routing: no router dependency, and a page survives a reload (#/messages). A page may have
-// a path under it (#/contacts/segment/12, #/contacts/optouts, #/contacts/import).
+// a path under it (#/contacts/segment/12, #/contacts/optouts, #/campaigns/execution/3).
 import { useCallback, useSyncExternalStore } from 'react';
 
-export const PAGES = ['dashboard', 'compose', 'contacts', 'messages', 'settings'] as const;
+export const PAGES = ['dashboard', 'compose', 'contacts', 'campaigns', 'messages', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -1,18 +1,35 @@
 // Dashboard: today's and this week's sends, delivery rate, cost, credit left, and the statuses
-// over time. Figures follow the status pushes (stores/dashboard.ts), never a timer.
-import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+// over time; the campaigns running or waiting for their time. Figures follow the pushes
+// (stores/dashboard.ts), never a timer.
+import {
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Progress,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { BarChart } from '@mantine/charts';
-import { IconChartBar } from '@tabler/icons-react';
+import { IconChartBar, IconPlus, IconSpeakerphone } from '@tabler/icons-react';
 import { useReducedMotion } from '@mantine/hooks';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../stores/context';
-import { digits, formatDay, formatNumber, formatPercent } from '../lib/format';
+import { digits, formatDateTime, formatDay, formatNumber, formatPercent } from '../lib/format';
 import { CHART_SERIES } from '../lib/status';
 import { useLanguage } from '../i18n/useLanguage';
 import { Money } from '../components/Money';
 import { EmptyState } from '../components/EmptyState';
+import { navigate } from '../components/useRoute';
+import { ExecutionStatusBadge } from '../components/messages/SendParts';
+import type { LiveCampaign } from '../stores/dashboard';
 
 type Span = 'week' | 'today';
 
@@ -59,6 +76,7 @@ export function DashboardPage() {
           value={stats.credit_rials === null ? '—' : <Money rials={stats.credit_rials} />}
         />
       </SimpleGrid>
+      <CampaignsCard />
       <Paper withBorder p="md">
         <Group justify="space-between" mb="md">
           <Text fw={600}>{t('dashboard.chartTitle')}</Text>
@@ -115,5 +133,123 @@ function Stat({ label, value, testId }: { label: string; value: ReactNode; testI
         {value}
       </Text>
     </Paper>
+  );
+}
+
+/** The campaigns running (paused ones too) or scheduled, each with its progress and report. */
+function CampaignsCard() {
+  const { t } = useTranslation();
+  const { dashboard } = useStores();
+  const campaigns = useStore(dashboard, (s) => s.campaigns);
+  // Read again when shown: a campaign scheduled meanwhile (in the editor, over HTTP) sends no push.
+  useEffect(() => dashboard.getState().followCampaigns(), [dashboard]);
+  const newCampaign = (
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconPlus size={14} />}
+      component="a"
+      href="#/campaigns/new"
+      onClick={(event) => {
+        event.preventDefault();
+        navigate('campaigns/new');
+      }}
+      data-testid="dashboard-new-campaign"
+    >
+      {t('dashboard.newCampaign')}
+    </Button>
+  );
+  return (
+    <Paper withBorder p="md" data-testid="dashboard-campaigns" data-count={campaigns?.length ?? ''}>
+      <Group justify="space-between" mb="sm">
+        <Text fw={600}>{t('dashboard.campaigns')}</Text>
+        {campaigns && campaigns.length > 0 ? newCampaign : null}
+      </Group>
+      {campaigns === null ? (
+        <Loader size="sm" />
+      ) : campaigns.length === 0 ? (
+        <Stack align="center" gap={0}>
+          <EmptyState
+            testId="dashboard-campaigns-empty"
+            icon={<IconSpeakerphone size={28} />}
+            title={t('dashboard.campaignsEmpty')}
+            hint={t('dashboard.campaignsEmptyHint')}
+          />
+          {newCampaign}
+        </Stack>
+      ) : (
+        <Table verticalSpacing="xs" highlightOnHover>
+          <Table.Tbody>
+            {campaigns.map((campaign) => (
+              <CampaignRow key={campaign.campaign_id} campaign={campaign} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
+
+function CampaignRow({ campaign }: { campaign: LiveCampaign }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const execution = campaign.last_execution;
+  const running = execution.execution_status === 'RUNNING';
+  const at = Date.parse(execution.started_at ?? execution.send_datetime);
+  const report = `campaigns/execution/${execution.execution_id}`;
+  return (
+    <Table.Tr
+      data-testid={`dashboard-campaign-${campaign.campaign_id}`}
+      data-status={execution.execution_status}
+      data-paused={execution.paused}
+      data-sent={execution.sent}
+      data-audience={execution.audience}
+      style={{ cursor: 'pointer' }}
+      onClick={() => navigate(report)}
+    >
+      <Table.Td maw={260}>
+        <Group gap="xs" wrap="nowrap">
+          <Text fw={600} size="sm" truncate="end">
+            <bdi>{campaign.name}</bdi>
+          </Text>
+          <ExecutionStatusBadge status={execution.execution_status} paused={execution.paused} />
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {Number.isNaN(at)
+            ? '—'
+            : t(running ? 'dashboard.startedAt' : 'dashboard.startsAt', { at: formatDateTime(at, language) })}
+        </Text>
+      </Table.Td>
+      <Table.Td miw={180}>
+        <Progress
+          size="sm"
+          value={execution.audience > 0 ? (100 * execution.sent) / execution.audience : 0}
+          color={execution.paused ? 'yellow' : 'teal'}
+          animated={running && !execution.paused}
+        />
+        <Text size="xs" c="dimmed" mt={4}>
+          {t('dashboard.progress', {
+            sent: formatNumber(execution.sent, language),
+            audience: formatNumber(execution.audience, language),
+          })}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="end">
+        <Anchor
+          size="sm"
+          href={`#/${report}`}
+          onClick={(event) => {
+            event.preventDefault();
+            event.stopPropagation();
+            navigate(report);
+          }}
+          data-testid="dashboard-campaign-report"
+        >
+          {t('dashboard.report')}
+        </Anchor>
+      </Table.Td>
+    </Table.Tr>
   );
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createDashboardStore, TRAILING_MS } from './dashboard';
+import { CAMPAIGNS_REFRESH_MS, createDashboardStore, followExecutions, liveCampaigns, TRAILING_MS } from './dashboard';
 import { fakeApi } from '../test/fakes';
 import type { DashboardStats, StatusCounts } from '../api';
+import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
+import type { ExecutionStatus } from '../../../shared/campaigns';
 
 const counts = (total: number): StatusCounts => ({
   total,
@@ -50,6 +52,127 @@ describe('dashboard store, trailing read', () => {
       expect(afterBurst).toBeGreaterThanOrEqual(3);
       await vi.advanceTimersByTimeAsync(TRAILING_MS * 5);
       expect(reads).toBe(afterBurst); // nothing more without pushes: no polling
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+/** A campaign whose last execution is in `status` (null: never executed). */
+function campaign(
+  id: number,
+  status: ExecutionStatus | null,
+  times: { send?: string; started?: string | null } = {},
+  paused = false,
+): CampaignSummary {
+  return {
+    campaign_id: id,
+    name: `campaign ${id}`,
+    sender: '30001111',
+    template_body: 'hi {{NAME}}',
+    inclusion_segments: [1],
+    exclusion_segments: [],
+    links: [],
+    send_rate: null,
+    quiet_hours: null,
+    file_name: null,
+    created_at: 0,
+    last_execution:
+      status === null
+        ? null
+        : {
+            execution_id: id * 10,
+            campaign_id: id,
+            execution_status: status,
+            send_datetime: times.send ?? '2025-01-01T10:00:00+03:30',
+            started_at: times.started ?? null,
+            finished_at: null,
+            audience: 100,
+            sent: 40,
+            delivered: 30,
+            failed: 2,
+            pending: 8,
+            cost: 60_000,
+            skipped: 0,
+            refunded: 0,
+            clicks: 0,
+            paused,
+            reserved: 0,
+            estimated_last_message_at: null,
+            error: null,
+          },
+  };
+}
+
+describe('dashboard store, campaigns', () => {
+  it('shows the running (paused too) then the upcoming by send time, and nothing that ended', () => {
+    const shown = liveCampaigns([
+      campaign(1, 'COMPLETED'),
+      campaign(2, 'SCHEDULED', { send: '2025-01-03T10:00:00+03:30' }),
+      campaign(3, 'RUNNING', { started: '2025-01-01T09:00:00Z' }, true),
+      campaign(4, null),
+      campaign(5, 'SCHEDULED', { send: '2025-01-02T10:00:00+03:30' }),
+      campaign(6, 'CANCELLED'),
+      campaign(7, 'FAILED'),
+      campaign(8, 'RUNNING', { started: '2025-01-01T08:00:00Z' }),
+    ]);
+    expect(shown.map((c) => c.campaign_id)).toEqual([8, 3, 5, 2]);
+    expect(shown[1]!.last_execution.paused).toBe(true);
+  });
+
+  it('reads them with the figures, and again when an execution of this account moves', async () => {
+    vi.useFakeTimers();
+    try {
+      let list = [campaign(1, 'SCHEDULED')];
+      const { api, transport } = fakeApi({
+        'dashboard:stats': () => stats(1),
+        'campaigns:list': () => list,
+      });
+      const store = createDashboardStore(api);
+      const stop = followExecutions(api, store);
+      await store.getState().load(1);
+      expect(store.getState().campaigns?.map((c) => c.campaign_id)).toEqual([1]);
+      expect(transport.calls.find((c) => c.channel === 'campaigns:list')?.input).toEqual({ account_id: 1 });
+      const reads = () => transport.calls.filter((c) => c.channel === 'campaigns:list').length;
+      await vi.advanceTimersByTimeAsync(CAMPAIGNS_REFRESH_MS);
+
+      transport.emit('campaigns:execution', { execution_id: 10, campaign_id: 1, account_id: 2, status: 'RUNNING' });
+      await vi.advanceTimersByTimeAsync(CAMPAIGNS_REFRESH_MS);
+      expect(reads()).toBe(1);
+
+      list = [campaign(1, 'COMPLETED')];
+      transport.emit('campaigns:execution', { execution_id: 10, campaign_id: 1, account_id: 1, status: 'COMPLETED' });
+      transport.emit('campaigns:execution', { execution_id: 10, campaign_id: 1, account_id: 1, status: 'COMPLETED' });
+      await vi.advanceTimersByTimeAsync(CAMPAIGNS_REFRESH_MS * 3);
+      // Two pushes close together: a read now and one after the gap, never one per push.
+      expect(reads()).toBe(3);
+      expect(store.getState().campaigns).toEqual([]);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("follows a running campaign's progress on status pushes, and leaves the list alone when none runs", async () => {
+    vi.useFakeTimers();
+    try {
+      let list = [campaign(1, 'SCHEDULED')];
+      const { api, transport } = fakeApi({
+        'dashboard:stats': () => stats(1),
+        'campaigns:list': () => list,
+      });
+      const store = createDashboardStore(api);
+      await store.getState().load(1);
+      const reads = () => transport.calls.filter((c) => c.channel === 'campaigns:list').length;
+      store.getState().followPushes();
+      await vi.advanceTimersByTimeAsync(TRAILING_MS * 2);
+      expect(reads()).toBe(1);
+
+      list = [campaign(1, 'RUNNING', { started: '2025-01-01T09:00:00Z' })];
+      await store.getState().loadCampaigns();
+      store.getState().followPushes();
+      await vi.advanceTimersByTimeAsync(TRAILING_MS * 2);
+      expect(reads()).toBe(3);
     } finally {
       vi.useRealTimers();
     }

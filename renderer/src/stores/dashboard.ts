@@ -2,9 +2,14 @@
 // in flight (a burst of pushes during a big send collapses into one more read). The service
 // answers dashboard:stats from a cache up to a second old, so the last pushes of a burst may be
 // read before they count: one trailing read follows each burst (a debounce, not polling).
+// The running and upcoming campaigns follow the executions' pushes (campaigns:execution) and,
+// while one runs, the status pushes its messages make (its progress), throttled.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, DashboardStats } from '../api';
+import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
+import type { ExecutionReport } from '../../../shared/campaigns';
 import { errorMessage } from './errors';
+import { throttled } from './messages';
 
 export interface StatsSlice {
   accountId: number | null;
@@ -17,7 +22,34 @@ export interface StatsSlice {
   followPushes(): void;
 }
 
-export type DashboardState = StatsSlice;
+/** A campaign whose last execution runs (paused included) or waits for its send time. */
+export type LiveCampaign = CampaignSummary & { last_execution: ExecutionReport };
+
+export interface CampaignsSlice {
+  /** Running first (longest running on top), then the upcoming by send time; null until read. */
+  campaigns: LiveCampaign[] | null;
+  /** Reads the list of the current account afresh. */
+  loadCampaigns(): Promise<void>;
+  /** Re-reads the list, at most once per CAMPAIGNS_REFRESH_MS. */
+  followCampaigns(): void;
+}
+
+export type DashboardState = StatsSlice & CampaignsSlice;
+
+/** The campaigns card is re-read at most this often while executions and their messages move. */
+export const CAMPAIGNS_REFRESH_MS = 1000;
+
+/** The campaigns the dashboard shows, in the order it shows them. */
+export function liveCampaigns(campaigns: CampaignSummary[]): LiveCampaign[] {
+  const live = campaigns.filter(
+    (c): c is LiveCampaign =>
+      c.last_execution?.execution_status === 'RUNNING' || c.last_execution?.execution_status === 'SCHEDULED',
+  );
+  const running = (c: LiveCampaign) => c.last_execution.execution_status === 'RUNNING';
+  // RFC 3339 times; an execution not started yet sorts by when it is due.
+  const at = (c: LiveCampaign) => Date.parse(c.last_execution.started_at ?? c.last_execution.send_datetime);
+  return live.sort((a, b) => Number(running(b)) - Number(running(a)) || at(a) - at(b));
+}
 
 /** Longer than the service's stats cache (1 s). */
 export const TRAILING_MS = 1200;
@@ -48,7 +80,7 @@ const statsSlice =
       error: null,
       async load(accountId) {
         set({ accountId, stats: null });
-        await read();
+        await Promise.all([read(), get().loadCampaigns()]);
       },
       async refresh() {
         if (running) {
@@ -69,6 +101,8 @@ const statsSlice =
       },
       followPushes() {
         void get().refresh();
+        // A running campaign's progress moves with its messages.
+        if (get().campaigns?.some((c) => c.last_execution.execution_status === 'RUNNING')) get().followCampaigns();
         if (trailing) clearTimeout(trailing);
         trailing = setTimeout(() => {
           trailing = null;
@@ -78,7 +112,37 @@ const statsSlice =
     };
   };
 
+const campaignsSlice =
+  (api: Api): StateCreator<DashboardState, [], [], CampaignsSlice> =>
+  (set, get) => {
+    const read = async () => {
+      const accountId = get().accountId;
+      if (accountId === null) return set({ campaigns: null });
+      try {
+        const campaigns = await api.invoke('campaigns:list', { account_id: accountId });
+        if (get().accountId === accountId) set({ campaigns: liveCampaigns(campaigns) });
+      } catch (error) {
+        if (get().accountId === accountId) set({ error: errorMessage(error), campaigns: get().campaigns ?? [] });
+      }
+    };
+    return {
+      campaigns: null,
+      async loadCampaigns() {
+        set({ campaigns: null });
+        await read();
+      },
+      followCampaigns: throttled(read, CAMPAIGNS_REFRESH_MS),
+    };
+  };
+
 export function createDashboardStore(api: Api) {
-  return createStore<DashboardState>()((...a) => ({ ...statsSlice(api)(...a) }));
+  return createStore<DashboardState>()((...a) => ({ ...statsSlice(api)(...a), ...campaignsSlice(api)(...a) }));
 }
 export type DashboardStore = ReturnType<typeof createDashboardStore>;
+
+/** Subscribes the campaigns card to the executions' pushes; returns the unsubscribe function. */
+export function followExecutions(api: Api, store: DashboardStore): () => void {
+  return api.on('campaigns:execution', ({ account_id }) => {
+    if (account_id === store.getState().accountId) store.getState().followCampaigns();
+  });
+}

@@ -6,9 +6,11 @@ import { createSessionStore, sessionSelectors } from './session';
 import { createComposeStore } from './compose';
 import { createMessagesStore, followStatusChanges } from './messages';
 import { createSettingsStore } from './settings';
-import { createDashboardStore } from './dashboard';
+import { createDashboardStore, followExecutions as followDashboardExecutions } from './dashboard';
 import { createContactsStore } from './contacts';
 import { createImportsStore } from './imports';
+import { createCampaignsStore, followExecutions } from './campaigns';
+import { createCampaignEditorStore } from './campaignEditor';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 
 const REFUNDING = new Set<number>(REFUNDING_STATUSES);
@@ -22,6 +24,8 @@ export function createStores(api: Api, navigatorLanguage?: string) {
     dashboard: createDashboardStore(api),
     contacts: createContactsStore(api),
     imports: createImportsStore(api),
+    campaigns: createCampaignsStore(api),
+    campaignEditor: createCampaignEditorStore(api),
   };
   return stores;
 }
@@ -40,12 +44,16 @@ export function connectStores(api: Api, stores: Stores): () => void {
     void stores.contacts.getState().load(accountId);
     stores.imports.getState().setAccount(accountId);
     void stores.imports.getState().resume();
+    void stores.campaigns.getState().load(accountId);
+    stores.campaignEditor.getState().setAccount(accountId);
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
     // A top-up, or a send from here or elsewhere, changes what the composer's quote says of the credit.
-    else if (sessionSelectors.credit(state) !== sessionSelectors.credit(previous))
+    else if (sessionSelectors.credit(state) !== sessionSelectors.credit(previous)) {
       stores.compose.getState().scheduleQuote();
+      stores.campaignEditor.getState().scheduleQuote();
+    }
   });
   const unsubscribeMessages = followStatusChanges(api, stores.messages);
   const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>
@@ -63,11 +71,19 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeImports = api.on('import:progress', (progress) => {
     stores.imports.getState().follow(progress);
     stores.contacts.getState().followOptOuts(progress);
-    if (progress.status === 'done') void stores.compose.getState().refreshSegments();
+    stores.campaigns.getState().followImport(progress);
+    if (progress.status === 'done') {
+      void stores.compose.getState().refreshSegments();
+      void stores.campaignEditor.getState().refreshSegments();
+    }
     if (progress.status !== 'running') void stores.contacts.getState().refresh();
   });
+  const unsubscribeCampaigns = followExecutions(api, stores.campaigns);
+  const unsubscribeDashboardCampaigns = followDashboardExecutions(api, stores.dashboard);
   onAccount(stores.session.getState().accountId);
   return () => {
+    unsubscribeCampaigns();
+    unsubscribeDashboardCampaigns();
     unsubscribeImports();
     unsubscribeSession();
     unsubscribeMessages();

@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { createMessagesStore, followStatusChanges, messagesSelectors, PAGE_SIZE } from './messages';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createMessagesStore,
+  followStatusChanges,
+  messagesSelectors,
+  PAGE_SIZE,
+  SENDS_PAGE_SIZE,
+  SENDS_REFRESH_MS,
+} from './messages';
 import { fakeApi, messageRow, until } from '../test/fakes';
+import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 
 /** A fake service holding `total` messages, newest (highest id) first. */
 function service(total: number) {
@@ -149,5 +157,199 @@ describe('messages store, new messages while scrolled', () => {
     await until(store, (s) => s.count === 1005 && s.pages[5] !== undefined);
     expect(messagesSelectors.row(store.getState(), 500)?.id).toBe(505);
     expect(transport.calls.filter((c) => c.channel === 'messages:count').length).toBe(2);
+  });
+});
+
+/** A row of the by-send list. */
+const sendRow = (id: number, overrides: Partial<SendRow> = {}): SendRow => ({
+  kind: 'send',
+  send_id: id,
+  execution_id: null,
+  campaign_id: null,
+  name: null,
+  origin: 'panel',
+  account_id: 1,
+  sender: '30001111',
+  text: 'hi',
+  created_at: 1_700_000_000_000,
+  messages: 2,
+  delivered: 1,
+  failed: 0,
+  pending: 1,
+  cost_rials: 3000,
+  execution_status: null,
+  ...overrides,
+});
+
+/** A fake service with `total` sends (newest first) and a few messages in each. */
+function sendsService(total: number) {
+  return fakeApi({
+    'sends:list': ({ offset = 0, limit = SENDS_PAGE_SIZE }) => ({
+      rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => sendRow(total - offset - i)),
+      total,
+    }),
+    'sends:get': (input) =>
+      'send_id' in input
+        ? sendRow(input.send_id)
+        : sendRow(0, { kind: 'execution', send_id: null, execution_id: input.execution_id, name: 'Yalda' }),
+    'messages:count': () => ({ count: 3 }),
+    'messages:list': () => ({ rows: [messageRow(3), messageRow(2), messageRow(1)], next_cursor: null }),
+    'messages:export': ({ format }) => ({
+      export_id: 'e1',
+      format,
+      rows: 3,
+      path: null,
+      url: '/exports/x.csv',
+      file_name: 'x.csv',
+    }),
+  });
+}
+
+describe('messages store, by send', () => {
+  it('reads the by-send list a page at a time, with the total', async () => {
+    const { api, transport } = sendsService(120);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    store.getState().showSends(0);
+    await until(store, (s) => s.sendRows !== null);
+    expect(store.getState().sendsTotal).toBe(120);
+    expect(
+      store
+        .getState()
+        .sendRows!.map((r) => r.send_id)
+        .slice(0, 2),
+    ).toEqual([120, 119]);
+
+    store.getState().showSends(2);
+    expect(store.getState().sendRows).toBeNull();
+    await until(store, (s) => s.sendRows !== null);
+    // The last page holds what is left: 120 - 2 * 50.
+    expect(store.getState().sendRows).toHaveLength(120 - 2 * SENDS_PAGE_SIZE);
+    expect(transport.calls.filter((c) => c.channel === 'sends:list').at(-1)?.input).toMatchObject({
+      account_id: 1,
+      offset: 2 * SENDS_PAGE_SIZE,
+      limit: SENDS_PAGE_SIZE,
+    });
+  });
+
+  it('narrows count, pages and export to one send, and shows its row', async () => {
+    const { api, transport } = sendsService(3);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    store.getState().setFilter({ statuses: [10] });
+    store.getState().setScope({ kind: 'send', id: 7 });
+    // A send opens with all its messages: the filters of the whole list are not carried over.
+    expect(store.getState().filter).toEqual({});
+    await until(store, (s) => s.count === 3 && s.scopeRow !== null);
+    expect(store.getState().scopeRow).toMatchObject({ kind: 'send', send_id: 7 });
+    expect(transport.calls.find((c) => c.channel === 'sends:get')?.input).toEqual({ account_id: 1, send_id: 7 });
+    const reads = transport.calls.filter((c) => c.channel === 'messages:count' || c.channel === 'messages:list');
+    expect(reads.at(-1)?.input).toMatchObject({ account_id: 1, send_id: 7 });
+    expect(reads.at(-2)?.input).toMatchObject({ account_id: 1, send_id: 7 });
+
+    // Filters inside the send keep it; clearing them keeps it too.
+    store.getState().setFilter({ statuses: [11] });
+    await until(store, (s) => s.count !== null);
+    expect(transport.calls.at(-1)?.input).toMatchObject({ send_id: 7, status: [11] });
+    store.getState().clearFilter();
+    await until(store, (s) => s.count !== null);
+    expect(transport.calls.at(-1)?.input).toMatchObject({ send_id: 7 });
+    expect(transport.calls.at(-1)?.input).not.toHaveProperty('status');
+
+    await store.getState().exportRows('csv');
+    expect(transport.calls.at(-1)).toMatchObject({ channel: 'messages:export', input: { account_id: 1, send_id: 7 } });
+  });
+
+  it("narrows to a campaign execution's messages, and back to every message", async () => {
+    const { api, transport } = sendsService(3);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    store.getState().setScope({ kind: 'execution', id: 5 });
+    await until(store, (s) => s.count !== null && s.scopeRow !== null);
+    expect(store.getState().scopeRow).toMatchObject({ kind: 'execution', execution_id: 5, name: 'Yalda' });
+    expect(transport.calls.find((c) => c.channel === 'sends:get')?.input).toEqual({ account_id: 1, execution_id: 5 });
+    expect(transport.calls.at(-1)?.input).toMatchObject({ execution_id: 5 });
+    expect(transport.calls.at(-1)?.input).not.toHaveProperty('send_id');
+
+    store.getState().setScope(null);
+    await until(store, (s) => s.count !== null);
+    expect(store.getState().scopeRow).toBeNull();
+    expect(transport.calls.at(-1)?.input).not.toHaveProperty('execution_id');
+  });
+
+  it('says why a send cannot be opened', async () => {
+    const { api } = fakeApi({
+      'sends:get': () => {
+        throw { code: 400, message: 'no such send' };
+      },
+      'messages:count': () => ({ count: 0 }),
+      'messages:list': () => ({ rows: [], next_cursor: null }),
+    });
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    store.getState().setScope({ kind: 'send', id: 99 });
+    await until(store, (s) => s.scopeError !== null);
+    expect(store.getState().scopeError).toContain('no such send');
+  });
+});
+
+describe('messages store, sends following pushes', () => {
+  it('re-reads the shown list and the open send now and once after a burst, and not without pushes', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, transport } = sendsService(3);
+      const store = createMessagesStore(api);
+      const stop = followStatusChanges(api, store);
+      store.getState().setAccount(1);
+      store.getState().showSends(0);
+      store.getState().setScope({ kind: 'send', id: 3 });
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS * 2);
+      const count = (channel: string) => transport.calls.filter((c) => c.channel === channel).length;
+      const [lists, gets] = [count('sends:list'), count('sends:get')];
+
+      // A burst of pushes: one read at once, one more when the gap is over.
+      for (let i = 0; i < 10; i++)
+        transport.emit('messages:status-changed', { changes: [{ id: 1, account_id: 1, status: 4 }] });
+      await vi.advanceTimersByTimeAsync(0);
+      expect([count('sends:list'), count('sends:get')]).toEqual([lists + 1, gets + 1]);
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS);
+      expect([count('sends:list'), count('sends:get')]).toEqual([lists + 2, gets + 2]);
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS * 5);
+      expect([count('sends:list'), count('sends:get')]).toEqual([lists + 2, gets + 2]);
+
+      // An execution of this account moving on re-reads; another account's does not.
+      transport.emit('campaigns:execution', { execution_id: 4, campaign_id: 2, account_id: 9, status: 'RUNNING' });
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS);
+      expect(count('sends:list')).toBe(lists + 2);
+      transport.emit('campaigns:execution', { execution_id: 4, campaign_id: 2, account_id: 1, status: 'RUNNING' });
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS);
+      expect(count('sends:list')).toBe(lists + 3);
+
+      // Off screen, the list is not read again.
+      store.getState().hideSends();
+      transport.emit('messages:status-changed', { changes: [{ id: 1, account_id: 1, status: 10 }] });
+      await vi.advanceTimersByTimeAsync(SENDS_REFRESH_MS * 2);
+      expect(count('sends:list')).toBe(lists + 3);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not re-read a direct send's messages when newer messages move (a send is recorded whole)", async () => {
+    const { api, transport } = sendsService(3);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    store.getState().setScope({ kind: 'send', id: 3 });
+    await until(store, (s) => s.count === 3);
+    const counts = () => transport.calls.filter((c) => c.channel === 'messages:count').length;
+    const before = counts();
+    store.getState().applyStatusChanges([{ id: 50, account_id: 1, status: 4 }]);
+    store.getState().setScope({ kind: 'execution', id: 3 });
+    await until(store, (s) => s.count === 3);
+    // Only setScope's reload: no head re-read for the send.
+    expect(counts()).toBe(before + 1);
+    store.getState().applyStatusChanges([{ id: 50, account_id: 1, status: 4 }]);
+    await until(store, () => counts() === before + 2);
   });
 });

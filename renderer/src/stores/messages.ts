@@ -1,17 +1,40 @@
 // Sent messages for the virtualized table: a filter, the row count, and rows fetched page by page
 // as the table scrolls (never the whole result: it must stay smooth at 1,000,000 rows). Statuses
 // move live from the service's pushes (messages:status-changed); the renderer never polls.
+// Sends are first-class too: the "by send" list (each send or campaign execution as one row with
+// its counts), and a scope that narrows the table to one send's messages under its live row.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, MessageRow } from '../api';
+import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 import { messageStatusText, type MessageStatus } from '../../../shared/status';
+import type { Period } from '../lib/periods';
 import { errorMessage } from './errors';
 import { RecentStatuses, newerStatus } from './status-merge';
 
 export const PAGE_SIZE = 100;
+/** Rows of one page of the "by send" list. */
+export const SENDS_PAGE_SIZE = 50;
+/**
+ * The by-send list and an open send's row are re-read at most this often while pushes come:
+ * each read counts messages per send, and a big send pushes many times a second.
+ */
+export const SENDS_REFRESH_MS = 1000;
+
+/** The send whose messages are shown (#/messages/send/12, #/messages/execution/3). */
+export interface SendScope {
+  kind: 'send' | 'execution';
+  id: number;
+}
+
+export function sameScope(a: SendScope | null, b: SendScope | null): boolean {
+  return a === b || (a !== null && b !== null && a.kind === b.kind && a.id === b.id);
+}
 
 /** What the user filters by; the account is added when asking the service. */
 export interface MessageFilter {
   statuses?: number[];
+  /** The preset that set from/to (shown back by the filters when the page opens again). */
+  period?: Period;
   sender?: string;
   receptor?: string;
   /** ms, inclusive. */
@@ -42,10 +65,12 @@ export interface ExportResult {
   url: string | null;
 }
 
-/** The contracts' filter for an account and a UI filter. */
-export function toQuery(accountId: number, filter: MessageFilter) {
+/** The contracts' filter for an account, a UI filter and the send in view. */
+export function toQuery(accountId: number, filter: MessageFilter, scope: SendScope | null = null) {
   return {
     account_id: accountId,
+    ...(scope?.kind === 'send' ? { send_id: scope.id } : {}),
+    ...(scope?.kind === 'execution' ? { execution_id: scope.id } : {}),
     ...(filter.statuses ? { status: filter.statuses } : {}),
     ...(filter.sender ? { sender: filter.sender } : {}),
     ...(filter.receptor ? { receptor: filter.receptor } : {}),
@@ -99,7 +124,34 @@ export interface ExportSlice {
   exportRows(format: 'csv' | 'xlsx'): Promise<ExportResult | null>;
 }
 
-export type MessagesState = FilterSlice & RowsSlice & TimelineSlice & ExportSlice;
+export interface SendsSlice {
+  /** The send the table is narrowed to; null: every message of the account. */
+  scope: SendScope | null;
+  /** The scoped send's row (sends:get), kept live; null while it is read. */
+  scopeRow: SendRow | null;
+  /** Why the scoped send could not be read (not of this account, say). */
+  scopeError: string | null;
+  /** Narrows the table to one send (or widens it back with null), its filters cleared. */
+  setScope(scope: SendScope | null): void;
+  /** The by-send list's page (from 0), kept while the list is off screen to come back to. */
+  sendsPage: number;
+  /** The list is on screen: pushes re-read it. */
+  sendsShown: boolean;
+  /** That page's rows; null while it is read. */
+  sendRows: SendRow[] | null;
+  /** Sends and executions of the account; null until counted. */
+  sendsTotal: number | null;
+  /** Shows (and reads) a page of the by-send list; rows of the same page stay until the answer. */
+  showSends(page: number): void;
+  /** The list is off screen: pushes no longer re-read it. */
+  hideSends(): void;
+  /** Counts moved (pushes): re-reads what is shown of sends, at most once per SENDS_REFRESH_MS. */
+  followSends(): void;
+  /** Another account: reads what is shown of sends again now. */
+  reloadSends(): void;
+}
+
+export type MessagesState = FilterSlice & RowsSlice & TimelineSlice & ExportSlice & SendsSlice;
 
 const filterSlice: StateCreator<MessagesState, [], [], FilterSlice> = (set, get) => ({
   accountId: null,
@@ -108,6 +160,7 @@ const filterSlice: StateCreator<MessagesState, [], [], FilterSlice> = (set, get)
     if (accountId === get().accountId) return;
     set({ accountId });
     void get().reload();
+    get().reloadSends();
   },
   setFilter(changes) {
     set({ filter: withoutEmpty({ ...get().filter, ...changes }) });
@@ -125,6 +178,7 @@ function withoutEmpty(filter: MessageFilter): MessageFilter {
   if (filter.statuses && filter.statuses.length > 0) out.statuses = filter.statuses;
   if (filter.sender) out.sender = filter.sender;
   if (filter.receptor && filter.receptor.trim()) out.receptor = filter.receptor.trim();
+  if (filter.period && filter.period !== 'all') out.period = filter.period;
   if (filter.from !== undefined) out.from = filter.from;
   if (filter.to !== undefined) out.to = filter.to;
   if (filter.text && filter.text.trim()) out.text = filter.text.trim();
@@ -147,7 +201,7 @@ const rowsSlice =
       set({ loadingPages: [...get().loadingPages, page] });
       try {
         const { rows } = await api.invoke('messages:list', {
-          ...toQuery(accountId, filter),
+          ...toQuery(accountId, filter, get().scope),
           offset: page * PAGE_SIZE,
           limit: PAGE_SIZE,
         });
@@ -170,7 +224,7 @@ const rowsSlice =
       const generation = get().generation + 1;
       set({ generation, loadingPages: [] });
       try {
-        const query = toQuery(accountId, filter);
+        const query = toQuery(accountId, filter, get().scope);
         const [{ count }, { rows }] = await Promise.all([
           api.invoke('messages:count', query),
           api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE }),
@@ -196,7 +250,7 @@ const rowsSlice =
         if (accountId === null) return set({ count: 0 });
         try {
           const [{ count }] = await Promise.all([
-            api.invoke('messages:count', toQuery(accountId, filter)),
+            api.invoke('messages:count', toQuery(accountId, filter, get().scope)),
             loadPage(0, generation),
           ]);
           if (get().generation === generation) set({ count });
@@ -257,8 +311,11 @@ const rowsSlice =
         const open = get().openMessage;
         if (open && byId.has(open.id)) void get().openTimeline(open);
         // Messages newer than anything shown (a send made meanwhile): the list is newest first,
-        // so they belong at the top; re-read the head once for this batch.
-        if (relevant.some((c) => c.id > newest) && get().count !== null) void get().refreshHead();
+        // so they belong at the top; re-read the head once for this batch. A direct send is
+        // recorded whole at once, so its own view never gains messages (an execution's does).
+        const grows = get().scope?.kind !== 'send';
+        if (grows && relevant.some((c) => c.id > newest) && get().count !== null) void get().refreshHead();
+        get().followSends();
       },
     };
   };
@@ -292,7 +349,7 @@ const exportSlice =
     exportProgress: null,
     exported: null,
     async exportRows(format) {
-      const { accountId, filter } = get();
+      const { accountId, filter, scope } = get();
       if (accountId === null) return null;
       // Our own id, so the progress pushes of this export are told from any other's.
       const exportId = `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -303,7 +360,7 @@ const exportSlice =
       set({ exporting: true, exportProgress: null, exported: null, error: null });
       try {
         const exported = await api.invoke('messages:export', {
-          ...toQuery(accountId, filter),
+          ...toQuery(accountId, filter, scope),
           format,
           export_id: exportId,
         });
@@ -318,20 +375,137 @@ const exportSlice =
     },
   });
 
+const sendsSlice =
+  (api: Api): StateCreator<MessagesState, [], [], SendsSlice> =>
+  (set, get) => {
+    // Answers for a page or a scope no longer shown are dropped.
+    let sendsRead = 0;
+    const readSends = async () => {
+      const { accountId, sendsPage: page, sendsShown } = get();
+      if (accountId === null || !sendsShown) return;
+      const read = ++sendsRead;
+      try {
+        const { rows, total } = await api.invoke('sends:list', {
+          account_id: accountId,
+          offset: page * SENDS_PAGE_SIZE,
+          limit: SENDS_PAGE_SIZE,
+        });
+        if (read === sendsRead && get().sendsPage === page && get().accountId === accountId)
+          set({ sendRows: rows, sendsTotal: total });
+      } catch (error) {
+        if (read === sendsRead) set({ error: errorMessage(error), sendRows: get().sendRows ?? [] });
+      }
+    };
+    let scopeRead = 0;
+    const readScopeRow = async () => {
+      const { accountId, scope } = get();
+      if (accountId === null || scope === null) return;
+      const read = ++scopeRead;
+      try {
+        const row = await api.invoke(
+          'sends:get',
+          scope.kind === 'send'
+            ? { account_id: accountId, send_id: scope.id }
+            : { account_id: accountId, execution_id: scope.id },
+        );
+        if (read === scopeRead && sameScope(get().scope, scope) && get().accountId === accountId)
+          set({ scopeRow: row, scopeError: null });
+      } catch (error) {
+        if (read === scopeRead && sameScope(get().scope, scope))
+          set({ scopeRow: null, scopeError: errorMessage(error) });
+      }
+    };
+    const refreshSends = throttled(readSends, SENDS_REFRESH_MS);
+    const refreshScopeRow = throttled(readScopeRow, SENDS_REFRESH_MS);
+    return {
+      scope: null,
+      scopeRow: null,
+      scopeError: null,
+      setScope(scope) {
+        if (sameScope(scope, get().scope)) return;
+        set({ scope, scopeRow: null, scopeError: null, filter: {}, openMessage: null, timeline: null, exported: null });
+        void get().reload();
+        void readScopeRow();
+      },
+      sendsPage: 0,
+      sendsShown: false,
+      sendRows: null,
+      sendsTotal: null,
+      showSends(page) {
+        set(page === get().sendsPage ? { sendsShown: true } : { sendsShown: true, sendsPage: page, sendRows: null });
+        void readSends();
+      },
+      hideSends: () => set({ sendsShown: false }),
+      followSends() {
+        if (get().sendsShown) refreshSends();
+        if (get().scope !== null) refreshScopeRow();
+      },
+      reloadSends() {
+        set({ sendRows: null, sendsTotal: null, scopeRow: null, scopeError: null });
+        void readSends();
+        void readScopeRow();
+      },
+    };
+  };
+
+/**
+ * Runs `read` at most once per `gapMs`: asked while a read runs or soon after one, it reads once
+ * more when the gap is over, however many times it was asked (a burst of pushes becomes a read
+ * now and one after it, never one per push, and nothing without a push).
+ */
+export function throttled(read: () => Promise<void>, gapMs: number): () => void {
+  let running = false;
+  let wanted = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastStart = -Infinity;
+  const start = () => {
+    timer = null;
+    wanted = false;
+    running = true;
+    lastStart = Date.now();
+    void read()
+      .catch(() => undefined)
+      .then(() => {
+        running = false;
+        if (wanted) plan();
+      });
+  };
+  const plan = () => {
+    const wait = lastStart + gapMs - Date.now();
+    if (wait <= 0) start();
+    else timer = setTimeout(start, wait);
+  };
+  return () => {
+    wanted = true;
+    if (!running && timer === null) plan();
+  };
+}
+
 export function createMessagesStore(api: Api) {
   const store = createStore<MessagesState>()((...a) => ({
     ...filterSlice(...a),
     ...rowsSlice(api)(...a),
     ...timelineSlice(api)(...a),
     ...exportSlice(api)(...a),
+    ...sendsSlice(api)(...a),
   }));
   return store;
 }
 export type MessagesStore = ReturnType<typeof createMessagesStore>;
 
-/** Subscribes the store to status pushes; returns the unsubscribe function. */
+/**
+ * Subscribes the store to status pushes, and to executions moving on (a campaign starting,
+ * pausing, ending changes its row in the by-send list); returns the unsubscribe function.
+ */
 export function followStatusChanges(api: Api, store: MessagesStore): () => void {
-  return api.on('messages:status-changed', ({ changes }) => store.getState().applyStatusChanges(changes));
+  const stopMessages = api.on('messages:status-changed', ({ changes }) => store.getState().applyStatusChanges(changes));
+  const stopExecutions = api.on('campaigns:execution', ({ account_id }) => {
+    if (account_id === store.getState().accountId) store.getState().followSends();
+  });
+  return () => {
+    stopMessages();
+    stopExecutions();
+  };
 }
 
 export const messagesSelectors = {

@@ -1,5 +1,6 @@
 // The answer of a send: totals, then one row per receiver: the accepted messages with their
-// status moving live, and the invalid and duplicate receivers with theirs (0 and 15).
+// status moving live, and the invalid and duplicate receivers with theirs (0 and 15). The send
+// opens in Messages with its own messages only (#/messages/send/<send_id>).
 import { Anchor, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -10,6 +11,7 @@ import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
+import { navigate } from '../useRoute';
 
 interface ResultLine {
   key: string;
@@ -55,7 +57,21 @@ export function SendResult() {
     <Paper withBorder p="md" data-testid="compose-result">
       <Stack>
         <Group justify="space-between">
-          <Text fw={600}>{t('compose.result')}</Text>
+          <Group gap="sm" align="baseline">
+            <Text fw={600}>{t('compose.result')}</Text>
+            <Anchor
+              size="sm"
+              href={`#/messages/send/${result.send_id}`}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(`messages/send/${result.send_id}`);
+              }}
+              data-testid="result-open-send"
+              data-send-id={result.send_id}
+            >
+              {t('compose.openSend')}
+            </Anchor>
+          </Group>
           <Group gap="lg">
             <Text size="sm" c="teal.8" data-testid="result-accepted" data-value={result.accepted}>
               {t('compose.accepted', { n: formatNumber(result.accepted, language) })}
@@ -100,9 +116,9 @@ export function SendResult() {
           </Table>
         </ScrollArea.Autosize>
         {more > 0 ? (
-          <Text size="sm" c="dimmed">
-            {t('compose.moreInMessages', { n: formatNumber(more, language) })}{' '}
-            <Anchor href="#/messages">{t('nav.messages')}</Anchor>
+          <Text size="sm" c="dimmed" data-testid="result-more">
+            {t('compose.moreInSend', { n: formatNumber(more, language) })}{' '}
+            <Anchor href={`#/messages/send/${result.send_id}`}>{t('compose.openSend')}</Anchor>
           </Text>
         ) : null}
       </Stack>

@@ -21,7 +21,7 @@ export function MessageFilters() {
     useShallow((s) => ({ filter: s.filter, setFilter: s.setFilter, clearFilter: s.clearFilter })),
   );
   const lines = useStore(compose, (s) => s.lines);
-  const [period, setPeriod] = useState<Period>('all');
+  const [period, setPeriod] = useState<Period>(filter.period ?? 'all');
   const [text, setText] = useState(filter.text ?? '');
   const [receptor, setReceptor] = useState(filter.receptor ?? '');
   const applyText = useDebouncedCallback((value: string) => setFilter({ text: value }), 300);
@@ -59,7 +59,7 @@ export function MessageFilters() {
           const next = (value ?? 'all') as Period;
           setPeriod(next);
           const range = periodRange(next, Date.now());
-          setFilter({ from: range.from, to: range.to });
+          setFilter({ period: next, from: range.from, to: range.to });
         }}
         w={140}
         data-testid="filter-period"

@@ -1,15 +1,17 @@
 // The virtualized messages table: only the visible rows exist in the DOM, and only their pages
-// are fetched (stores/messages.ts), so a million rows scroll like a hundred.
+// are fetched (stores/messages.ts), so a million rows scroll like a hundred. Past the height a
+// browser allows an element (a million rows of 44 px would be cut near row 762,000) the scroll
+// bar is scaled so every row stays reachable (lib/windowing.ts).
 import { Box, Loader, Paper, Skeleton, Text } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { IconInbox } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { messagesSelectors, type MessagesState } from '../../stores/messages';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { visibleRows } from '../../lib/windowing';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
 import { EmptyState } from '../EmptyState';
@@ -23,23 +25,26 @@ export function MessageTable() {
   const { messages } = useStores();
   const count = useStore(messages, (s) => s.count);
   const filtered = useStore(messages, messagesSelectors.isFiltered);
+  const scoped = useStore(messages, (s) => s.scope !== null);
   const ensureRows = useStore(messages, (s) => s.ensureRows);
   const scrollRef = useRef<HTMLDivElement>(null);
-
-  // The virtualizer re-renders this component on scroll by design; no memoization is wanted here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: count ?? 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  // The scroll box exists once there are rows; measure it then, and whenever it is resized.
+  const hasRows = (count ?? 0) > 0;
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
+    observer.observe(element);
+    setViewport(element.clientHeight);
+    setScrollTop(element.scrollTop);
+    return () => observer.disconnect();
+  }, [hasRows]);
+  const { height, first, last, offset } = visibleRows(count ?? 0, ROW_HEIGHT, scrollTop, viewport);
   useEffect(() => {
-    ensureRows(first, last);
-  }, [first, last, count, ensureRows]);
+    if (hasRows) ensureRows(first, last);
+  }, [first, last, count, hasRows, ensureRows]);
 
   if (count === null) {
     return (
@@ -54,8 +59,10 @@ export function MessageTable() {
         <EmptyState
           testId="messages-empty"
           icon={<IconInbox size={28} />}
-          title={filtered ? t('messages.emptyFiltered') : t('messages.empty')}
-          hint={filtered ? t('messages.emptyFilteredHint') : t('messages.emptyHint')}
+          title={filtered ? t('messages.emptyFiltered') : scoped ? t('sends.noMessages') : t('messages.empty')}
+          hint={
+            filtered ? t('messages.emptyFilteredHint') : scoped ? t('sends.noMessagesHint') : t('messages.emptyHint')
+          }
         />
       </Paper>
     );
@@ -71,21 +78,26 @@ export function MessageTable() {
         <div role="columnheader">{t('messages.columns.cost')}</div>
         <div role="columnheader">{t('messages.columns.text')}</div>
       </div>
-      <div ref={scrollRef} className={classes.scroll} data-testid="messages-scroll">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => (
+      <div
+        ref={scrollRef}
+        className={classes.scroll}
+        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        data-testid="messages-scroll"
+      >
+        <div style={{ height, position: 'relative' }}>
+          {Array.from({ length: last - first + 1 }, (_, k) => first + k).map((index) => (
             <Box
-              key={item.key}
+              key={index}
               style={{
                 position: 'absolute',
                 top: 0,
                 insetInlineStart: 0,
                 width: '100%',
                 height: ROW_HEIGHT,
-                transform: `translateY(${item.start}px)`,
+                transform: `translateY(${index * ROW_HEIGHT + offset}px)`,
               }}
             >
-              <Row index={item.index} />
+              <Row index={index} />
             </Box>
           ))}
         </div>

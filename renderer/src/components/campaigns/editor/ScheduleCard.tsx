@@ -1,0 +1,224 @@
+// The whole audience's cost against the credit, what still stands before scheduling, and the
+// scheduling itself: a confirmation that states the recipients, the line, the total cost and the
+// time before anything is created, asked once; the button cannot send twice.
+import { Alert, Button, Divider, Group, List, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconCalendarEvent, IconCircleCheck } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { blocksOf, campaignEditorSelectors, type Block } from '../../../stores/campaignEditor';
+import { useStores } from '../../../stores/context';
+import { formatNumber, isolate } from '../../../lib/format';
+import { useLanguage } from '../../../i18n/useLanguage';
+import { Money } from '../../Money';
+import { navigate } from '../../useRoute';
+import { useEditor } from './useEditor';
+import { useFaultText } from './useFaultText';
+import { instantParts, wallTimeParts } from './when';
+import { wallTimeOf } from './zonedTime';
+
+export function ScheduleCard() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { session } = useStores();
+  const describe = useFaultText();
+  const { quote, fields, creating, createError, quoteError, create } = useEditor(
+    useShallow((s) => ({
+      quote: s.quote,
+      fields: s.fields,
+      creating: s.creating,
+      createError: s.createError,
+      quoteError: s.quoteError,
+      create: s.create,
+    })),
+  );
+  const blocks = useMemo(() => blocksOf(quote, fields), [quote, fields]);
+  const canSchedule = useEditor(campaignEditorSelectors.canSchedule);
+  const [confirming, setConfirming] = useState(false);
+
+  const blockText = (block: Block): string => {
+    switch (block.kind) {
+      case 'problem':
+        return describe({ code: block.problem.code, detail: block.problem.detail, message: block.problem.detail });
+      case 'noCredit':
+        return t('campaignEditor.blocks.noCredit', {
+          cost: formatNumber(block.cost, language),
+          credit: formatNumber(block.credit, language),
+        });
+      case 'linkEmpty':
+        return t('campaignEditor.faults.linkEmpty', { n: formatNumber(block.n, language) });
+      case 'noName':
+      case 'noSender':
+      case 'noText':
+      case 'noSegments':
+      case 'noRecipients':
+        return t(`campaignEditor.blocks.${block.kind}`);
+    }
+  };
+
+  const schedule = async () => {
+    const created = await create();
+    if (!created) return;
+    setConfirming(false);
+    // What the campaign holds of the credit shows in the header.
+    void session.getState().refreshAccounts();
+    navigate(`campaigns/execution/${created.execution_id}`);
+  };
+
+  const wall = fields.send_datetime === null ? null : wallTimeOf(fields.send_datetime);
+  const short = quote !== null && !quote.enough_credit;
+
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={4}>{t('campaignEditor.total.title')}</Title>
+        {quote ? (
+          <Table withRowBorders={false} verticalSpacing={4}>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Td>{t('campaignEditor.total.pages')}</Table.Td>
+                <Table.Td ta="end" data-testid="editor-total-pages">
+                  {formatNumber(quote.total_pages, language)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td fw={700}>{t('campaignEditor.total.cost')}</Table.Td>
+                <Table.Td ta="end" fw={700} data-testid="editor-total-cost" data-rials={quote.total_cost_rials}>
+                  <Money rials={quote.total_cost_rials} />
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td>{t('campaignEditor.total.credit')}</Table.Td>
+                <Table.Td ta="end" c={short ? 'red' : undefined} data-testid="editor-credit">
+                  <Money rials={quote.credit_rials} />
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('campaignEditor.total.waiting')}
+          </Text>
+        )}
+        {short ? (
+          <Alert color="red" data-testid="editor-no-credit">
+            {t('campaignEditor.blocks.noCredit', {
+              cost: formatNumber(quote.total_cost_rials, language),
+              credit: formatNumber(quote.credit_rials, language),
+            })}
+          </Alert>
+        ) : null}
+        {quoteError ? (
+          <Alert color="red" data-testid="editor-quote-error">
+            {t('campaignEditor.quoteFailed', { error: describe(quoteError) })}
+          </Alert>
+        ) : null}
+        <Divider />
+        {blocks.length > 0 ? (
+          <Stack gap={4} data-testid="editor-blocks">
+            <Text size="sm" fw={500}>
+              {t('campaignEditor.schedule.before')}
+            </Text>
+            <List size="sm" spacing={2}>
+              {blocks.map((block, i) => (
+                <List.Item
+                  key={i}
+                  data-testid={`editor-block-${block.kind === 'problem' ? (block.problem.field ?? 'other') : block.kind}`}
+                >
+                  {blockText(block)}
+                </List.Item>
+              ))}
+            </List>
+          </Stack>
+        ) : quote ? (
+          <Group gap={6} c="teal.8">
+            <IconCircleCheck size={16} />
+            <Text size="sm">{t('campaignEditor.schedule.ready')}</Text>
+          </Group>
+        ) : null}
+        <Button
+          size="md"
+          leftSection={<IconCalendarEvent size={18} />}
+          disabled={!canSchedule}
+          onClick={() => setConfirming(true)}
+          data-testid="editor-schedule"
+        >
+          {t('campaignEditor.schedule.button')}
+        </Button>
+        {createError && !confirming ? (
+          <Alert color="red" data-testid="editor-create-error">
+            {describe(createError)}
+          </Alert>
+        ) : null}
+      </Stack>
+      <Modal
+        opened={confirming && quote !== null}
+        // Closing is not offered while the creation is out: its answer decides what comes next.
+        onClose={() => !creating && setConfirming(false)}
+        title={t('campaignEditor.schedule.confirmTitle')}
+        centered
+      >
+        {quote ? (
+          <Stack data-testid="editor-confirm-summary">
+            <Table withRowBorders={false} verticalSpacing={4}>
+              <Table.Tbody>
+                <Row label={t('campaignEditor.schedule.name')}>{isolate(fields.name)}</Row>
+                <Row label={t('campaignEditor.schedule.recipients')} testId="editor-confirm-recipients">
+                  {formatNumber(quote.audience.recipients, language)}
+                </Row>
+                <Row label={t('campaignEditor.schedule.line')}>
+                  <bdi>{fields.sender}</bdi>
+                </Row>
+                <Row label={t('campaignEditor.schedule.cost')} testId="editor-confirm-cost">
+                  <Money rials={quote.total_cost_rials} />
+                </Row>
+                <Row label={t('campaignEditor.schedule.when')} testId="editor-confirm-when">
+                  {wall
+                    ? t('campaignEditor.when.dayAtZone', {
+                        ...wallTimeParts(wall, language),
+                        zone: fields.time_zone ?? '',
+                      })
+                    : t('campaignEditor.schedule.now')}
+                </Row>
+                {quote.estimated_last_message_at !== null ? (
+                  <Row label={t('campaignEditor.schedule.last')}>
+                    {t('campaignEditor.when.dayAt', instantParts(quote.estimated_last_message_at, language))}
+                  </Row>
+                ) : null}
+              </Table.Tbody>
+            </Table>
+            {createError ? (
+              <Alert color="red" data-testid="editor-create-error">
+                {describe(createError)}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(false)} disabled={creating}>
+                {t('campaignEditor.schedule.cancel')}
+              </Button>
+              <Button
+                onClick={() => void schedule()}
+                loading={creating}
+                disabled={creating}
+                data-testid="editor-confirm"
+              >
+                {t('campaignEditor.schedule.confirm')}
+              </Button>
+            </Group>
+          </Stack>
+        ) : null}
+      </Modal>
+    </Paper>
+  );
+}
+
+function Row({ label, testId, children }: { label: string; testId?: string; children: React.ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Td c="dimmed">{label}</Table.Td>
+      <Table.Td fw={600} data-testid={testId}>
+        {children}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

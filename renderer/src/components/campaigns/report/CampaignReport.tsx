@@ -1,0 +1,106 @@
+// One run of a campaign: its header and controls, counts, delivery chart, clicks per link,
+// follow-ups, export and recipients. The store reads it on open and keeps it live (pushes, and a
+// slow poll while it runs); leaving the page stops that.
+import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text, useDirection } from '@mantine/core';
+import { IconArrowBack } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { useStores } from '../../../stores/context';
+import { useLanguage } from '../../../i18n/useLanguage';
+import { navigate } from '../../useRoute';
+import { FileExportButtons } from '../../FileExportButtons';
+import { ReportHeader } from './ReportHeader';
+import { ReportCounts } from './ReportCounts';
+import { DeliveryChart } from './DeliveryChart';
+import { LinkClicksTable } from './LinkClicksTable';
+import { FollowUps } from './FollowUps';
+import { RecipientRows } from './RecipientRows';
+
+export function CampaignReport({ executionId }: { executionId: number }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { campaigns } = useStores();
+  const view = useStore(campaigns, (s) => s.view);
+  useEffect(() => {
+    void campaigns.getState().openReport(executionId);
+    return () => campaigns.getState().closeReport();
+  }, [campaigns, executionId]);
+  const mine = view?.executionId === executionId ? view : null;
+  if (mine?.missing)
+    return (
+      <Stack data-testid="page-campaign-report">
+        <BackToList />
+        <Alert color="gray" data-testid="report-missing">
+          {t('report.notFound')}
+        </Alert>
+      </Stack>
+    );
+  if (!mine?.report)
+    return (
+      <Stack data-testid="page-campaign-report">
+        <BackToList />
+        <Group justify="center" p="xl">
+          <Loader size="sm" />
+        </Group>
+      </Stack>
+    );
+  const { report, campaign } = mine;
+  return (
+    <Stack
+      data-testid="page-campaign-report"
+      data-execution={executionId}
+      data-status={report.execution_status}
+      data-version={mine.version}
+      gap="md"
+    >
+      <BackToList />
+      <ReportHeader report={report} campaign={campaign} />
+      <ReportCounts report={report} />
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <DeliveryChart chart={mine.chart} />
+        <Stack gap="md">
+          <LinkClicksTable links={mine.links ?? []} clickers={mine.clickers} report={report} />
+          <FollowUps report={report} campaignName={campaign?.name ?? ''} clickers={mine.clickers} />
+        </Stack>
+      </SimpleGrid>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {t('report.rows.exportHint')}
+          </Text>
+          <FileExportButtons
+            run={(format) => campaigns.getState().exportReport(format, language)}
+            labels={{ csv: t('report.exportCsv'), xlsx: t('report.exportXlsx') }}
+            title={t('report.exported')}
+            testId="report-export"
+            size="xs"
+          />
+        </Group>
+        <RecipientRows executionId={executionId} version={mine.version} />
+      </Stack>
+    </Stack>
+  );
+}
+
+/** "All campaigns": the arrow points to where the page starts (left in English, right in Persian). */
+function BackToList() {
+  const { t } = useTranslation();
+  const { dir } = useDirection();
+  return (
+    <Anchor
+      size="sm"
+      href="#/campaigns"
+      onClick={(event) => {
+        event.preventDefault();
+        navigate('campaigns');
+      }}
+      data-testid="report-back"
+    >
+      <Group gap={4}>
+        <IconArrowBack size={14} style={dir === 'rtl' ? { transform: 'scaleX(-1)' } : undefined} />
+        {t('report.back')}
+      </Group>
+    </Anchor>
+  );
+}
