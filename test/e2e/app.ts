@@ -93,7 +93,7 @@ export function appForSuite(): () => RunningApp {
 }
 
 export async function startApp(
-  options: { seed?: Partial<Seed>; locale?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { seed?: Partial<Seed>; locale?: string; timezoneId?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningApp> {
   await ensureFreshRenderer();
   const dataDir = tempDir('chapar-e2e-');
@@ -106,6 +106,7 @@ export async function startApp(
     browser = await launchChromium();
     const context = await browser.newContext({
       locale: options.locale ?? 'en-US',
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       viewport: { width: 1366, height: 860 },
       acceptDownloads: true,
       // The app honours it (no chart animation), so screenshots show finished drawings.

@@ -505,6 +505,7 @@ export const en = {
     schedule: {
       before: 'Before you can schedule:',
       ready: 'Ready to schedule.',
+      checking: 'Checking the change…',
       button: 'Schedule…',
       confirmTitle: 'Schedule this campaign?',
       name: 'Campaign',

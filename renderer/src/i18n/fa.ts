@@ -511,6 +511,7 @@ export const fa: Translation = {
     schedule: {
       before: 'پیش از زمان‌بندی:',
       ready: 'آمادهٔ زمان‌بندی است.',
+      checking: 'در حال بررسی تغییر…',
       button: 'زمان‌بندی…',
       confirmTitle: 'این کارزار زمان‌بندی شود؟',
       name: 'کارزار',

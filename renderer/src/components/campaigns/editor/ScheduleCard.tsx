@@ -1,7 +1,7 @@
 // The whole audience's cost against the credit, what still stands before scheduling, and the
 // scheduling itself: a confirmation that states the recipients, the line, the total cost and the
 // time before anything is created, asked once; the button cannot send twice.
-import { Alert, Button, Divider, Group, List, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, List, Loader, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCalendarEvent, IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +34,8 @@ export function ScheduleCard() {
   );
   const blocks = useMemo(() => blocksOf(quote, fields), [quote, fields]);
   const canSchedule = useEditor(campaignEditorSelectors.canSchedule);
+  // A change not quoted yet: "ready" would be said of the fields as they were.
+  const fresh = useEditor((s) => campaignEditorSelectors.currentQuote(s) !== null);
   const [confirming, setConfirming] = useState(false);
 
   const blockText = (block: Block): string => {
@@ -130,10 +132,15 @@ export function ScheduleCard() {
               ))}
             </List>
           </Stack>
-        ) : quote ? (
-          <Group gap={6} c="teal.8">
+        ) : quote && fresh ? (
+          <Group gap={6} c="teal.8" data-testid="editor-ready">
             <IconCircleCheck size={16} />
             <Text size="sm">{t('campaignEditor.schedule.ready')}</Text>
+          </Group>
+        ) : quote ? (
+          <Group gap={6} c="dimmed">
+            <Loader size={14} />
+            <Text size="sm">{t('campaignEditor.schedule.checking')}</Text>
           </Group>
         ) : null}
         <Button
