@@ -152,7 +152,12 @@ describe('a campaign from the editor to its follow-ups (web UI)', () => {
     const [day, time] = wallTime(now + 120_000, ZONE);
     await page.getByTestId('editor-when-later').click();
     await page.getByTestId('editor-date').click();
+    await page.getByTestId('editor-date-picker').waitFor();
+    await screenshot(page, 'campaign-editor-picker-en');
     await page.locator(`[data-testid=editor-date-picker] button[data-date="${day}"]`).click();
+    // Picking a day (even the one already chosen) closes the calendar.
+    await page.getByTestId('editor-date-picker').waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('editor-date').getAttribute('data-value')).toBe(day);
     await page.getByTestId('editor-time').fill(time);
     await page.getByTestId('editor-time').press('Tab');
     await page.getByTestId('editor-rate').fill('2');
@@ -253,6 +258,9 @@ describe('a campaign from the editor to its follow-ups (web UI)', () => {
     await page.getByTestId('send-header').waitFor();
     await poll(() => page.getByTestId('send-header-messages').getAttribute('data-value')).toBe('5');
     await screenshot(page, 'campaign-messages-en');
+    await page.getByTestId('send-back').click();
+    await page.getByTestId(`execution-row-${executionId}`).waitFor();
+    await screenshot(page, 'messages-sends-en');
     await page.getByTestId('nav-campaigns').click();
     await poll(() => page.getByTestId(`campaign-status-1`).getAttribute('data-status')).toBe('completed');
     await screenshot(page, 'campaigns-en');
@@ -299,6 +307,9 @@ describe('a campaign from the editor to its follow-ups (web UI)', () => {
     await page.getByTestId('messages-view-sends').click();
     await page.getByTestId('sends-table').waitFor();
     await screenshot(page, 'messages-sends-fa');
+    await page.getByTestId('execution-row-1').click();
+    await page.getByTestId('send-header').waitFor();
+    await screenshot(page, 'campaign-messages-fa');
 
     await page.getByTestId('nav-campaigns').click();
     await page.getByTestId('campaigns-table').waitFor();

@@ -38,12 +38,13 @@ export function DateField({
   const today = new Date();
   today.setHours(0, 0, 0, 0);
   const pick = (date: Date | undefined) => {
-    if (!date) return;
-    onChange({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
+    // Clicking the chosen day again picks it again (and closes), as people expect.
+    if (date) onChange({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
     setOpened(false);
   };
   const common = {
     mode: 'single' as const,
+    required: true as const,
     selected,
     onSelect: pick,
     defaultMonth: selected ?? today,
