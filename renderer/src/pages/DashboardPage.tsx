@@ -15,9 +15,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { BarChart } from '@mantine/charts';
 import { IconChartBar, IconPlus, IconSpeakerphone } from '@tabler/icons-react';
-import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -27,6 +25,7 @@ import { CHART_SERIES } from '../lib/status';
 import { useLanguage } from '../i18n/useLanguage';
 import { Money } from '../components/Money';
 import { EmptyState } from '../components/EmptyState';
+import { StackedBarChart } from '../components/StackedBarChart';
 import { navigate } from '../components/useRoute';
 import { ExecutionStatusBadge } from '../components/messages/SendParts';
 import type { LiveCampaign } from '../stores/dashboard';
@@ -38,8 +37,6 @@ export function DashboardPage() {
   const language = useLanguage();
   const stats = useStore(useStores().dashboard, (s) => s.stats);
   const [span, setSpan] = useState<Span>('week');
-  // Bars grow in unless the user asked the system for less motion.
-  const reduceMotion = useReducedMotion();
   if (!stats) {
     return (
       <Stack data-testid="page-dashboard">
@@ -99,24 +96,7 @@ export function DashboardPage() {
             hint={t('dashboard.emptyHint')}
           />
         ) : (
-          <div data-testid="status-chart" dir="ltr">
-            <BarChart
-              h={300}
-              data={data}
-              dataKey="label"
-              type="stacked"
-              series={series}
-              withLegend
-              barProps={{ isAnimationActive: !reduceMotion }}
-              legendProps={{ verticalAlign: 'bottom' }}
-              valueFormatter={(value) => formatNumber(value, language)}
-              yAxisProps={{
-                tickFormatter: (value: number) => formatNumber(value, language),
-                orientation: language === 'fa' ? 'right' : 'left',
-              }}
-              xAxisProps={{ reversed: language === 'fa' }}
-            />
-          </div>
+          <StackedBarChart h={300} data={data} series={series} testId="status-chart" />
         )}
       </Paper>
     </Stack>

@@ -28,7 +28,7 @@ import { useLanguage } from '../../i18n/useLanguage';
 import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
 import { PhoneCell, VirtualRows } from './VirtualRows';
-import { BackLink } from './BackLink';
+import { BackLink } from '../BackLink';
 
 interface OptOut {
   phone: string;
@@ -83,7 +83,7 @@ export function OptOutsPage() {
 
   return (
     <Stack data-testid="page-optouts" gap="sm">
-      <BackLink testId="optouts-back" />
+      <BackLink to="contacts" label={t('segment.back')} testId="optouts-back" />
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
           <Group gap="sm" align="baseline">

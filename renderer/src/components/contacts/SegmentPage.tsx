@@ -19,7 +19,7 @@ import { Cell, PhoneCell, VirtualRows } from './VirtualRows';
 import { RenameModal } from './RenameModal';
 import { DeleteModal } from './DeleteModal';
 import { SourceText } from './SourceText';
-import { BackLink } from './BackLink';
+import { BackLink } from '../BackLink';
 
 interface Member {
   phone: string;
@@ -70,7 +70,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
     return (
       <Stack data-testid="page-segment">
         <Alert color="gray">{t('segment.notFound')}</Alert>
-        <BackLink testId="segment-back" />
+        <BackLink to="contacts" label={t('segment.back')} testId="segment-back" />
       </Stack>
     );
   const columns = info?.columns ?? [];
@@ -81,7 +81,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
   };
   return (
     <Stack data-testid="page-segment" data-id={segmentId} gap="sm">
-      <BackLink testId="segment-back" />
+      <BackLink to="contacts" label={t('segment.back')} testId="segment-back" />
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Group gap="xs">

@@ -1,10 +1,11 @@
 // An open send above its messages: its name, origin or campaign status, line, time, text, counts
 // and cost, live (stores/messages.ts re-reads it as statuses move); an execution links to its
 // campaign report. "All sends" leads back to the by-send list.
-import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, useDirection } from '@mantine/core';
-import { IconArrowBack, IconChartBar } from '@tabler/icons-react';
+import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { IconChartBar } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackLink } from '../BackLink';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
@@ -24,7 +25,7 @@ export function SendHeader() {
   return (
     <Paper withBorder p="md" data-testid="send-header" data-kind={row?.kind ?? ''}>
       <Stack gap="sm">
-        <BackToSends />
+        <BackLink to="messages/sends" label={t('sends.back')} testId="send-back" />
         {error ? (
           // The service's words for it are generic (a bad request); the error is kept for debugging.
           <Text c="red" data-testid="send-header-error" data-error={error}>
@@ -105,27 +106,5 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
         {children}
       </Text>
     </div>
-  );
-}
-
-/** Back to the by-send list; the arrow points to where the page starts. */
-function BackToSends() {
-  const { t } = useTranslation();
-  const { dir } = useDirection();
-  return (
-    <Anchor
-      size="sm"
-      href="#/messages/sends"
-      onClick={(event) => {
-        event.preventDefault();
-        navigate('messages/sends');
-      }}
-      data-testid="send-back"
-    >
-      <Group gap={4}>
-        <IconArrowBack size={14} style={dir === 'rtl' ? { transform: 'scaleX(-1)' } : undefined} />
-        {t('sends.back')}
-      </Group>
-    </Anchor>
   );
 }

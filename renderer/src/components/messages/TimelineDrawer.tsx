@@ -1,38 +1,14 @@
 // One message's status timeline (created -> handed to the carrier -> final), live while open.
-import { Drawer, Group, Loader, Stack, Text, Timeline } from '@mantine/core';
-import { IconCheck, IconClock, IconSend, IconX } from '@tabler/icons-react';
+import { Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { LIFECYCLE, isMessageStatus, type StatusTone } from '../../../../shared/lifecycle';
-import { digits, formatDateTime } from '../../lib/format';
+import { digits } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { statusLabel } from '../../lib/status';
 import { StatusBadge } from '../StatusBadge';
+import { StatusTimeline } from './StatusTimeline';
 import { Money } from '../Money';
-
-/** A step's bullet says what its status means (its tone in the lifecycle table). */
-function toneIcon(tone: StatusTone) {
-  switch (tone) {
-    case 'success':
-      return <IconCheck size={14} />;
-    case 'in-flight':
-      return <IconSend size={14} />;
-    case 'waiting':
-    case 'scheduled':
-      return <IconClock size={14} />;
-    case 'problem':
-    case 'refunded':
-    case 'blocked':
-    case 'rejected':
-      return <IconX size={14} />;
-  }
-}
-
-function iconFor(status: number) {
-  return isMessageStatus(status) ? toneIcon(LIFECYCLE[status].tone) : <IconClock size={14} />;
-}
 
 export function TimelineDrawer() {
   const { t } = useTranslation();
@@ -67,25 +43,7 @@ export function TimelineDrawer() {
           <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
             {message.text}
           </Text>
-          {timeline === null ? (
-            <Loader size="sm" />
-          ) : (
-            <Timeline active={timeline.length - 1} bulletSize={24} lineWidth={2} data-testid="timeline">
-              {timeline.map((event) => (
-                <Timeline.Item
-                  key={`${event.status}-${event.at}`}
-                  bullet={iconFor(event.status)}
-                  title={statusLabel(event.status, language)}
-                  data-testid="timeline-item"
-                  data-status={event.status}
-                >
-                  <Text size="xs" c="dimmed">
-                    {formatDateTime(event.at, language)}
-                  </Text>
-                </Timeline.Item>
-              ))}
-            </Timeline>
-          )}
+          {timeline === null ? <Loader size="sm" /> : <StatusTimeline events={timeline} />}
         </Stack>
       ) : null}
     </Drawer>

@@ -3,10 +3,11 @@
 // sample texts, cost against credit, a test send, scheduling). The draft is saved as the user
 // types; the first change of a new campaign creates it and the address moves to it, so a reload
 // keeps the work.
-import { Alert, Anchor, Button, Grid, Group, Loader, Modal, Stack, Text, Title, useDirection } from '@mantine/core';
-import { IconArrowBack, IconCheck, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Grid, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { IconCheck, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackLink } from '../../BackLink';
 import { useShallow } from 'zustand/react/shallow';
 import type { SaveState } from '../../../stores/campaignEditor';
 import { isolate } from '../../../lib/format';
@@ -59,7 +60,7 @@ export function CampaignEditor({ draftId }: { draftId: number | null }) {
   if (status === 'missing') {
     return (
       <Stack data-testid="campaign-editor">
-        <BackToCampaigns />
+        <BackLink to="campaigns" label={t('campaignEditor.back')} testId="editor-back" />
         <Alert color="orange" data-testid="editor-missing">
           <Text size="sm">{t('campaignEditor.missing')}</Text>
           {/* Other than "no such draft" (a network or service trouble), what the service said. */}
@@ -75,7 +76,7 @@ export function CampaignEditor({ draftId }: { draftId: number | null }) {
 
   return (
     <Stack data-testid="campaign-editor">
-      <BackToCampaigns />
+      <BackLink to="campaigns" label={t('campaignEditor.back')} testId="editor-back" />
       <EditorHeader />
       {status === 'loading' ? (
         <Group>
@@ -102,27 +103,6 @@ export function CampaignEditor({ draftId }: { draftId: number | null }) {
         </Grid.Col>
       </Grid>
     </Stack>
-  );
-}
-
-function BackToCampaigns() {
-  const { t } = useTranslation();
-  const { dir } = useDirection();
-  return (
-    <Anchor
-      size="sm"
-      href="#/campaigns"
-      onClick={(event) => {
-        event.preventDefault();
-        navigate('campaigns');
-      }}
-      data-testid="editor-back"
-    >
-      <Group gap={4}>
-        <IconArrowBack size={14} style={dir === 'rtl' ? { transform: 'scaleX(-1)' } : undefined} />
-        {t('campaignEditor.back')}
-      </Group>
-    </Anchor>
   );
 }
 

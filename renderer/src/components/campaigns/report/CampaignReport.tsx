@@ -1,14 +1,13 @@
 // One run of a campaign: its header and controls, counts, delivery chart, clicks per link,
 // follow-ups, export and recipients. The store reads it on open and keeps it live (pushes, and a
 // slow poll while it runs); leaving the page stops that.
-import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text, useDirection } from '@mantine/core';
-import { IconArrowBack } from '@tabler/icons-react';
+import { Alert, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackLink } from '../../BackLink';
 import { useStore } from 'zustand';
 import { useStores } from '../../../stores/context';
 import { useLanguage } from '../../../i18n/useLanguage';
-import { navigate } from '../../useRoute';
 import { FileExportButtons } from '../../FileExportButtons';
 import { ReportHeader } from './ReportHeader';
 import { ReportCounts } from './ReportCounts';
@@ -30,7 +29,7 @@ export function CampaignReport({ executionId }: { executionId: number }) {
   if (mine?.missing)
     return (
       <Stack data-testid="page-campaign-report">
-        <BackToList />
+        <BackLink to="campaigns" label={t('report.back')} testId="report-back" />
         <Alert color="gray" data-testid="report-missing">
           {t('report.notFound')}
         </Alert>
@@ -39,7 +38,7 @@ export function CampaignReport({ executionId }: { executionId: number }) {
   if (!mine?.report)
     return (
       <Stack data-testid="page-campaign-report">
-        <BackToList />
+        <BackLink to="campaigns" label={t('report.back')} testId="report-back" />
         <Group justify="center" p="xl">
           <Loader size="sm" />
         </Group>
@@ -54,7 +53,7 @@ export function CampaignReport({ executionId }: { executionId: number }) {
       data-version={mine.version}
       gap="md"
     >
-      <BackToList />
+      <BackLink to="campaigns" label={t('report.back')} testId="report-back" />
       <ReportHeader report={report} campaign={campaign} />
       <ReportCounts report={report} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -80,27 +79,5 @@ export function CampaignReport({ executionId }: { executionId: number }) {
         <RecipientRows executionId={executionId} version={mine.version} />
       </Stack>
     </Stack>
-  );
-}
-
-/** "All campaigns": the arrow points to where the page starts (left in English, right in Persian). */
-function BackToList() {
-  const { t } = useTranslation();
-  const { dir } = useDirection();
-  return (
-    <Anchor
-      size="sm"
-      href="#/campaigns"
-      onClick={(event) => {
-        event.preventDefault();
-        navigate('campaigns');
-      }}
-      data-testid="report-back"
-    >
-      <Group gap={4}>
-        <IconArrowBack size={14} style={dir === 'rtl' ? { transform: 'scaleX(-1)' } : undefined} />
-        {t('report.back')}
-      </Group>
-    </Anchor>
   );
 }

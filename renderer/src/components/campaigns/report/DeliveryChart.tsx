@@ -1,14 +1,13 @@
 // Messages reaching delivered or failed per time bucket (the core sizes the buckets so a run fits
 // in about 60 bars), the time axis in the user's calendar and clock.
 import { Paper, Text } from '@mantine/core';
-import { BarChart } from '@mantine/charts';
-import { useReducedMotion } from '@mantine/hooks';
 import { IconChartBar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DeliveryChart as Chart } from '../../../stores/campaigns';
-import { digits, formatDay, formatNumber, type Language } from '../../../lib/format';
+import { digits, formatDay, type Language } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { EmptyState } from '../../EmptyState';
+import { StackedBarChart } from '../../StackedBarChart';
 
 const DAY = 86_400_000;
 
@@ -25,8 +24,6 @@ function bucketLabel(at: number, withDay: boolean, language: Language): string {
 export function DeliveryChart({ chart }: { chart: Chart | null }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  // Bars grow in unless the user asked the system for less motion.
-  const reduceMotion = useReducedMotion();
   const points = chart?.points ?? [];
   const first = points[0]?.at ?? 0;
   const last = points[points.length - 1]?.at ?? 0;
@@ -49,27 +46,14 @@ export function DeliveryChart({ chart }: { chart: Chart | null }) {
           hint={t('report.chartEmptyHint')}
         />
       ) : (
-        <div dir="ltr">
-          <BarChart
-            h={260}
-            data={data}
-            dataKey="label"
-            type="stacked"
-            series={[
-              { name: 'delivered', label: t('report.series.delivered'), color: 'green.6' },
-              { name: 'failed', label: t('report.series.failed'), color: 'red.6' },
-            ]}
-            withLegend
-            barProps={{ isAnimationActive: !reduceMotion }}
-            legendProps={{ verticalAlign: 'bottom' }}
-            valueFormatter={(value) => formatNumber(value, language)}
-            yAxisProps={{
-              tickFormatter: (value: number) => formatNumber(value, language),
-              orientation: language === 'fa' ? 'right' : 'left',
-            }}
-            xAxisProps={{ reversed: language === 'fa' }}
-          />
-        </div>
+        <StackedBarChart
+          h={260}
+          data={data}
+          series={[
+            { name: 'delivered', label: t('report.series.delivered'), color: 'green.6' },
+            { name: 'failed', label: t('report.series.failed'), color: 'red.6' },
+          ]}
+        />
       )}
     </Paper>
   );

@@ -1,22 +1,15 @@
 // One recipient of the run: the text they got, its status timeline (created -> handed to the
 // carrier -> final) and their visits of the short links. Read again as the report moves on.
-import { Drawer, Group, Loader, Stack, Text, Timeline } from '@mantine/core';
-import { IconCheck, IconClock, IconX } from '@tabler/icons-react';
+import { Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStores } from '../../../stores/context';
 import type { MessageTimeline, RecipientClicks } from '../../../stores/campaigns';
-import { isFinalStatus, MessageStatus } from '../../../../../shared/lifecycle';
 import { digits, formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
-import { statusLabel } from '../../../lib/status';
 import { StatusBadge } from '../../StatusBadge';
+import { StatusTimeline } from '../../messages/StatusTimeline';
 import { Money } from '../../Money';
-
-function stepIcon(status: number) {
-  if (status === MessageStatus.Delivered) return <IconCheck size={14} />;
-  return isFinalStatus(status) ? <IconX size={14} /> : <IconClock size={14} />;
-}
 
 export function RecipientDrawer({
   messageId,
@@ -74,21 +67,7 @@ export function RecipientDrawer({
           <Text fw={600} size="sm">
             {t('report.recipient.timeline')}
           </Text>
-          <Timeline active={shown.timeline.events.length - 1} bulletSize={24} lineWidth={2} data-testid="timeline">
-            {shown.timeline.events.map((event) => (
-              <Timeline.Item
-                key={`${event.status}-${event.at}`}
-                bullet={stepIcon(event.status)}
-                title={statusLabel(event.status, language)}
-                data-testid="timeline-item"
-                data-status={event.status}
-              >
-                <Text size="xs" c="dimmed">
-                  {formatDateTime(event.at, language)}
-                </Text>
-              </Timeline.Item>
-            ))}
-          </Timeline>
+          <StatusTimeline events={shown.timeline.events} />
           <Text fw={600} size="sm">
             {t('report.recipient.clicks')}
           </Text>
