@@ -80,6 +80,11 @@ export interface MessagesQuery {
 
 export const MAX_PAGE_SIZE = 1000;
 
+/** A campaign as the list and its page read it: its row and its newest execution. */
+type SummaryRow = CampaignRow & { last_execution_id: number | null };
+const SUMMARY_SELECT = `SELECT c.*, (SELECT max(id) FROM campaign_executions e WHERE e.campaign_id = c.id) AS last_execution_id
+  FROM campaigns c`;
+
 const CampaignSettingsSchema = z.object({
   /** The public base address of short links; null: the local server's own address. */
   short_link_base: z.string().nullable().default(null),
@@ -174,14 +179,9 @@ export class Campaigns {
   private check(accountId: number, form: CampaignForm): CampaignSpec {
     const spec = checkCampaignForm(form);
     this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
-    for (const segmentId of [...spec.include, ...spec.exclude]) {
-      try {
-        this.deps.segments.get(accountId, segmentId);
-      } catch (error) {
-        if (error instanceof ServiceError) throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`);
-        throw error;
-      }
-    }
+    for (const segmentId of [...spec.include, ...spec.exclude])
+      if (this.deps.segments.find(accountId, segmentId) === null)
+        throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`);
     return spec;
   }
 
@@ -489,28 +489,20 @@ export class Campaigns {
 
   list(accountId: number) {
     return this.db
-      .prepare<[number], CampaignRow & { last_execution_id: number | null }>(
-        `SELECT c.*, (SELECT max(id) FROM campaign_executions e WHERE e.campaign_id = c.id) AS last_execution_id
-         FROM campaigns c WHERE c.account_id = ? ORDER BY c.id DESC`,
-      )
+      .prepare<[number], SummaryRow>(`${SUMMARY_SELECT} WHERE c.account_id = ? ORDER BY c.id DESC`)
       .all(accountId)
       .map((row) => this.summary(row));
   }
 
   /** One campaign with every execution's report, newest first. */
   get(accountId: number, campaignId: number) {
-    const row = this.db
-      .prepare<[number], CampaignRow & { last_execution_id: number | null }>(
-        `SELECT c.*, (SELECT max(id) FROM campaign_executions e WHERE e.campaign_id = c.id) AS last_execution_id
-         FROM campaigns c WHERE c.id = ?`,
-      )
-      .get(campaignId);
+    const row = this.db.prepare<[number], SummaryRow>(`${SUMMARY_SELECT} WHERE c.id = ?`).get(campaignId);
     if (!row || row.account_id !== accountId)
       throw new ServiceError(ApiCode.BadRequest, `campaign ${campaignId} unknown`);
     return { ...this.summary(row), executions: this.executionsOf(accountId, campaignId) };
   }
 
-  private summary(row: CampaignRow & { last_execution_id: number | null }) {
+  private summary(row: SummaryRow) {
     return {
       campaign_id: row.id,
       name: row.name,
@@ -652,14 +644,7 @@ export class Campaigns {
           db: this.db,
           accountId,
           now,
-          segment: (id) => {
-            try {
-              return this.deps.segments.get(accountId, id);
-            } catch (error) {
-              if (error instanceof ServiceError) return null;
-              throw error;
-            }
-          },
+          segment: (id) => this.deps.segments.find(accountId, id),
           provider: this.deps.accounts.findLine(accountId, fields.sender.trim())?.provider ?? null,
           pricing: this.deps.settings.pricing(),
           credit: this.deps.credit.available(accountId),
@@ -768,52 +753,54 @@ export class Campaigns {
   /**
    * The delivery chart: how many of the execution's messages reached delivered, or a failure, in
    * each time bucket, the bucket sized so the run fits in about 60 points (a minute at least).
-   * Read in slices of the id ranges, yielding between them.
+   * One pass counting per minute over slices of the id ranges, yielding between them; the
+   * minutes are then merged into buckets.
    */
   async deliveryChart(
     accountId: number,
     executionId: number,
   ): Promise<{ bucket_ms: number; points: Array<{ at: number; delivered: number; failed: number }> }> {
     const execution = this.execution(accountId, executionId);
-    const ranges = this.idRanges(execution.id);
-    const span = this.db.prepare<[number, number], { first: number | null; last: number | null }>(
-      'SELECT min(final_at) AS first, max(final_at) AS last FROM messages WHERE id BETWEEN ? AND ?',
-    );
-    let first = Infinity;
-    let last = -Infinity;
-    for (const [from, to] of ranges) {
-      const s = span.get(from, to)!;
-      if (s.first !== null) first = Math.min(first, s.first);
-      if (s.last !== null) last = Math.max(last, s.last);
-    }
     const MINUTE = 60_000;
-    if (first === Infinity) return { bucket_ms: MINUTE, points: [] };
-    const bucket = Math.max(MINUTE, Math.ceil((last - first + 1) / 60 / MINUTE) * MINUTE);
-    const start = first - (first % bucket);
-    const points = new Map<number, { at: number; delivered: number; failed: number }>();
     const failed = sqlList(FAILED_RESULT_STATUSES as MessageStatus[]);
-    const slice = this.db.prepare<[number, number, number, number], { b: number; delivered: number; failed: number }>(
-      `SELECT CAST((final_at - ?) / ? AS INTEGER) AS b, sum(status = ${MessageStatus.Delivered}) AS delivered,
+    const slice = this.db.prepare<[number, number], { minute: number; delivered: number; failed: number }>(
+      `SELECT CAST(final_at / ${MINUTE} AS INTEGER) AS minute, sum(status = ${MessageStatus.Delivered}) AS delivered,
          sum(status IN (${failed})) AS failed
-       FROM messages WHERE id BETWEEN ? AND ? AND final_at IS NOT NULL GROUP BY b`,
+       FROM messages WHERE id BETWEEN ? AND ? AND final_at IS NOT NULL GROUP BY minute`,
     );
+    const minutes = new Map<number, { delivered: number; failed: number }>();
     const SLICE = 50_000;
-    for (const [from, to] of ranges)
+    for (const [from, to] of this.idRanges(execution.id))
       for (let at = from; at <= to; at += SLICE) {
-        for (const row of slice.all(start, bucket, at, Math.min(to, at + SLICE - 1))) {
-          const time = start + row.b * bucket;
-          const point = points.get(time) ?? { at: time, delivered: 0, failed: 0 };
-          point.delivered += row.delivered;
-          point.failed += row.failed;
-          points.set(time, point);
+        for (const row of slice.all(at, Math.min(to, at + SLICE - 1))) {
+          const counts = minutes.get(row.minute) ?? { delivered: 0, failed: 0 };
+          counts.delivered += row.delivered;
+          counts.failed += row.failed;
+          minutes.set(row.minute, counts);
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+    if (minutes.size === 0) return { bucket_ms: MINUTE, points: [] };
+    let first = Infinity;
+    let last = -Infinity;
+    for (const minute of minutes.keys()) {
+      first = Math.min(first, minute);
+      last = Math.max(last, minute);
+    }
+    const perBucket = Math.max(1, Math.ceil((last - first + 1) / 60));
+    const start = first - (first % perBucket);
     // Every bucket from the first to the last, empty ones included, so the chart's time axis is even.
-    const out = [];
-    for (let time = start; time <= last; time += bucket)
-      out.push(points.get(time) ?? { at: time, delivered: 0, failed: 0 });
-    return { bucket_ms: bucket, points: out };
+    const points = Array.from({ length: Math.floor((last - start) / perBucket) + 1 }, (_, i) => ({
+      at: (start + i * perBucket) * MINUTE,
+      delivered: 0,
+      failed: 0,
+    }));
+    for (const [minute, counts] of minutes) {
+      const point = points[Math.floor((minute - start) / perBucket)]!;
+      point.delivered += counts.delivered;
+      point.failed += counts.failed;
+    }
+    return { bucket_ms: perBucket * MINUTE, points };
   }
 
   /** The execution of the account, or 400 (unknown and another account's are not told apart). */

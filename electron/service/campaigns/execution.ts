@@ -218,7 +218,7 @@ export class Executions {
     const include = JSON.parse(campaign.inclusion_segments) as number[];
     const columns: Record<string, string[]> = {};
     for (const segmentId of include) {
-      const segment = this.segmentOrNull(campaign.account_id, segmentId);
+      const segment = this.deps.segments.find(campaign.account_id, segmentId);
       // Still importing: try again shortly (the job's backoff); gone or failed: the run cannot be made.
       if (segment?.status === 'importing') throw new Error(`segment ${segmentId} is still importing`);
       if (segment === null || segment.status !== 'ready') {
@@ -228,7 +228,7 @@ export class Executions {
       columns[segmentId] = segment.columns;
     }
     for (const segmentId of JSON.parse(campaign.exclusion_segments) as number[]) {
-      const segment = this.segmentOrNull(campaign.account_id, segmentId);
+      const segment = this.deps.segments.find(campaign.account_id, segmentId);
       if (segment?.status === 'importing') throw new Error(`segment ${segmentId} is still importing`);
       if (segment === null || segment.status !== 'ready') {
         this.fail(execution, `segment ${segmentId} is not available`);
@@ -248,15 +248,6 @@ export class Executions {
       .run(Math.max(now, execution.send_at), this.deps.linkBase(), JSON.stringify(columns), execution.id);
     this.deps.onProgress(execution.id);
     return this.running(execution.id);
-  }
-
-  private segmentOrNull(accountId: number, segmentId: number) {
-    try {
-      return this.deps.segments.get(accountId, segmentId);
-    } catch (error) {
-      if (error instanceof ServiceError) return null;
-      throw error;
-    }
   }
 
   /**

@@ -5,6 +5,7 @@
 // Public API (core.segments); every call is scoped to the account, another account's id is "not found":
 //   list(accountId)                                   -> Segment[] {id, name, columns, member_count, status, created_at}
 //   get(accountId, segmentId)                         -> Segment (ServiceError 404 when absent)
+//   find(accountId, segmentId)                        -> Segment, or null when absent
 //   rename(accountId, segmentId, name)                -> Segment
 //   delete(accountId, segmentId)                      -> void (hidden at once, members purged in the background)
 //   count(accountId, segmentId)                       -> number of members
@@ -122,6 +123,12 @@ export class Segments {
 
   get(accountId: number, segmentId: number): Segment {
     return toSegment(this.row(accountId, segmentId));
+  }
+
+  /** The account's segment, or null when it has none by that id (unknown, another account's, being deleted). */
+  find(accountId: number, segmentId: number): Segment | null {
+    const row = this.lookup(accountId, segmentId);
+    return row === null ? null : toSegment(row);
   }
 
   rename(accountId: number, segmentId: number, name: string): Segment {
@@ -472,10 +479,14 @@ export class Segments {
     return true;
   }
 
-  private row(accountId: number, segmentId: number): SegmentRow {
+  private lookup(accountId: number, segmentId: number): SegmentRow | null {
     const row = Number.isInteger(segmentId) ? this.byId.get(segmentId) : undefined;
-    if (!row || row.account_id !== accountId || row.status === 'deleting')
-      throw new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`);
+    return !row || row.account_id !== accountId || row.status === 'deleting' ? null : row;
+  }
+
+  private row(accountId: number, segmentId: number): SegmentRow {
+    const row = this.lookup(accountId, segmentId);
+    if (row === null) throw new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`);
     return row;
   }
 
