@@ -4,10 +4,10 @@
 // per status over that id range on the (account, status, id) index, without reading the rows. An
 // execution's counts are its report's (the campaigns domain owns them).
 import type { Db } from '../db/database';
+import { OutcomeCounter } from './outcomes';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { MessageStatus, STORED_STATUSES } from '../../../shared/lifecycle';
-import { FAILED_RESULT_STATUSES, PENDING_RESULT_STATUSES, type ExecutionReport } from '../../../shared/campaigns';
+import { type ExecutionReport } from '../../../shared/campaigns';
 import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 
 export interface SendsDeps {
@@ -25,8 +25,35 @@ interface ListedRow {
 
 const TEXT_EXCERPT = 300;
 
+interface SendFields {
+  id: number;
+  account_id: number;
+  sender: string;
+  text: string;
+  origin: 'api' | 'panel';
+  message_count: number;
+  total_rials: number;
+  created_at: number;
+}
+
 export class Sends {
-  constructor(private readonly deps: SendsDeps) {}
+  // What each row reads, prepared once (a page reads them for each of its rows).
+  private readonly sendStmt;
+  private readonly firstIdStmt;
+  private readonly outcomes;
+  private readonly campaignStmt;
+
+  constructor(private readonly deps: SendsDeps) {
+    const { db } = deps;
+    this.sendStmt = db.prepare<[number], SendFields>(
+      'SELECT id, account_id, sender, text, origin, message_count, total_rials, created_at FROM sends WHERE id = ?',
+    );
+    this.firstIdStmt = db.prepare<[number], number>('SELECT min(id) FROM messages WHERE send_id = ?').pluck();
+    this.outcomes = new OutcomeCounter(db);
+    this.campaignStmt = db.prepare<[number], { id: number; name: string; sender: string; template_body: string }>(
+      'SELECT id, name, sender, template_body FROM campaigns WHERE id = ?',
+    );
+  }
 
   /** Direct sends and executions (started, or waiting for their time), newest first. */
   list(filter: { account_id?: number; offset: number; limit: number }): { rows: SendRow[]; total: number } {
@@ -71,34 +98,12 @@ export class Sends {
   }
 
   private sendRow(sendId: number): SendRow {
-    const { db } = this.deps;
-    const send = db
-      .prepare<
-        [number],
-        {
-          id: number;
-          account_id: number;
-          sender: string;
-          text: string;
-          origin: 'api' | 'panel';
-          message_count: number;
-          total_rials: number;
-          created_at: number;
-        }
-      >('SELECT id, account_id, sender, text, origin, message_count, total_rials, created_at FROM sends WHERE id = ?')
-      .get(sendId)!;
-    const first = db.prepare<[number], number>('SELECT min(id) FROM messages WHERE send_id = ?').pluck().get(sendId);
-    const counts = new Map<number, number>();
-    if (first !== null && first !== undefined) {
-      const countIn = db
-        .prepare<[number, number, number, number], number>(
-          'SELECT count(*) FROM messages WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?',
-        )
-        .pluck();
-      for (const status of STORED_STATUSES)
-        counts.set(status, countIn.get(send.account_id, status, first, first + send.message_count - 1)!);
-    }
-    const sum = (statuses: readonly number[]) => statuses.reduce((n, s) => n + (counts.get(s) ?? 0), 0);
+    const send = this.sendStmt.get(sendId)!;
+    const first = this.firstIdStmt.get(sendId);
+    const outcomes =
+      first === null || first === undefined
+        ? { delivered: 0, failed: 0, pending: 0 }
+        : this.outcomes.count(send.account_id, [[first, first + send.message_count - 1]]);
     return {
       kind: 'send',
       send_id: send.id,
@@ -111,9 +116,9 @@ export class Sends {
       text: send.text.slice(0, TEXT_EXCERPT),
       created_at: send.created_at,
       messages: send.message_count,
-      delivered: sum([MessageStatus.Delivered]),
-      failed: sum(FAILED_RESULT_STATUSES),
-      pending: sum(PENDING_RESULT_STATUSES),
+      delivered: outcomes.delivered,
+      failed: outcomes.failed,
+      pending: outcomes.pending,
       cost_rials: send.total_rials,
       execution_status: null,
     };
@@ -121,11 +126,7 @@ export class Sends {
 
   private executionRow(listed: ListedRow): SendRow {
     const report = this.deps.executionReport(listed.account_id, listed.id);
-    const campaign = this.deps.db
-      .prepare<[number], { id: number; name: string; sender: string; template_body: string }>(
-        'SELECT c.id, c.name, c.sender, c.template_body FROM campaigns c WHERE c.id = ?',
-      )
-      .get(report.campaign_id)!;
+    const campaign = this.campaignStmt.get(report.campaign_id)!;
     return {
       kind: 'execution',
       send_id: null,

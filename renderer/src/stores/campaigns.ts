@@ -19,7 +19,7 @@ import {
 } from '../../../shared/campaigns';
 import { MessageStatus } from '../../../shared/lifecycle';
 import { errorMessage } from './errors';
-import { throttled } from './messages';
+import { throttled } from '../lib/throttled';
 
 export type CampaignDetail = OutputOf<'campaigns:get'>;
 export type DeliveryChart = OutputOf<'campaigns:deliveryChart'>;

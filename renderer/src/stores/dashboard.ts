@@ -9,7 +9,7 @@ import type { Api, DashboardStats } from '../api';
 import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
 import type { ExecutionReport } from '../../../shared/campaigns';
 import { errorMessage } from './errors';
-import { throttled } from './messages';
+import { throttled } from '../lib/throttled';
 
 export interface StatsSlice {
   accountId: number | null;
