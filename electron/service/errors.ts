@@ -6,10 +6,13 @@ export class ServiceError extends Error {
   readonly code: ApiCode;
   /** Extra detail for logs and the UI; the API's return.message stays the Persian text of the code. */
   readonly detail: string | undefined;
+  /** A key the app translates into a message that says what to do (IpcError.reason). */
+  readonly reason: string | undefined;
 
-  constructor(code: ApiCode, detail?: string) {
+  constructor(code: ApiCode, detail?: string, reason?: string) {
     super(detail ? `${apiCodeMessage[code]} (${detail})` : apiCodeMessage[code]);
     this.code = code;
     this.detail = detail;
+    this.reason = reason;
   }
 }

@@ -23,6 +23,7 @@ export interface Transport {
 export class IpcCallError extends Error implements IpcError {
   readonly code: number;
   readonly detail: string | undefined;
+  readonly reason: string | undefined;
   readonly channel: string;
 
   constructor(channel: string, error: IpcError) {
@@ -30,6 +31,7 @@ export class IpcCallError extends Error implements IpcError {
     this.name = 'IpcCallError';
     this.code = error.code;
     this.detail = error.detail;
+    this.reason = error.reason;
     this.channel = channel;
   }
 }

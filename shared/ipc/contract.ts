@@ -61,6 +61,12 @@ export interface IpcError {
   message: string;
   /** Extra detail: which field failed, which id was not found. */
   detail?: string;
+  /**
+   * Why, as a key the UI translates (`errors.reasons.<reason>`): what the user did and what to do
+   * about it, where the code alone would be misleading (a duplicate name is not "parameters
+   * incomplete").
+   */
+  reason?: string;
 }
 
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

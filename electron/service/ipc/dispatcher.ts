@@ -94,7 +94,12 @@ export function createHandlers(services: AppServices): Handlers {
 /** Turns anything a handler threw into the error of a result. */
 export function toIpcError(error: unknown, log?: AppHost['log']): IpcError {
   if (error instanceof ServiceError)
-    return { code: error.code, message: apiCodeMessage[error.code], detail: error.detail };
+    return {
+      code: error.code,
+      message: apiCodeMessage[error.code],
+      detail: error.detail,
+      ...(error.reason === undefined ? {} : { reason: error.reason }),
+    };
   if (error instanceof z.ZodError)
     return { code: IpcErrorCode.InvalidInput, message: apiCodeMessage[400], detail: z.prettifyError(error) };
   if (

@@ -13,6 +13,8 @@ export const en = {
   header: { account: 'Account', noAccount: 'No account', credit: 'Credit' },
   provider: { sms: 'SMS', bale: 'Bale', rubika: 'Rubika' },
   common: {
+    numberAtLeast: 'Must be at least {{n}}',
+    numberAtMost: 'Must be at most {{n}}',
     rials: 'rials',
     loading: 'Loading…',
     save: 'Save',
@@ -25,6 +27,28 @@ export const en = {
     reload: 'Reload',
     active: 'Active',
     inactive: 'Inactive',
+  },
+  errors: {
+    /** Per API code, when the core gave no reason: what happened and what to do. */
+    codes: {
+      '400': 'Some of what you entered is missing or not valid. Check the form and try again.',
+      '401': 'This account is inactive. Activate it in Settings → Accounts.',
+      '403': 'The API key is not valid. Create a new one in Settings → API keys.',
+      '404': 'It was not found: it may have been deleted. Reload the page.',
+      '409': 'A newer request replaced this one.',
+      '411': 'A receiver is not a valid mobile number. Numbers look like 09121234567.',
+      '412': 'This line cannot send. Pick an active line of this account, or add one in Settings → Lines.',
+      '414': 'Too much at once. Send in smaller parts.',
+      '416': 'This computer’s address is not on the account’s allowed list.',
+      '417': 'The date is not valid. Pick it again.',
+      '418': 'Not enough credit. Top up in Settings → Credit, or send to fewer receivers.',
+      '422': 'The text has characters that cannot be sent. Remove them and try again.',
+      '424': 'The template was not found.',
+      '500': 'Something went wrong inside Chapar. Try again; if it keeps happening, restart the app.',
+      '501': 'This is not available in this version of the app.',
+    },
+    /** Per reason the core gives (IpcError.reason). */
+    reasons: {},
   },
   dashboard: {
     title: 'Dashboard',

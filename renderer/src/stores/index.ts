@@ -12,11 +12,13 @@ import { createImportsStore } from './imports';
 import { createCampaignsStore, followExecutions } from './campaigns';
 import { createCampaignEditorStore } from './campaignEditor';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
+import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 
 const REFUNDING = new Set<number>(REFUNDING_STATUSES);
 
-export function createStores(api: Api, navigatorLanguage?: string) {
+export function createStores(api: Api, navigatorLanguage?: string, storage?: PreferenceStorage | null) {
   const stores = {
+    preferences: createPreferencesStore(storage),
     session: createSessionStore(api, navigatorLanguage),
     compose: createComposeStore(api),
     messages: createMessagesStore(api),
