@@ -16,6 +16,15 @@ export function ucs2Positions(message: string): Array<{ char: string; index: num
   return found;
 }
 
+/** What a personalized text adds to the preview (the core fills `{{COLUMN}}` per recipient). */
+export interface Personalization {
+  /** The first recipient's text, priced: what the preview shows. */
+  sample: { receptor: string; price: PricedText } | null;
+  /** The most pages of any recipient's text. */
+  maxPages: number;
+  placeholders: ComposePreview['placeholders'];
+}
+
 export function composePreviewOf(quote: {
   provider: Provider;
   /** The message as typed (UCS-2 positions point into it). */
@@ -29,8 +38,16 @@ export function composePreviewOf(quote: {
   creditRials: number;
   /** The acceptance path's word: it would not refuse the send for credit. */
   enoughCredit: boolean;
+  /** Set when the text has placeholders. */
+  personalization?: Personalization | null;
+  /** The segment's columns and PHONE_NUMBER, offered as placeholders (also when the text has none). */
+  columns?: string[];
+  singleBraces?: string[];
+  recentDuplicate?: ComposePreview['recent_duplicate'];
 }): ComposePreview {
-  const { price, lists } = quote;
+  const { lists, personalization } = quote;
+  // A personalized preview shows the first recipient's own text and price.
+  const price = personalization?.sample?.price ?? quote.price;
   return {
     provider: quote.provider,
     messenger: price.messenger,
@@ -47,5 +64,12 @@ export function composePreviewOf(quote: {
     credit_rials: quote.creditRials,
     enough_credit: quote.enoughCredit,
     receivers: { ...lists, segment_members: quote.accepted - lists.valid.length, total: quote.accepted },
+    personalized: personalization != null,
+    sample_receptor: personalization?.sample?.receptor ?? null,
+    max_pages: personalization ? personalization.maxPages : price.pages,
+    columns: quote.columns ?? ['PHONE_NUMBER'],
+    placeholders: personalization?.placeholders ?? [],
+    single_braces: quote.singleBraces ?? [],
+    recent_duplicate: quote.recentDuplicate ?? null,
   };
 }

@@ -51,7 +51,10 @@ export function classifyReceivers(receivers: readonly string[], rule: ReceiverRu
   return { kinds, receptors, valid, invalidCount, duplicateCount: receivers.length - valid.length - invalidCount };
 }
 
-/** The lists a person reads: valid numbers, invalid entries as typed, duplicates each listed once. */
+/**
+ * The lists a person reads: valid numbers, invalid entries as typed, and each dropped repeat (a
+ * number entered three times is listed twice), so the three lists add up to the entries.
+ */
 export function summarizeReceivers(classified: ClassifiedReceivers): {
   valid: string[];
   invalid: string[];
@@ -59,10 +62,10 @@ export function summarizeReceivers(classified: ClassifiedReceivers): {
 } {
   const valid = classified.valid.map((i) => classified.receptors[i]!);
   const invalid: string[] = [];
-  const duplicates = new Set<string>();
+  const duplicates: string[] = [];
   classified.kinds.forEach((kind, i) => {
     if (kind === ReceiverKind.Invalid) invalid.push(classified.receptors[i]!);
-    else if (kind === ReceiverKind.Duplicate) duplicates.add(classified.receptors[i]!);
+    else if (kind === ReceiverKind.Duplicate) duplicates.push(classified.receptors[i]!);
   });
-  return { valid, invalid, duplicates: [...duplicates] };
+  return { valid, invalid, duplicates };
 }

@@ -175,7 +175,11 @@ describe('contracts over HTTP', () => {
   });
 
   it('exports to a download URL', async () => {
-    const result = await invoke('messages:export', { account_id: account, format: 'csv' }, bearer);
+    const result = await invoke(
+      'messages:export',
+      { account_id: account, format: 'csv', language: 'en', time_zone: 'Asia/Tehran' },
+      bearer,
+    );
     expect(result.body.ok).toBe(true);
     const { url, path: filePath } = result.body.value as { url: string; path: string | null };
     expect(filePath).toBeNull();
@@ -184,7 +188,7 @@ describe('contracts over HTTP', () => {
     const download = await fetch(`${base}${url}`, { headers: bearer });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toMatch(/attachment/);
-    expect(await download.text()).toContain('receptor');
+    expect(await download.text()).toContain('Receiver');
     expect((await fetch(`${base}/bridge/exports/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
   });
 });

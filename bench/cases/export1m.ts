@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openDatabase, type Db } from '../../electron/service/db/database';
 import {
   exportExecution,
-  reportDateFormatter,
+  reportDateCells,
   reportHeaders,
   reportStatusText,
   CSV_PIECE,
@@ -84,7 +84,7 @@ export function build(db: Db): number {
 export function floorOnce(db: Db, file: string): number {
   const start = performance.now();
   const statusCell = new Map<number, string>();
-  const date = reportDateFormatter(LANGUAGE, 'Asia/Tehran');
+  const date = reportDateCells(LANGUAGE, 'Asia/Tehran');
   const fd = fs.openSync(file, 'w');
   let out = '\ufeff' + reportHeaders(LANGUAGE).map(csvField).join(',') + '\n';
   const rows = db

@@ -1,12 +1,15 @@
 // The seed file of PRODUCT.md (`serve --seed FILE`): accounts with keys, lines and credit, email
 // accounts, pricing and the simulator. Applying the same file again changes nothing: accounts are
 // matched by name, lines by number, keys by their hash, and credit is granted only when the
-// account is created.
+// account is created. Its money and lines obey the same rules as the app's forms: an opening credit
+// of at most MAX_CREDIT_CHANGE_RIALS (shared/credit.ts), prices within PricingSchema's bounds, line
+// numbers normalized and checked for their provider (accounts.upsertLine).
 import { z } from 'zod';
 import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema } from './settings/settings';
 import { hashApiKey } from './accounts/accounts';
+import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
 
 /** The email relay's accounts (spec 4.6), kept in the settings until the email domain owns them. */
 const EmailAccountsSchema = z.array(
@@ -19,7 +22,7 @@ export const SeedSchema = z.object({
       z.object({
         name: z.string().min(1),
         active: z.boolean().default(true),
-        credit_rials: z.number().int().nonnegative().default(0),
+        credit_rials: z.number().int().nonnegative().max(MAX_CREDIT_CHANGE_RIALS).default(0),
         api_keys: z.array(z.string().min(1)).default([]),
         ip_allowlist: z.array(z.string()).default([]),
         /** IANA zone of the account's local times (campaign quiet hours); Asia/Tehran when absent. */

@@ -1,12 +1,14 @@
 // The root: providers (Mantine with the language's direction, i18n, stores), the live wiring of
-// the stores, and the shell with the current page.
-import { useEffect } from 'react';
+// the stores, the connection to the core (web mode: lost and found again), and the shell with the
+// current page.
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { I18nextProvider } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { Api } from './api';
 import { connectStores, type Stores } from './stores';
+import { refreshAfterReconnect } from './stores/reconnect';
 import { StoresProvider } from './stores/context';
 import { applyLanguage, i18n } from './i18n';
 import { directionOf } from './lib/format';
@@ -20,6 +22,7 @@ export function App({ api, stores }: { api: Api; stores: Stores }) {
     void stores.session.getState().loadAccounts();
     return stop;
   }, [api, stores]);
+  const offline = useOffline(api, stores);
 
   const initialDirection = directionOf(stores.session.getState().language);
   return (
@@ -29,12 +32,30 @@ export function App({ api, stores }: { api: Api; stores: Stores }) {
           <StoresProvider stores={stores}>
             <LanguageSync stores={stores} />
             <Notifications position="top-center" />
-            <Shell />
+            <Shell offline={offline} />
           </StoresProvider>
         </MantineProvider>
       </DirectionProvider>
     </I18nextProvider>
   );
+}
+
+/** Whether the core is out of reach now; once it is back, the stores read again what they show. */
+function useOffline(api: Api, stores: Stores): boolean {
+  const connection = api.connection;
+  const subscribe = useCallback(
+    (notify: () => void) => connection?.subscribe(notify) ?? (() => undefined),
+    [connection],
+  );
+  const offline = useSyncExternalStore(subscribe, () => connection?.state() === 'offline');
+  useEffect(
+    () =>
+      connection?.subscribe((state) => {
+        if (state === 'online') refreshAfterReconnect(stores);
+      }),
+    [connection, stores],
+  );
+  return offline;
 }
 
 /** Keeps i18n, <html dir lang> and Mantine's direction in step with the session's language. */

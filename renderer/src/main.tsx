@@ -1,5 +1,6 @@
 // Entry: connect to the service (Electron's preload bridge or the web bridge), build the stores
-// from that client, pick the first language, render.
+// from that client, pick the first language (this person's choice kept in their profile or
+// browser, else the system's; never the server's), render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@fontsource/vazirmatn/400.css';
@@ -16,6 +17,7 @@ import { App } from './App';
 
 const api = connectApi();
 const stores = createStores(api, navigator.language);
+// The session's language is already the preference's (or navigator.language's): drawn in it at once.
 initI18n(stores.session.getState().language);
 
 createRoot(document.getElementById('root')!).render(

@@ -2,6 +2,9 @@
 // /bridge/invoke/:channel and server-sent events from GET /bridge/events). Browser APIs only
 // (fetch, EventSource), reached through globalThis so this file also compiles without the DOM lib.
 // The bridge's token travels in an HttpOnly cookie set when the page was opened with ?token=...
+// A server that cannot be reached is not an error of the call: the transport says it is offline
+// (OFFLINE_CODE, reason 'offline'), checks until the server answers again and reopens the event
+// stream, and tells its `connection` watchers both times.
 import { IpcErrorCode, type IpcResult } from './contract';
 import type { Transport } from './client';
 import type { z } from 'zod';
@@ -10,17 +13,48 @@ import type { BackupSchema } from './schemas';
 type Backup = z.output<typeof BackupSchema>;
 
 interface EventSourceLike {
+  /** 0 connecting, 1 open, 2 closed (the browser gave up: the server answered something else than a stream). */
+  readonly readyState?: number;
   addEventListener(type: string, listener: (event: { data: string }) => void): void;
   removeEventListener(type: string, listener: (event: { data: string }) => void): void;
   close(): void;
 }
 type EventSourceFactory = (url: string) => EventSourceLike;
+const SOURCE_OPEN = 1;
 
 /** What the preload exposes in the desktop app (`window.chapar`). */
 export type ChaparBridge = Transport & {
   /** The path of a file dropped on the window or picked in an <input type="file"> ('' when none). */
   pathForFile(file: unknown): string;
 };
+
+/**
+ * Whether the core can be reached. 'offline': a call or the event stream found no server (it
+ * stopped, the network is down, a proxy in front of it answers 502/503/504); the transport then
+ * checks by itself until it answers again. 'online' again means: reached, and pushes made
+ * meanwhile may have been missed, so what is on screen should be read again.
+ */
+export type ConnectionState = 'online' | 'offline';
+
+export interface Connection {
+  state(): ConnectionState;
+  /** Called on every change of state; returns the unsubscribe function. */
+  subscribe(listener: (state: ConnectionState) => void): () => void;
+}
+
+/**
+ * A call that could not reach the core fails with this code (HTTP's "service unavailable") and
+ * the reason 'offline' (IpcError.reason), which the UI translates; the core itself never answers
+ * 503, so it cannot be mistaken for one of its refusals.
+ */
+export const OFFLINE_CODE = 503;
+export const OFFLINE_REASON = 'offline';
+
+/** Answers of a proxy (or a server starting) in front of the bridge: no core behind them yet. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** Waits between checks while offline: quick at first, then every few seconds. */
+export const RECONNECT_DELAYS_MS = [500, 1000, 2000, 3000, 5000] as const;
 
 export interface WebTransportOptions {
   /** Origin of the bridge; default: the page's own (relative URLs). */
@@ -29,14 +63,28 @@ export interface WebTransportOptions {
   token?: string;
   fetch?: typeof fetch;
   eventSource?: EventSourceFactory;
+  /** Waits between reconnection checks (tests shorten them); default RECONNECT_DELAYS_MS. */
+  reconnectDelaysMs?: readonly number[];
 }
 
 export const BRIDGE_INVOKE_PATH = '/bridge/invoke/';
 export const BRIDGE_EVENTS_PATH = '/bridge/events';
+/** The API's health check (spec 4.5): the cheapest question to ask whether the server is back. */
+export const HEALTH_PATH = '/health';
 
-export function createWebTransport(options: WebTransportOptions = {}): Transport {
+export type WebTransport = Transport & { readonly connection: Connection };
+
+function offlineResult(): IpcResult<never> {
+  return {
+    ok: false,
+    error: { code: OFFLINE_CODE, message: 'the connection to Chapar was lost', reason: OFFLINE_REASON },
+  };
+}
+
+export function createWebTransport(options: WebTransportOptions = {}): WebTransport {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const delays = options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
   const makeSource: EventSourceFactory =
     options.eventSource ??
     ((url) => {
@@ -48,27 +96,132 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
       if (!Source) throw new Error('EventSource is not available here');
       return new Source(url, { withCredentials: true });
     });
+  const headers = (type: string): Record<string, string> => ({
+    'content-type': type,
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+  });
 
-  // One event stream for all subscriptions, opened on the first and closed after the last.
+  // ---- the connection's state, and the checks that bring it back
+
+  let state: ConnectionState = 'online';
+  const watchers = new Set<(state: ConnectionState) => void>();
+  let check: ReturnType<typeof setTimeout> | null = null;
+  let attempt = 0;
+  const setState = (next: ConnectionState) => {
+    if (state === next) return;
+    state = next;
+    for (const watcher of [...watchers]) watcher(next);
+  };
+  const goOffline = () => {
+    setState('offline');
+    if (check === null) scheduleCheck();
+  };
+  const scheduleCheck = () => {
+    const delay = delays[Math.min(attempt++, delays.length - 1)] ?? 5000;
+    check = setTimeout(() => void probe(), delay);
+  };
+  const probe = async () => {
+    let up = false;
+    try {
+      const response = await doFetch(`${base}${HEALTH_PATH}`);
+      up = response.ok;
+    } catch {
+      up = false;
+    }
+    check = null;
+    if (up) serverBack();
+    else if (state === 'offline' || reopening !== null) scheduleCheck();
+  };
+  const goOnline = () => {
+    if (check !== null) clearTimeout(check);
+    check = null;
+    attempt = 0;
+    setState('online');
+  };
+
+  // ---- the event stream: one for all subscriptions, opened on the first and closed after the last
+
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
   let source: EventSourceLike | null = null;
-  let subscriptions = 0;
+  /** A stream opened again after the server came back: online once it opens. */
+  let reopening: EventSourceLike | null = null;
+  const url = () => `${base}${BRIDGE_EVENTS_PATH}${options.token ? `?token=${encodeURIComponent(options.token)}` : ''}`;
+  const listen = (target: EventSourceLike, event: string) =>
+    target.addEventListener(event, (message) => {
+      if (source !== target) return;
+      const payload: unknown = JSON.parse(message.data);
+      for (const handler of [...(handlers.get(event) ?? [])]) handler(payload);
+    });
+  const openSource = (): EventSourceLike => {
+    const opened = makeSource(url());
+    source = opened;
+    for (const event of handlers.keys()) listen(opened, event);
+    opened.addEventListener('open', () => {
+      if (source !== opened) return;
+      reopening = null;
+      if (state === 'offline') goOnline();
+    });
+    // The stream broke (the browser retries by itself) or was refused (it gives up): either way
+    // the server is not there as it was; the checks find out when it is.
+    opened.addEventListener('error', () => {
+      if (source !== opened) return;
+      if (reopening === opened) reopening = null;
+      goOffline();
+    });
+    return opened;
+  };
+  const closeSource = () => {
+    source?.close();
+    source = null;
+    reopening = null;
+  };
+
+  /** The server answered: online, once the event stream (if one is wanted) is open again too. */
+  const serverBack = () => {
+    if (state === 'online') return;
+    if (source === null || source.readyState === SOURCE_OPEN) return goOnline();
+    if (reopening !== null) return;
+    // Not waiting for the browser's own retry: a stream refused once is never retried.
+    source.close();
+    reopening = openSource();
+  };
 
   return {
+    connection: {
+      state: () => state,
+      subscribe(listener) {
+        watchers.add(listener);
+        return () => watchers.delete(listener);
+      },
+    },
     async invoke(channel, input) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-      const response = await doFetch(`${base}${BRIDGE_INVOKE_PATH}${encodeURIComponent(channel)}`, {
-        method: 'POST',
-        headers,
-        credentials: 'same-origin',
-        body: JSON.stringify(input === undefined ? null : input),
-      });
-      const text = await response.text();
+      let response: Awaited<ReturnType<typeof fetch>>;
+      let text: string;
+      try {
+        response = await doFetch(`${base}${BRIDGE_INVOKE_PATH}${encodeURIComponent(channel)}`, {
+          method: 'POST',
+          headers: headers('application/json'),
+          credentials: 'same-origin',
+          body: JSON.stringify(input === undefined ? null : input),
+        });
+        text = await response.text();
+      } catch {
+        // fetch rejects only when no answer came at all ("Failed to fetch"): the server is gone.
+        goOffline();
+        return offlineResult();
+      }
       try {
         const result = JSON.parse(text) as IpcResult<unknown>;
-        if (result && typeof result === 'object' && 'ok' in result) return result;
+        if (result && typeof result === 'object' && 'ok' in result) {
+          serverBack();
+          return result;
+        }
       } catch {
-        // not JSON: fall through to a transport error
+        // not JSON: a proxy's page, or a server that is not the bridge
+      }
+      if (GATEWAY_STATUSES.has(response.status)) {
+        goOffline();
+        return offlineResult();
       }
       return {
         ok: false,
@@ -76,22 +229,21 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
       };
     },
     on(event, listener) {
-      if (!source) {
-        const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
-        source = makeSource(`${base}${BRIDGE_EVENTS_PATH}${query}`);
+      let set = handlers.get(event);
+      if (!set) {
+        handlers.set(event, (set = new Set()));
+        if (source) listen(source, event);
       }
-      const current = source;
-      const handle = (message: { data: string }) => listener(JSON.parse(message.data));
-      current.addEventListener(event, handle);
-      subscriptions++;
+      set.add(listener);
+      if (!source) openSource();
       let active = true;
       return () => {
         if (!active) return;
         active = false;
-        current.removeEventListener(event, handle);
-        if (--subscriptions === 0 && source === current) {
-          current.close();
-          source = null;
+        set.delete(listener);
+        if ([...handlers.values()].every((each) => each.size === 0)) {
+          handlers.clear();
+          closeSource();
         }
       };
     },
@@ -111,13 +263,19 @@ export async function uploadBackup(
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-  const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_BACKUPS_PATH}`, {
-    method: 'POST',
-    headers,
-    credentials: 'same-origin',
-    body: file,
-  });
-  const text = await response.text();
+  let response: Awaited<ReturnType<typeof fetch>>;
+  let text: string;
+  try {
+    response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_BACKUPS_PATH}`, {
+      method: 'POST',
+      headers,
+      credentials: 'same-origin',
+      body: file,
+    });
+    text = await response.text();
+  } catch {
+    return offlineResult();
+  }
   try {
     return JSON.parse(text) as IpcResult<Backup>;
   } catch {
@@ -140,13 +298,19 @@ export async function uploadSpreadsheet(
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-  const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, {
-    method: 'POST',
-    headers,
-    credentials: 'same-origin',
-    body: file,
-  });
-  const text = await response.text();
+  let response: Awaited<ReturnType<typeof fetch>>;
+  let text: string;
+  try {
+    response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers,
+      credentials: 'same-origin',
+      body: file,
+    });
+    text = await response.text();
+  } catch {
+    return offlineResult();
+  }
   try {
     return JSON.parse(text) as IpcResult<{ file: string; name: string; bytes: number }>;
   } catch {
@@ -154,8 +318,11 @@ export async function uploadSpreadsheet(
   }
 }
 
-/** Electron's preload bridge when present, else the HTTP bridge of the page's own origin. */
-export function defaultTransport(): Transport {
+/**
+ * Electron's preload bridge when present (it cannot lose the core: no connection to watch), else
+ * the HTTP bridge of the page's own origin.
+ */
+export function defaultTransport(): Transport | WebTransport {
   const bridge = (globalThis as { chapar?: ChaparBridge }).chapar;
   return bridge ?? createWebTransport();
 }

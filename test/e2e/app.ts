@@ -175,3 +175,24 @@ export async function openPage(
   await page.getByTestId(`nav-${name}`).click();
   await page.getByTestId(`page-${name}`).waitFor();
 }
+
+/**
+ * Stops the app's server as if it went away (the page stays open on its last screen) and answers
+ * the function that starts it again on the same port with the same data folder. Start the app
+ * with a fixed CHAPAR_WEB_TOKEN in `env` and pass the same `env` here, so the browser's cookie
+ * still opens the bridge after the restart. Restarted, `app.serve` is the new process and
+ * `app.close()` stops it too.
+ */
+export async function stopServer(app: RunningApp, env?: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
+  const port = Number(new URL(app.url).port);
+  await app.serve.stop();
+  return async () => {
+    const serve = await spawnServe({ dataDir: app.dataDir, port, webUi: true, env });
+    const close = app.close;
+    app.serve = serve;
+    app.close = async () => {
+      await serve.stop();
+      await close();
+    };
+  };
+}

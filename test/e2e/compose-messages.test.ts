@@ -32,8 +32,8 @@ describe('compose, send and follow messages (web UI)', () => {
     const { page } = app;
     await openPage(page, 'compose');
     await composeMixedSend(page);
-    // 2 valid receivers x 1 page x 150 tomans x 10.
-    expect(await page.getByTestId('compose-total-cost').innerText()).toContain('3,000');
+    // 2 valid receivers x 1 page x 150 tomans x 10 (the form itself is cleared once sent).
+    expect(await page.getByTestId('result-cost').innerText()).toContain('3,000');
     await page.getByTestId('compose-preview').scrollIntoViewIfNeeded();
     await screenshot(page, 'en-compose-preview');
 

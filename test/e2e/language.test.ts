@@ -1,11 +1,13 @@
 // Language: the first start follows the browser's language (English here); choosing Persian in
 // Settings flips the layout to right-to-left with Persian digits and Jalali dates, and sticks
-// across a reload. Every screen is photographed in both languages (test/screenshots/).
+// across a reload. The choice is each browser's own (two browsers on one server keep different
+// languages; a new one follows its locale). Every screen is photographed in both languages
+// (test/screenshots/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
-import { acceptedResultRows, poll, switchToPersian, waitAllFinal } from './scenarios';
+import { acceptedResultRows, confirmSend, poll, switchToPersian, waitAllFinal } from './scenarios';
 
 /** Latin words on a Persian screen that are names, not untranslated texts. */
 const LATIN_ALLOWED = new Set([
@@ -35,11 +37,26 @@ async function untranslated(page: Page): Promise<string[]> {
   return [...new Set(words)].filter((w) => !LATIN_ALLOWED.has(w) && !data.includes(w));
 }
 
+/** How far (px) each value label of the status chart is from the nearest grid line, top to bottom. */
+function axisLabelOffsets(page: Page): Promise<number[]> {
+  return page.evaluate(`(() => {
+    const chart = document.querySelector('[data-testid="status-chart"]');
+    const middle = (element) => { const box = element.getBoundingClientRect(); return box.top + box.height / 2; };
+    const lines = Array.from(chart.querySelectorAll('.recharts-cartesian-grid-horizontal line')).map(middle);
+    return Array.from(chart.querySelectorAll('.recharts-yAxis .recharts-cartesian-axis-tick text'))
+      .map((label) => Math.min(...lines.map((line) => Math.abs(middle(label) - line))));
+  })()`);
+}
+
 async function screens(page: Page, language: 'en' | 'fa'): Promise<void> {
   await openPage(page, 'dashboard');
   await page.getByTestId('status-chart').waitFor();
   await page.locator('.recharts-bar-rectangle path').first().waitFor({ state: 'attached' });
   await screenshot(page, `${language}-dashboard`);
+  // Every value label level with its grid line, the top one too (it used to sit a line's half below).
+  const offsets = await axisLabelOffsets(page);
+  expect(offsets.length).toBeGreaterThan(2);
+  expect(Math.max(...offsets), `label offsets ${offsets.join(', ')}`).toBeLessThan(3);
 
   await openPage(page, 'compose');
   await page
@@ -48,7 +65,7 @@ async function screens(page: Page, language: 'en' | 'fa'): Promise<void> {
   await page.getByTestId('compose-receivers').fill('09121234567\n+98 912 765 4321\n۰۹۱۲۱۲۳۴۵۶۷\n12345');
   await page.getByTestId('compose-invalid-list').waitFor();
   await screenshot(page, `${language}-compose`);
-  await page.getByTestId('compose-send').click();
+  await confirmSend(page);
   await waitAllFinal(acceptedResultRows(page));
   await page.getByTestId('compose-result').scrollIntoViewIfNeeded();
   await screenshot(page, `${language}-compose-result`);
@@ -137,12 +154,55 @@ describe('language and direction (web UI)', () => {
     }
   });
 
-  it('keeps the chosen language after a reload (saved in settings)', async () => {
+  it('keeps the chosen language after a reload (kept in this browser)', async () => {
     const { page } = app;
     await page.reload();
     await page.getByTestId('app-title').waitFor();
     await poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
     expect(await page.getByTestId('app-title').innerText()).toBe('چاپار');
     expect(app.problems).toEqual([]);
+  });
+
+  it('is each person’s own: another browser on the same server keeps its language, a new one follows its locale', async () => {
+    const open = async (locale: string) => {
+      const context = await app.browser.newContext({ locale, viewport: { width: 1366, height: 860 } });
+      const page = await context.newPage();
+      await page.goto(app.serve.webUrl!);
+      await page.getByTestId('app-title').waitFor();
+      return { context, page };
+    };
+    const lang = (page: Page) => page.locator('html').getAttribute('lang');
+    // An English browser while the first one is Persian: English, and switching it changes only it.
+    const other = await open('en-US');
+    try {
+      expect(await lang(other.page)).toBe('en');
+      expect(await lang(app.page)).toBe('fa');
+      await other.page.getByTestId('nav-settings').click();
+      await other.page.getByTestId('settings-language').getByText('English').click();
+      await other.page.reload();
+      await other.page.getByTestId('app-title').waitFor();
+      await app.page.reload();
+      await app.page.getByTestId('app-title').waitFor();
+      expect(await lang(other.page)).toBe('en');
+      expect(await lang(app.page)).toBe('fa');
+      expect(await app.page.getByTestId('app-title').innerText()).toBe('چاپار');
+
+      // A browser that never chose: its system's language, Persian here.
+      const fresh = await open('fa-IR');
+      try {
+        await poll(() => lang(fresh.page)).toBe('fa');
+        expect(await fresh.page.locator('html').getAttribute('dir')).toBe('rtl');
+        // Back to "System" in the English browser: it follows its own locale, English.
+        await other.page.getByTestId('nav-settings').click();
+        await other.page.getByTestId('settings-language').getByText('System').click();
+        await other.page.reload();
+        await other.page.getByTestId('app-title').waitFor();
+        expect(await lang(other.page)).toBe('en');
+      } finally {
+        await fresh.context.close();
+      }
+    } finally {
+      await other.context.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventually, KEY, post } from '../helpers/server';
 import { openPage, appForSuite } from './app';
-import { acceptedResultRows, poll, waitAllFinal } from './scenarios';
+import { acceptedResultRows, confirmSend, poll, waitAllFinal } from './scenarios';
 
 const CONTACTS = ['09131000001', '09131000002', '09131000003', '09131000004', '09131000005'];
 
@@ -39,7 +39,7 @@ describe('send to a segment (web UI)', () => {
     // 5 members x 1 page x 150 tomans x 10.
     await poll(() => page.getByTestId('compose-total-cost').innerText()).toContain('7,500');
 
-    await page.getByTestId('compose-send').click();
+    await confirmSend(page);
     await page.getByTestId('compose-result').waitFor();
     expect(await page.getByTestId('result-accepted').getAttribute('data-value')).toBe(String(CONTACTS.length));
     await poll(() => acceptedResultRows(page).count()).toBe(CONTACTS.length);

@@ -1,10 +1,12 @@
-// Accounts, their API keys (stored as SHA-256 digests, shown once) and their sender lines.
+// Accounts, their API keys (stored as SHA-256 digests, shown once) and their sender lines (stored
+// in the form of shared/lines.ts: ASCII digits, checked per provider when a line is added).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
-import { senderLineFault, type Origin } from '../../../shared/lines';
+import { lineNumberFault, normalizeLineNumber, senderLineFault, type Origin } from '../../../shared/lines';
+import { toAsciiDigits } from '../../../shared/digits';
 import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
 
@@ -92,7 +94,8 @@ export class Accounts {
 
   private assertNameFree(name: string, except?: number): void {
     const other = this.findByName(name);
-    if (other && other.id !== except) throw new ServiceError(ApiCode.BadRequest, `an account named ${name} exists`);
+    if (other && other.id !== except)
+      throw new ServiceError(ApiCode.BadRequest, `an account named ${name} exists`, 'account_name_taken');
   }
 
   get(id: number): Account {
@@ -211,17 +214,31 @@ export class Accounts {
 
   // ---- lines
 
-  /** Creates or updates the line with this number (seed files and Settings). */
+  /**
+   * Creates or updates the line with this number (seed files, Settings' permission switches). A
+   * new line is stored normalized and must have its provider's form (shared/lines.ts); an existing
+   * one keeps the number it was stored with, so a line kept from before the rule stays usable.
+   */
   upsertLine(
     accountId: number,
     input: { number: string; provider: Provider; permissions: readonly LinePermission[]; active?: boolean },
   ): Line {
     this.get(accountId);
-    const owner = this.db
-      .prepare<[string], { account_id: number }>('SELECT account_id FROM lines WHERE number = ?')
-      .get(input.number);
-    if (owner && owner.account_id !== accountId)
-      throw new ServiceError(ApiCode.BadRequest, `line ${input.number} belongs to another account`);
+    const existing = this.typedLine(accountId, input.number);
+    const number = existing?.number ?? normalizeLineNumber(input.number);
+    if (!existing) {
+      // Numbers are unique across accounts, in any digits (a line may be stored in Persian ones).
+      const owner = this.db
+        .prepare<[], { account_id: number; number: string }>('SELECT account_id, number FROM lines')
+        .all()
+        .find((line) => toAsciiDigits(line.number) === number);
+      if (owner && owner.account_id !== accountId)
+        throw new ServiceError(ApiCode.BadRequest, `line ${number} belongs to another account`, 'line_taken');
+    }
+    if (!existing || existing.provider !== input.provider) {
+      const fault = lineNumberFault(number, input.provider);
+      if (fault !== null) throw new ServiceError(ApiCode.BadRequest, `${number}: ${fault}`, fault);
+    }
     const api = input.permissions.includes('can_send_api_campaign') ? 1 : 0;
     const panel = input.permissions.includes('can_send_panel_campaign') ? 1 : 0;
     this.db
@@ -232,13 +249,39 @@ export class Accounts {
            can_send_api_campaign = excluded.can_send_api_campaign,
            can_send_panel_campaign = excluded.can_send_panel_campaign, active = excluded.active`,
       )
-      .run(accountId, input.number, input.provider, api, panel, input.active === false ? 0 : 1, this.clock.now());
-    return this.findLine(accountId, input.number)!;
+      .run(accountId, number, input.provider, api, panel, input.active === false ? 0 : 1, this.clock.now());
+    return this.findLine(accountId, number)!;
   }
 
+  /** A new line (Settings' add form): as upsertLine, but a number the account has already is refused. */
+  addLine(
+    accountId: number,
+    input: { number: string; provider: Provider; permissions: readonly LinePermission[]; active?: boolean },
+  ): Line {
+    const existing = this.typedLine(accountId, input.number);
+    if (existing) throw new ServiceError(ApiCode.BadRequest, `line ${existing.number} exists`, 'line_exists');
+    return this.upsertLine(accountId, input);
+  }
+
+  /**
+   * The account's line by this number, whatever digits it is written in (Persian, Arabic or
+   * Latin; otherwise exactly: the API's `sender` must equal the number, spec 4.1). A line stored
+   * before numbers were normalized (in Persian digits) is found by its Latin form too.
+   */
   findLine(accountId: number, number: string): Line | undefined {
-    const row = this.lineByNumber.get(accountId, number);
+    const wanted = toAsciiDigits(number);
+    const row =
+      this.lineByNumber.get(accountId, wanted) ??
+      this.db
+        .prepare<[number], LineRow>('SELECT * FROM lines WHERE account_id = ? ORDER BY id')
+        .all(accountId)
+        .find((line) => toAsciiDigits(line.number) === wanted);
     return row ? toLine(row) : undefined;
+  }
+
+  /** The line a user means by what they typed in a form: as typed, else in its stored form ("3000 1111"). */
+  private typedLine(accountId: number, typed: string): Line | undefined {
+    return this.findLine(accountId, typed) ?? this.findLine(accountId, normalizeLineNumber(typed));
   }
 
   listLines(accountId: number): Line[] {
@@ -248,11 +291,41 @@ export class Accounts {
       .map(toLine);
   }
 
+  private knownLine(accountId: number, number: string): Line {
+    const line = this.typedLine(accountId, number);
+    if (!line) throw new ServiceError(ApiCode.NotFound, `line ${number}`, 'line_not_found');
+    return line;
+  }
+
   /** Lines with sends keep their history: deactivated, not deleted; the line as it is now (404 when absent). */
   removeLine(accountId: number, number: string): Line {
-    if (!this.findLine(accountId, number)) throw new ServiceError(ApiCode.NotFound, `line ${number}`);
-    this.db.prepare('UPDATE lines SET active = 0 WHERE account_id = ? AND number = ?').run(accountId, number);
-    return this.findLine(accountId, number)!;
+    const line = this.knownLine(accountId, number);
+    this.db.prepare('UPDATE lines SET active = 0 WHERE id = ?').run(line.id);
+    return this.findLine(accountId, line.number)!;
+  }
+
+  /**
+   * Deletes a line that never sent and that no campaign names (a typo, a line added by mistake);
+   * one with history is refused (`line_has_messages`): deactivate it instead.
+   */
+  deleteLine(accountId: number, number: string): void {
+    const line = this.knownLine(accountId, number);
+    this.db.transaction(() => {
+      // sends.sender is the line's stored number (the sends_sender index answers at once).
+      const sent = this.db
+        .prepare<[string, number], number>('SELECT 1 FROM sends WHERE sender = ? AND line_id = ? LIMIT 1')
+        .pluck()
+        .get(line.number, line.id);
+      // A campaign keeps the sender as it was typed: compared in the normalized form.
+      const named = this.db
+        .prepare<[number], string>('SELECT DISTINCT sender FROM campaigns WHERE account_id = ?')
+        .pluck()
+        .all(accountId)
+        .some((sender) => toAsciiDigits(sender) === toAsciiDigits(line.number));
+      if (sent !== undefined || named)
+        throw new ServiceError(ApiCode.BadRequest, `line ${line.number} has history`, 'line_has_messages');
+      this.db.prepare('DELETE FROM lines WHERE id = ?').run(line.id);
+    })();
   }
 
   /** The line an account may send from for this origin (shared/lines.ts); any fault is 412. */

@@ -1,12 +1,18 @@
 // The credit ledger: every change of an account's credit is one ledger row written in the same
-// transaction as the balance, so sum(ledger) == credit at every commit.
+// transaction as the balance, so sum(ledger) == credit at every commit. Money enters within the
+// limits of shared/credit.ts, so every balance and sum stays an exact JavaScript number.
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
+import { MAX_BALANCE_RIALS, MAX_CREDIT_CHANGE_RIALS } from '../../../shared/credit';
 import type { LedgerEntry, LedgerKind } from '../../../shared/ipc/schemas';
+import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
 
-export type { LedgerEntry, LedgerKind };
+export type { LedgerEntry, LedgerKind, LedgerRow };
+
+/** A ledger row with the send of the message a refund row returns (null for other rows). */
+type ScannedRow = LedgerEntry & { refunded_send: number | null };
 
 export class Credit {
   private readonly balanceStmt;
@@ -18,6 +24,10 @@ export class Credit {
   private readonly drawStmt;
   private readonly reservationStmt;
   private readonly releaseStmt;
+  private readonly scanStmt;
+  private readonly sendMessagesStmt;
+  private readonly refundGroupStmt;
+  private readonly sendRefundsStmt;
 
   constructor(
     private readonly db: Db,
@@ -45,6 +55,30 @@ export class Credit {
       'SELECT account_id, amount_rials FROM credit_reservations WHERE id = ?',
     );
     this.releaseStmt = db.prepare('DELETE FROM credit_reservations WHERE id = ?');
+    // Newest first, on the (account_id, id) index; a refund row names its message, whose send
+    // groups it (one primary-key lookup).
+    this.scanStmt = db.prepare<[number, number, number], ScannedRow>(
+      `SELECT l.*, m.send_id AS refunded_send FROM credit_ledger l
+       LEFT JOIN messages m ON l.kind = 'refund' AND m.id = l.message_id
+       WHERE l.account_id = ? AND l.id < ? ORDER BY l.id DESC LIMIT ?`,
+    );
+    // A send's messages have consecutive ids: its refunds are one range of the refund index.
+    this.sendMessagesStmt = db.prepare<[number, number], { first: number | null; last: number | null }>(
+      `SELECT (SELECT min(id) FROM messages WHERE send_id = ?) AS first,
+              (SELECT max(id) FROM messages WHERE send_id = ?) AS last`,
+    );
+    // SQLite takes the bare created_at from the row of max(id): the newest refund's time.
+    this.refundGroupStmt = db.prepare<
+      [number, number],
+      { count: number; amount: number; newest: number | null; created_at: number }
+    >(
+      `SELECT count(*) AS count, COALESCE(sum(amount_rials), 0) AS amount, max(id) AS newest, created_at
+       FROM credit_ledger WHERE kind = 'refund' AND message_id BETWEEN ? AND ?`,
+    );
+    this.sendRefundsStmt = db.prepare<[number, number, number, number, number], LedgerEntry>(
+      `SELECT * FROM credit_ledger WHERE kind = 'refund' AND message_id BETWEEN ? AND ?
+       AND account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+    );
   }
 
   balance(accountId: number): number {
@@ -84,14 +118,35 @@ export class Credit {
     this.releaseStmt.run(reservationId);
   }
 
-  /** Adds credit by hand (a top-up is positive), or corrects it either way (kind 'adjust'), never below zero. */
+  /**
+   * Adds credit by hand (a top-up is positive), or corrects it either way (kind 'adjust'), never
+   * below zero. Every way money enters goes through here (the Credit tab, an account's opening
+   * credit, seed files): at most MAX_CREDIT_CHANGE_RIALS at once, and a balance of at most
+   * MAX_BALANCE_RIALS after it. A correction downwards is bounded by the balance itself (418).
+   */
   adjust(accountId: number, amountRials: number, note = '', kind: 'topup' | 'adjust' = 'topup'): number {
-    if (!Number.isSafeInteger(amountRials)) throw new ServiceError(ApiCode.BadRequest, 'amount must be whole rials');
-    if (kind === 'topup' && amountRials < 0)
-      throw new ServiceError(ApiCode.BadRequest, 'a top-up is positive; use kind adjust to correct');
+    if (!Number.isInteger(amountRials)) throw new ServiceError(ApiCode.BadRequest, 'amount must be whole rials');
+    if (!Number.isSafeInteger(amountRials) || amountRials > MAX_CREDIT_CHANGE_RIALS)
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `at most ${MAX_CREDIT_CHANGE_RIALS} rials at once, not ${amountRials}`,
+        'amount_too_large',
+      );
+    if (kind === 'topup' && amountRials <= 0)
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        'a top-up is positive; use kind adjust to correct',
+        'amount_not_positive',
+      );
     return this.db.transaction(() => {
       const balance = this.balance(accountId);
       if (balance + amountRials < 0) throw new ServiceError(ApiCode.NoCredit);
+      if (amountRials > 0 && balance + amountRials > MAX_BALANCE_RIALS)
+        throw new ServiceError(
+          ApiCode.BadRequest,
+          `the balance would pass ${MAX_BALANCE_RIALS} rials`,
+          'balance_too_large',
+        );
       this.addStmt.run(amountRials, accountId);
       this.entryStmt.run(accountId, amountRials, kind, null, null, note, this.clock.now());
       return balance + amountRials;
@@ -129,19 +184,78 @@ export class Credit {
   /**
    * A page of an account's ledger, newest first (404 for an unknown account); pass
    * `next_before_id` as `beforeId` for the next, older page (null on the last one).
+   *
+   * The refunds of one send are one row (`refund_count` of them, their sum), placed where its
+   * newest refund is: a send whose 200 messages failed is one line, not 200. The page reads the
+   * ledger newest first on its index and sums each send's refunds over one range of the refund
+   * index, so its cost follows the rows it passes, never the size of the ledger. With `sendId`,
+   * the page is that send's refunds themselves, one row each (what a grouped row expands to).
    */
   ledger(
     accountId: number,
-    options: { limit?: number; beforeId?: number } = {},
-  ): { entries: LedgerEntry[]; next_before_id: number | null } {
+    options: { limit?: number; beforeId?: number; sendId?: number } = {},
+  ): { entries: LedgerRow[]; next_before_id: number | null } {
     this.balance(accountId);
     const limit = Math.min(options.limit ?? 100, 1000);
-    const entries = this.db
-      .prepare<[number, number, number], LedgerEntry>(
-        'SELECT * FROM credit_ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
-      )
-      .all(accountId, options.beforeId ?? Number.MAX_SAFE_INTEGER, limit);
-    return { entries, next_before_id: entries.length === limit ? entries[entries.length - 1]!.id : null };
+    const before = options.beforeId ?? Number.MAX_SAFE_INTEGER;
+    if (options.sendId !== undefined) return this.refundsOfSend(accountId, options.sendId, before, limit);
+    const rows: LedgerRow[] = [];
+    // The sends whose refunds were met on this call: their row, or null when it belongs to a
+    // newer page (its newest refund is at or after `before`).
+    const groups = new Map<number, LedgerRow | null>();
+    // One row more than asked tells whether an older page has anything.
+    let cursor = before;
+    scan: for (;;) {
+      const chunk = this.scanStmt.all(accountId, cursor, Math.max(limit * 4, 200));
+      for (const { refunded_send: sendId, ...entry } of chunk) {
+        if (sendId === null) {
+          rows.push({ ...entry, refund_count: null });
+        } else if (!groups.has(sendId)) {
+          const group = this.refundGroup(accountId, sendId);
+          const shown = group !== null && group.id < before;
+          groups.set(sendId, shown ? group : null);
+          if (shown) rows.push(group);
+        }
+        if (rows.length > limit) break scan;
+      }
+      if (chunk.length === 0) break;
+      cursor = chunk[chunk.length - 1]!.id;
+    }
+    const more = rows.length > limit;
+    const entries = rows.slice(0, limit);
+    return { entries, next_before_id: more ? entries[entries.length - 1]!.id : null };
+  }
+
+  /** The refunds of one send as one ledger row: their sum, at the newest one's id and time. */
+  private refundGroup(accountId: number, sendId: number): LedgerRow | null {
+    const { first, last } = this.sendMessagesStmt.get(sendId, sendId)!;
+    if (first === null || last === null) return null;
+    const group = this.refundGroupStmt.get(first, last)!;
+    if (group.newest === null) return null;
+    return {
+      id: group.newest,
+      account_id: accountId,
+      amount_rials: group.amount,
+      kind: 'refund',
+      send_id: sendId,
+      message_id: null,
+      note: '',
+      created_at: group.created_at,
+      refund_count: group.count,
+    };
+  }
+
+  private refundsOfSend(
+    accountId: number,
+    sendId: number,
+    before: number,
+    limit: number,
+  ): { entries: LedgerRow[]; next_before_id: number | null } {
+    const { first, last } = this.sendMessagesStmt.get(sendId, sendId)!;
+    if (first === null || last === null) return { entries: [], next_before_id: null };
+    const found = this.sendRefundsStmt.all(first, last, accountId, before, limit + 1);
+    const entries = found.slice(0, limit).map((entry) => ({ ...entry, refund_count: null }));
+    return { entries, next_before_id: found.length > limit ? entries[entries.length - 1]!.id : null };
   }
 
   /** sum(ledger) for an account: equals balance() at every commit (tests check it). */

@@ -164,10 +164,14 @@ export class Campaigns {
       try {
         url = new URL(base.trim());
       } catch {
-        throw new ServiceError(ApiCode.BadRequest, 'the short link base is an absolute address');
+        throw new ServiceError(ApiCode.BadRequest, 'the short link base is an absolute address', 'short_link_base');
       }
       if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
-        throw new ServiceError(ApiCode.BadRequest, 'the short link base is an http(s) address without query');
+        throw new ServiceError(
+          ApiCode.BadRequest,
+          'the short link base is an http(s) address without query',
+          'short_link_base',
+        );
       value = url.toString().replace(/\/+$/, '');
     }
     this.deps.settings.write('campaigns', CampaignSettingsSchema, { short_link_base: value });
@@ -183,7 +187,7 @@ export class Campaigns {
     this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
     for (const segmentId of [...spec.include, ...spec.exclude])
       if (this.deps.segments.find(accountId, segmentId) === null)
-        throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`);
+        throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`, 'campaign_segment_gone');
     return spec;
   }
 
@@ -490,7 +494,7 @@ export class Campaigns {
   get(accountId: number, campaignId: number) {
     const row = this.db.prepare<[number], SummaryRow>(`${SUMMARY_SELECT} WHERE c.id = ?`).get(campaignId);
     if (!row || row.account_id !== accountId)
-      throw new ServiceError(ApiCode.BadRequest, `campaign ${campaignId} unknown`);
+      throw new ServiceError(ApiCode.BadRequest, `campaign ${campaignId} unknown`, 'campaign_not_found');
     return { ...this.summary(row), executions: this.executionsOf(accountId, campaignId) };
   }
 
@@ -513,7 +517,8 @@ export class Campaigns {
 
   executionsOf(accountId: number, campaignId: number): ExecutionReport[] {
     const campaign = this.store.campaign.get(campaignId);
-    if (!campaign || campaign.account_id !== accountId) throw new ServiceError(ApiCode.BadRequest, 'no such campaign');
+    if (!campaign || campaign.account_id !== accountId)
+      throw new ServiceError(ApiCode.BadRequest, 'no such campaign', 'campaign_not_found');
     return this.db
       .prepare<[number], number>('SELECT id FROM campaign_executions WHERE campaign_id = ? ORDER BY id DESC')
       .pluck()
@@ -523,22 +528,25 @@ export class Campaigns {
 
   /**
    * The execution's per-recipient report written to `file` as CSV or XLSX, streamed in pages (the
-   * UI's language in headers, status texts and dates; the account's time zone). Resolves with the
-   * rows written once the file is whole.
+   * UI's language in headers, status texts and dates; the person's time zone, else the account's).
+   * Resolves with the rows written once the file is whole.
    */
   exportReport(
     accountId: number,
     executionId: number,
-    options: { format: ReportFormat; language: ReportLanguage; file: string; filter?: ReportFilter },
+    options: {
+      format: ReportFormat;
+      language: ReportLanguage;
+      timeZone?: string;
+      file: string;
+      filter?: ReportFilter;
+    },
     onProgress?: (rows: number, total: number) => void,
   ): Promise<{ rows: number }> {
     this.execution(accountId, executionId);
     fs.mkdirSync(path.dirname(options.file), { recursive: true });
-    return exportExecution(
-      this.db,
-      { executionId, format: options.format, language: options.language, file: options.file, filter: options.filter },
-      onProgress,
-    );
+    const { format, language, timeZone, file, filter } = options;
+    return exportExecution(this.db, { executionId, format, language, timeZone, file, filter }, onProgress);
   }
 
   /** "New segment from results": failed, delivered, clicked or not-clicked recipients, imported as a segment. */
@@ -549,7 +557,8 @@ export class Campaigns {
     name: string,
   ): Promise<{ segmentId: number; jobId: number }> {
     this.execution(accountId, executionId);
-    if (name.trim() === '') throw new ServiceError(ApiCode.BadRequest, 'a segment name is required');
+    if (name.trim() === '')
+      throw new ServiceError(ApiCode.BadRequest, 'a segment name is required', 'segment_name_required');
     return segmentFromResults(this.db, this.deps.imports, {
       accountId,
       executionId,
@@ -686,7 +695,7 @@ export class Campaigns {
       this.linkBase(),
     );
     const text = first ? builder.text(...first) : builder.text(receptor, 0, '');
-    if (text.trim() === '') throw new ServiceError(ApiCode.BadRequest, 'the text is empty');
+    if (text.trim() === '') throw new ServiceError(ApiCode.BadRequest, 'the text is empty', 'campaign_text_required');
     const recorded = this.deps.messaging.accept.accept({
       accountId,
       origin: 'panel',
@@ -695,7 +704,7 @@ export class Campaigns {
       receivers: [receptor],
       rule: 'lenient',
     });
-    if (recorded.accepted === 0) throw new ServiceError(ApiCode.InvalidReceiver, receptor);
+    if (recorded.accepted === 0) throw new ServiceError(ApiCode.InvalidReceiver, receptor, 'test_receptor_invalid');
     const message = this.db
       .prepare<[number], { id: number; receptor: string; text: string; cost_rials: number }>(
         `SELECT m.id, m.receptor, COALESCE(m.text, s.text) AS text, m.cost_rials
@@ -799,13 +808,17 @@ export class Campaigns {
   execution(accountId: number, executionId: number): ExecutionRow {
     const execution = this.store.execution.get(executionId);
     if (!execution || execution.account_id !== accountId)
-      throw new ServiceError(ApiCode.BadRequest, `execution ${executionId} unknown`);
+      throw new ServiceError(ApiCode.BadRequest, `execution ${executionId} unknown`, 'execution_not_found');
     return execution;
   }
 
   private requireOpen(execution: ExecutionRow): void {
     if (FINAL_EXECUTION_STATUSES.includes(execution.status))
-      throw new ServiceError(ApiCode.BadRequest, `execution ${execution.id} has ended (${execution.status})`);
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `execution ${execution.id} has ended (${execution.status})`,
+        'execution_ended',
+      );
   }
 
   private linkCodes(): LinkCodes {

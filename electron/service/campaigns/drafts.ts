@@ -40,7 +40,8 @@ export class Drafts {
 
   get(accountId: number, draftId: number): CampaignDraft {
     const row = this.db.prepare<[number], DraftRow>('SELECT * FROM campaign_drafts WHERE id = ?').get(draftId);
-    if (!row || row.account_id !== accountId) throw new ServiceError(ApiCode.BadRequest, `draft ${draftId} unknown`);
+    if (!row || row.account_id !== accountId)
+      throw new ServiceError(ApiCode.BadRequest, `draft ${draftId} unknown`, 'draft_not_found');
     return toDraft(row);
   }
 
@@ -53,7 +54,8 @@ export class Drafts {
         .prepare<[number], number>('SELECT count(*) FROM campaign_drafts WHERE account_id = ?')
         .pluck()
         .get(accountId)!;
-      if (count >= MAX_DRAFTS) throw new ServiceError(ApiCode.TooLarge, `at most ${MAX_DRAFTS} drafts`);
+      if (count >= MAX_DRAFTS)
+        throw new ServiceError(ApiCode.TooLarge, `at most ${MAX_DRAFTS} drafts`, 'too_many_drafts');
       const id = Number(
         this.db
           .prepare('INSERT INTO campaign_drafts (account_id, fields, created_at, updated_at) VALUES (?, ?, ?, ?)')

@@ -10,8 +10,8 @@ import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { tempDir } from '../../../test/helpers/server';
-import { messageStatusText } from '../../../shared/lifecycle';
-import { exportExecution, reportDateFormatter } from './export';
+import { statusShortLabel } from '../../../shared/status-labels';
+import { exportExecution } from './export';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -78,14 +78,42 @@ function readCsv(file: string): string[][] {
   return Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
 }
 
-async function readXlsx(file: string): Promise<{ rows: unknown[][]; rightToLeft: boolean | undefined }> {
+async function readXlsx(
+  file: string,
+): Promise<{ rows: unknown[][]; rightToLeft: boolean | undefined; view: unknown; widths: number[] }> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(file);
   const sheet = workbook.worksheets[0]!;
   const rows: unknown[][] = [];
   sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return { rows, rightToLeft: sheet.views[0]?.rightToLeft };
+  const widths = Array.from({ length: sheet.columnCount }, (_, i) => sheet.getColumn(i + 1).width ?? 0);
+  return { rows, rightToLeft: sheet.views[0]?.rightToLeft, view: sheet.views[0], widths };
 }
+
+const EN_HEADERS = [
+  'Message ID',
+  'Receiver',
+  'Status code',
+  'Status',
+  'Cost (rials)',
+  'Date',
+  'Date (ISO 8601)',
+  'Clicks',
+  'Text',
+];
+const FA_HEADERS = [
+  'شناسه پیام',
+  'گیرنده',
+  'کد وضعیت',
+  'وضعیت',
+  'هزینه (ریال)',
+  'تاریخ',
+  'تاریخ (ISO 8601)',
+  'کلیک‌ها',
+  'متن پیام',
+];
+const AT = ['2026-11-20 10:00:00', '2026-11-20T10:00:00+03:30'];
+const AT_LATER = ['2026-11-20 10:01:01', '2026-11-20T10:01:01+03:30'];
 
 describe('exportExecution', () => {
   it('writes the CSV in English: every message of the execution in id order, quoted only where needed', async () => {
@@ -100,53 +128,57 @@ describe('exportExecution', () => {
     expect(progress[0]).toEqual([0, 5]);
     expect(progress.at(-1)).toEqual([5, 5]);
     expect(readCsv(file)).toEqual([
-      ['messageid', 'receptor', 'status', 'statustext', 'cost', 'date', 'clicks', 'message'],
-      ['1', '989120000001', '10', 'Delivered', '1500', '2026-11-20T10:00:00+03:30', '2', 'Hi Ali, "50%" off'],
-      ['2', '989120000002', '11', 'Not delivered', '1500', '2026-11-20T10:00:00+03:30', '0', 'Hi Sara\nsecond line'],
-      ['3', '989120000003', '14', 'Blocked', '1500', '2026-11-20T10:01:01+03:30', '0', 'سلام مریم، تخفیف'],
-      ['5', '989120000005', '13', 'Cancelled (refunded)', '1500', '2026-11-20T10:00:00+03:30', '0', SHARED_TEXT],
-      ['6', '989120000006', '6', 'Send error', '1500', '2026-11-20T10:00:00+03:30', '1', SHARED_TEXT],
+      EN_HEADERS,
+      ['1', '989120000001', '10', 'Delivered', '1500', ...AT, '2', 'Hi Ali, "50%" off'],
+      ['2', '989120000002', '11', 'Not delivered', '1500', ...AT, '0', 'Hi Sara\nsecond line'],
+      ['3', '989120000003', '14', 'Blocked', '1500', ...AT_LATER, '0', 'سلام مریم، تخفیف'],
+      ['5', '989120000005', '13', 'Cancelled (refunded)', '1500', ...AT, '0', SHARED_TEXT],
+      ['6', '989120000006', '6', 'Send error', '1500', ...AT, '1', SHARED_TEXT],
     ]);
     // Quotes only around the fields that need them.
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    expect(lines[1]).toBe('1,989120000001,10,Delivered,1500,2026-11-20T10:00:00+03:30,2,"Hi Ali, ""50%"" off"');
+    expect(lines[1]).toBe(
+      '1,989120000001,10,Delivered,1500,2026-11-20 10:00:00,2026-11-20T10:00:00+03:30,2,"Hi Ali, ""50%"" off"',
+    );
     expect(lines.slice(2, 4)).toEqual([
-      '2,989120000002,11,Not delivered,1500,2026-11-20T10:00:00+03:30,0,"Hi Sara',
+      '2,989120000002,11,Not delivered,1500,2026-11-20 10:00:00,2026-11-20T10:00:00+03:30,0,"Hi Sara',
       'second line"',
     ]);
-    expect(lines[4]).toBe('3,989120000003,14,Blocked,1500,2026-11-20T10:01:01+03:30,0,سلام مریم، تخفیف');
+    expect(lines[4]).toBe(
+      '3,989120000003,14,Blocked,1500,2026-11-20 10:01:01,2026-11-20T10:01:01+03:30,0,سلام مریم، تخفیف',
+    );
   });
 
-  it('writes Persian headers, the spec status texts and Jalali dates in Persian', async () => {
+  it('writes Persian headers, the short status labels and Jalali dates in Persian', async () => {
     const { db, dir } = fixture();
     const file = path.join(dir, 'report-fa.csv');
     await exportExecution(db, { executionId: 1, format: 'csv', file, language: 'fa' });
     const rows = readCsv(file);
-    expect(rows[0]).toEqual([
-      'شناسه پیام',
-      'گیرنده',
-      'وضعیت',
-      'شرح وضعیت',
-      'هزینه (ریال)',
-      'تاریخ',
-      'کلیک‌ها',
-      'متن پیام',
-    ]);
-    expect(rows.slice(1).map((row) => [row[0], row[3], row[5]])).toEqual([
-      ['1', messageStatusText[10], '1405/08/29 10:00'],
-      ['2', messageStatusText[11], '1405/08/29 10:00'],
-      ['3', messageStatusText[14], '1405/08/29 10:01'],
-      ['5', messageStatusText[13], '1405/08/29 10:00'],
-      ['6', messageStatusText[6], '1405/08/29 10:00'],
+    expect(rows[0]).toEqual(FA_HEADERS);
+    expect(rows.slice(1).map((row) => [row[0], row[3], row[5], row[6]])).toEqual([
+      ['1', statusShortLabel(10, 'fa'), '1405/08/29 10:00:00', AT[1]],
+      ['2', statusShortLabel(11, 'fa'), '1405/08/29 10:00:00', AT[1]],
+      ['3', statusShortLabel(14, 'fa'), '1405/08/29 10:01:01', AT_LATER[1]],
+      ['5', statusShortLabel(13, 'fa'), '1405/08/29 10:00:00', AT[1]],
+      ['6', statusShortLabel(6, 'fa'), '1405/08/29 10:00:00', AT[1]],
     ]);
   });
 
-  it('dates follow the account time zone', async () => {
+  it("dates follow the person's time zone, else the account's", async () => {
     const { db, dir } = fixture();
+    const berlin = path.join(dir, 'berlin.csv');
+    await exportExecution(db, {
+      executionId: 1,
+      format: 'csv',
+      file: berlin,
+      language: 'en',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(readCsv(berlin)[1]!.slice(5, 7)).toEqual(['2026-11-20 07:30:00', '2026-11-20T07:30:00+01:00']);
     db.prepare(`UPDATE accounts SET time_zone = 'UTC' WHERE id = 1`).run();
     const file = path.join(dir, 'utc.csv');
     await exportExecution(db, { executionId: 1, format: 'csv', file, language: 'en' });
-    expect(readCsv(file)[1]![5]).toBe('2026-11-20T06:30:00+00:00');
+    expect(readCsv(file)[1]!.slice(5, 7)).toEqual(['2026-11-20 06:30:00', '2026-11-20T06:30:00+00:00']);
   });
 
   it('filters by status and by clicks', async () => {
@@ -169,7 +201,7 @@ describe('exportExecution', () => {
     expect(await ids({ status: [] })).toEqual([1, 2, 3, 5, 6]);
   });
 
-  it('writes the XLSX: typed cells, a right-to-left sheet in Persian, left-to-right in English', async () => {
+  it('writes the XLSX: typed cells, a right-to-left sheet in Persian, left-to-right in English, header frozen', async () => {
     const { db, dir } = fixture();
     const fa = path.join(dir, 'report-fa.xlsx');
     expect(await exportExecution(db, { executionId: 1, format: 'xlsx', file: fa, language: 'fa' })).toEqual({
@@ -178,23 +210,19 @@ describe('exportExecution', () => {
     expect(fs.existsSync(fa + '.part')).toBe(false);
     const persian = await readXlsx(fa);
     expect(persian.rightToLeft).toBe(true);
-    expect(persian.rows[0]).toEqual([
-      'شناسه پیام',
-      'گیرنده',
-      'وضعیت',
-      'شرح وضعیت',
-      'هزینه (ریال)',
-      'تاریخ',
-      'کلیک‌ها',
-      'متن پیام',
-    ]);
+    expect(persian.view).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(persian.widths).toHaveLength(FA_HEADERS.length);
+    expect(Math.min(...persian.widths)).toBeGreaterThanOrEqual(8);
+    expect(persian.rows[0]).toEqual(FA_HEADERS);
     expect(persian.rows[1]).toEqual([
       1,
+      // The receiver keeps its leading digits as text.
       '989120000001',
       10,
-      messageStatusText[10],
+      statusShortLabel(10, 'fa'),
       1500,
-      '1405/08/29 10:00',
+      '1405/08/29 10:00:00',
+      AT[1],
       2,
       'Hi Ali, "50%" off',
     ]);
@@ -210,11 +238,12 @@ describe('exportExecution', () => {
     });
     const english = await readXlsx(en);
     expect(english.rightToLeft).toBe(false);
-    expect(english.rows[0]![3]).toBe('statustext');
+    expect(english.view).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(english.rows[0]).toEqual(EN_HEADERS);
     expect(english.rows.slice(1)).toEqual([
-      [2, '989120000002', 11, 'Not delivered', 1500, '2026-11-20T10:00:00+03:30', 0, 'Hi Sara\nsecond line'],
-      [3, '989120000003', 14, 'Blocked', 1500, '2026-11-20T10:01:01+03:30', 0, 'سلام مریم، تخفیف'],
-      [5, '989120000005', 13, 'Cancelled (refunded)', 1500, '2026-11-20T10:00:00+03:30', 0, SHARED_TEXT],
+      [2, '989120000002', 11, 'Not delivered', 1500, ...AT, 0, 'Hi Sara\nsecond line'],
+      [3, '989120000003', 14, 'Blocked', 1500, ...AT_LATER, 0, 'سلام مریم، تخفیف'],
+      [5, '989120000005', 13, 'Cancelled (refunded)', 1500, ...AT, 0, SHARED_TEXT],
     ]);
   });
 
@@ -225,31 +254,5 @@ describe('exportExecution', () => {
       code: 404,
     });
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('none'))).toEqual([]);
-  });
-});
-
-describe('reportDateFormatter', () => {
-  it('matches Intl for every minute across a day, in zones with half-hour and DST offsets', () => {
-    for (const zone of ['Asia/Tehran', 'Asia/Kathmandu', 'Europe/Berlin', 'America/St_Johns']) {
-      const en = reportDateFormatter('en', zone);
-      const fa = reportDateFormatter('fa', zone);
-      const exactFa = new Intl.DateTimeFormat('en-US-u-ca-persian-nu-latn', {
-        timeZone: zone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      });
-      // Across Berlin's DST end (2026-10-25 01:00 UTC).
-      for (let ms = Date.UTC(2026, 9, 24, 12, 0, 7); ms < Date.UTC(2026, 9, 25, 12); ms += 60_000 + 1_013) {
-        const parts = Object.fromEntries(exactFa.formatToParts(ms).map((p) => [p.type, p.value]));
-        expect(fa(ms)).toBe(`${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}`);
-        const iso = en(ms);
-        expect(new Date(iso).getTime()).toBe(Math.floor(ms / 1000) * 1000);
-        expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
-      }
-    }
   });
 });

@@ -1,6 +1,7 @@
-// An execution's per-recipient report written to a file, as CSV or XLSX, in the UI's language
-// (headers, status texts, dates in the account's time zone: Jalali in Persian, ISO 8601 with the
-// zone's offset in English; a right-to-left sheet in Persian). Streamed in constant memory: the
+// An execution's per-recipient report written to a file, as CSV or XLSX, for the person who asked
+// (messaging/export-format.ts): headers and status labels in the UI's language, dates in their time
+// zone (else the account's) as Jalali in Persian or Gregorian in English, with an ISO 8601 column
+// beside; a right-to-left sheet in Persian, its header frozen. Streamed in constant memory: the
 // execution's batches are walked in message-id order and read in keyset pages, each page written
 // before the next is read, with a turn of the event loop between pages so IPC and HTTP stay
 // responsive. The file is written as `file.part` and renamed when whole.
@@ -16,8 +17,15 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { statusTextIn } from '../../../shared/lifecycle';
 import { csvField } from '../contacts/csv';
+import {
+  DEFAULT_TIME_ZONE,
+  exportStatusText,
+  localTimeStyle,
+  setColumnWidths,
+  sheetOptions,
+  zonedTimeFormatter,
+} from '../messaging/export-format';
 
 export type ReportLanguage = 'fa' | 'en';
 export type ReportFormat = 'csv' | 'xlsx';
@@ -35,6 +43,8 @@ export interface ExportExecutionRequest {
   /** The finished report's path; written as `file + '.part'` until whole. */
   file: string;
   language: ReportLanguage;
+  /** Dates are written in this zone (IANA); absent, the account's. */
+  timeZone?: string;
   filter?: ReportFilter;
 }
 
@@ -45,110 +55,36 @@ export interface ExportExecutionRequest {
 export const EXPORT_PAGE: Record<ReportFormat, number> = { csv: 5_000, xlsx: 2_000 };
 
 const HEADERS: Record<ReportLanguage, readonly string[]> = {
-  en: ['messageid', 'receptor', 'status', 'statustext', 'cost', 'date', 'clicks', 'message'],
-  fa: ['شناسه پیام', 'گیرنده', 'وضعیت', 'شرح وضعیت', 'هزینه (ریال)', 'تاریخ', 'کلیک‌ها', 'متن پیام'],
+  en: ['Message ID', 'Receiver', 'Status code', 'Status', 'Cost (rials)', 'Date', 'Date (ISO 8601)', 'Clicks', 'Text'],
+  fa: ['شناسه پیام', 'گیرنده', 'کد وضعیت', 'وضعیت', 'هزینه (ریال)', 'تاریخ', 'تاریخ (ISO 8601)', 'کلیک‌ها', 'متن پیام'],
 };
+/** Column widths of the sheet (characters), in the headers' order. */
+const WIDTHS = [12, 15, 10, 22, 12, 20, 26, 8, 60];
 
 export function reportStatusText(status: number, language: ReportLanguage): string {
-  return statusTextIn(status, language);
+  return exportStatusText(status, language);
 }
 
 export function reportHeaders(language: ReportLanguage): readonly string[] {
   return HEADERS[language];
 }
 
-// ---- dates
-
-const BUCKET_MS = 15 * 60_000;
-
 /**
- * A timestamp (ms) as the report shows it in `timeZone`: Persian `YYYY/MM/DD HH:mm` (Jalali),
- * English `YYYY-MM-DDTHH:mm:ss+03:30`. Intl does the calendar and the zone once per quarter hour
- * (every zone's offset is a whole number of quarter hours today), the minutes and seconds within
- * it are added here, and the last answer is kept: a batch's messages share one creation time.
+ * The two date cells of a row, as CSV (`1405/08/29 10:00:00,2026-11-20T10:00:00+03:30`): the date
+ * in the language's calendar and the same time in ISO 8601, both in `timeZone`. Neither needs quotes.
  */
-export function reportDateFormatter(language: ReportLanguage, timeZone: string): (ms: number) => string {
-  const intl = new Intl.DateTimeFormat(
-    language === 'fa' ? 'en-US-u-ca-persian-nu-latn' : 'en-US-u-ca-gregory-nu-latn',
-    {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    },
-  );
-  const partsOf = (ms: number) => {
-    const parts: Record<string, string> = {};
-    for (const part of intl.formatToParts(ms)) parts[part.type] = part.value;
-    return {
-      year: parts.year!.padStart(4, '0'),
-      month: parts.month!,
-      day: parts.day!,
-      hour: Number(parts.hour),
-      minute: Number(parts.minute),
-      second: Number(parts.second),
-    };
-  };
-  const offsetOf = (ms: number, p: ReturnType<typeof partsOf>) => {
-    const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), p.hour, p.minute, p.second);
-    const minutes = Math.round((local - Math.floor(ms / 1000) * 1000) / 60_000);
-    const sign = minutes < 0 ? '-' : '+';
-    const abs = Math.abs(minutes);
-    return `${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
-  };
-  // Per quarter hour: the text up to the hour, the minute it starts at, and (English) the offset.
-  const buckets = new Map<number, { head: string; minute: number; tail: string } | null>();
-  const exact = (ms: number): string => {
-    const p = partsOf(ms);
-    return language === 'fa'
-      ? `${p.year}/${p.month}/${p.day} ${pad2(p.hour)}:${pad2(p.minute)}`
-      : `${p.year}-${p.month}-${p.day}T${pad2(p.hour)}:${pad2(p.minute)}:${pad2(p.second)}${offsetOf(ms, p)}`;
-  };
+export function reportDateCells(language: ReportLanguage, timeZone: string): (ms: number) => string {
+  const local = zonedTimeFormatter(localTimeStyle(language), timeZone);
+  const iso = zonedTimeFormatter('iso', timeZone);
   let lastMs = NaN;
   let last = '';
-  return (ms: number): string => {
-    if (ms === lastMs) return last;
-    const key = Math.floor(ms / BUCKET_MS);
-    let bucket = buckets.get(key);
-    if (bucket === undefined) {
-      if (buckets.size > 4096) buckets.clear();
-      const start = key * BUCKET_MS;
-      const p = partsOf(start);
-      bucket =
-        p.minute % 15 === 0 && p.second === 0
-          ? {
-              head:
-                language === 'fa'
-                  ? `${p.year}/${p.month}/${p.day} ${pad2(p.hour)}:`
-                  : `${p.year}-${p.month}-${p.day}T${pad2(p.hour)}:`,
-              minute: p.minute,
-              tail: language === 'fa' ? '' : offsetOf(start, p),
-            }
-          : null;
-      buckets.set(key, bucket);
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      last = local(ms) + ',' + iso(ms);
     }
-    let text: string;
-    if (bucket === null || !Number.isFinite(ms)) text = exact(ms);
-    else {
-      const within = ms - key * BUCKET_MS;
-      const minute = pad2(bucket.minute + Math.floor(within / 60_000));
-      text =
-        language === 'fa'
-          ? bucket.head + minute
-          : bucket.head + minute + ':' + pad2(Math.floor((within % 60_000) / 1000)) + bucket.tail;
-    }
-    lastMs = ms;
-    last = text;
-    return text;
+    return last;
   };
-}
-
-function pad2(n: number): string {
-  return n < 10 ? '0' + n : String(n);
 }
 
 // ---- reading the execution
@@ -163,6 +99,7 @@ interface Batch {
 }
 
 export interface ExecutionReportSource {
+  /** The account's time zone. */
   timeZone: string;
   /** Rows matching the filter (for progress). */
   total: number;
@@ -231,7 +168,7 @@ export function openExecutionReport(db: Db, executionId: number, filter?: Report
     .raw();
   const sendText = db.prepare<[number], string>('SELECT text FROM sends WHERE id = ?').pluck();
   return {
-    timeZone: execution.time_zone ?? 'Asia/Tehran',
+    timeZone: execution.time_zone ?? DEFAULT_TIME_ZONE,
     total,
     *pages(pageRows) {
       for (const batch of batches) {
@@ -276,7 +213,7 @@ function statusCells(language: ReportLanguage): (status: number) => string {
 export function csvLines(
   page: ReportPage,
   statusCell: (status: number) => string,
-  date: (ms: number) => string,
+  dates: (ms: number) => string,
   emit: (text: string) => void,
 ): number {
   const { sendText, clicks } = page;
@@ -297,7 +234,7 @@ export function csvLines(
       ',' +
       row[3] +
       ',' +
-      date(row[4]) +
+      dates(row[4]) +
       ',' +
       (noClicks ? 0 : (clicks.get(id) ?? 0)) +
       ',' +
@@ -326,7 +263,7 @@ async function csvReportWriter(file: string, language: ReportLanguage, timeZone:
     if (!stream.write(chunk)) await once(stream, 'drain');
   };
   const statusCell = statusCells(language);
-  const date = reportDateFormatter(language, timeZone);
+  const dates = reportDateCells(language, timeZone);
   // Encoded at once (buffers live outside the JS heap), written in large chunks: small batches
   // (a slow send rate) give small pages, and the disk still gets large writes.
   let pending: Buffer[] = [];
@@ -347,7 +284,7 @@ async function csvReportWriter(file: string, language: ReportLanguage, timeZone:
   add('\ufeff' + HEADERS[language].map(csvField).join(',') + '\n');
   return {
     async write(page) {
-      const rows = csvLines(page, statusCell, date, add);
+      const rows = csvLines(page, statusCell, dates, add);
       if (pendingBytes >= CSV_WRITE_BYTES) await flush();
       return rows;
     },
@@ -376,11 +313,11 @@ async function xlsxReportWriter(file: string, language: ReportLanguage, timeZone
     useSharedStrings: false,
     useStyles: false,
   });
-  const sheet = workbook.addWorksheet(language === 'fa' ? 'گزارش' : 'report', {
-    views: [{ rightToLeft: language === 'fa' }],
-  });
+  const sheet = workbook.addWorksheet(language === 'fa' ? 'گزارش' : 'report', sheetOptions(language));
+  setColumnWidths(sheet, WIDTHS);
   sheet.addRow([...HEADERS[language]]).commit();
-  const date = reportDateFormatter(language, timeZone);
+  const local = zonedTimeFormatter(localTimeStyle(language), timeZone);
+  const iso = zonedTimeFormatter('iso', timeZone);
   const statusText = new Map<number, string>();
   const textOf = (status: number) => {
     let text = statusText.get(status);
@@ -397,7 +334,17 @@ async function xlsxReportWriter(file: string, language: ReportLanguage, timeZone
       for (const [id, receptor, status, cost, createdAt, text] of rows) {
         count++;
         sheet
-          .addRow([id, receptor, status, textOf(status), cost, date(createdAt), clicks.get(id) ?? 0, text ?? sendText])
+          .addRow([
+            id,
+            receptor,
+            status,
+            textOf(status),
+            cost,
+            local(createdAt),
+            iso(createdAt),
+            clicks.get(id) ?? 0,
+            text ?? sendText,
+          ])
           .commit();
       }
       const input = entry();
@@ -429,10 +376,11 @@ export async function exportExecution(
   let sinceYield = 0;
   const pageRows = EXPORT_PAGE[request.format];
   onProgress?.(0, source.total);
+  const timeZone = request.timeZone ?? source.timeZone;
   const writer =
     request.format === 'csv'
-      ? await csvReportWriter(partial, request.language, source.timeZone)
-      : await xlsxReportWriter(partial, request.language, source.timeZone);
+      ? await csvReportWriter(partial, request.language, timeZone)
+      : await xlsxReportWriter(partial, request.language, timeZone);
   try {
     for (const page of source.pages(pageRows)) {
       const written = await writer.write(page);

@@ -43,13 +43,21 @@ export interface CampaignSpec {
   file: { name: string; bytes: Uint8Array } | null;
 }
 
-const bad = (detail: string) => new ServiceError(ApiCode.BadRequest, detail);
+/** A refusal of the form: the detail names the field in the API's words, the reason is for the app. */
+const bad = (detail: string, reason?: string) => new ServiceError(ApiCode.BadRequest, detail, reason);
+
+const REQUIRED_REASON = {
+  sender: 'campaign_sender_required',
+  name: 'campaign_name_required',
+  send_datetime: 'campaign_time_required',
+} as const;
 
 export function checkCampaignForm(form: CampaignForm): CampaignSpec {
   for (const field of ['sender', 'name', 'send_datetime'] as const)
-    if (form[field] === undefined || form[field].trim() === '') throw bad(`${field} is required`);
+    if (form[field] === undefined || form[field].trim() === '')
+      throw bad(`${field} is required`, REQUIRED_REASON[field]);
   // template_body is passed on unchanged, with no content check (spec 4.3): only its absence is an error.
-  if (form.template_body === undefined) throw bad('template_body is required');
+  if (form.template_body === undefined) throw bad('template_body is required', 'campaign_text_required');
 
   const include = segmentIds(form.inclusion_segments, 'inclusion_segments');
   const exclude = segmentIds(form.exclusion_segments, 'exclusion_segments');
@@ -61,16 +69,16 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     if (link.has_utm !== undefined) entry.has_utm ??= link.has_utm;
     byIndex.set(link.index, entry);
   }
-  if (byIndex.size > MAX_LINKS) throw bad(`at most ${MAX_LINKS} links`);
+  if (byIndex.size > MAX_LINKS) throw bad(`at most ${MAX_LINKS} links`, 'campaign_too_many_links');
   const links = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, entry], idx): CampaignLink => {
       if (entry.actual_url === undefined || entry.actual_url.trim() === '')
-        throw bad(`links[${index}]actual_url is required`);
+        throw bad(`links[${index}]actual_url is required`, 'campaign_link_empty');
       // A visit is redirected there: web addresses only (a javascript: or data: address is refused).
       const scheme = schemeOf(entry.actual_url.trim());
       if (scheme !== null && scheme !== 'http' && scheme !== 'https')
-        throw bad(`links[${index}]actual_url is not a web address`);
+        throw bad(`links[${index}]actual_url is not a web address`, 'campaign_link_not_web');
       // Spec 4.3: tracking applies when the value is exactly "true"; anything else means no.
       return { idx, actual_url: entry.actual_url.trim(), has_utm: entry.has_utm === 'true' };
     });
@@ -80,7 +88,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     form.quiet_hours === undefined || form.quiet_hours.trim() === '' ? null : parseQuietHours(form.quiet_hours);
 
   const sendAt = parseRfc3339(form.send_datetime!.trim());
-  if (sendAt === null) throw new ServiceError(ApiCode.BadDate, form.send_datetime);
+  if (sendAt === null) throw new ServiceError(ApiCode.BadDate, form.send_datetime, 'campaign_time_invalid');
 
   return {
     sender: form.sender!.trim(),
@@ -125,7 +133,8 @@ function segmentIds(values: readonly string[], field: string): number[] {
 function positive(value: string): number {
   // Our extension fields take Persian and Arabic digits as well as Latin ones.
   const trimmed = toAsciiDigits(value).trim();
-  if (!/^[0-9]{1,9}$/.test(trimmed) || Number(trimmed) < 1) throw bad('send_rate is messages per minute, 1 or more');
+  if (!/^[0-9]{1,9}$/.test(trimmed) || Number(trimmed) < 1)
+    throw bad('send_rate is messages per minute, 1 or more', 'campaign_send_rate');
   return Number(trimmed);
 }
 
@@ -136,7 +145,7 @@ export function parseQuietHours(value: string): QuietHours {
   const start = match ? minutes(match[1]!, match[2]!) : NaN;
   const end = match ? minutes(match[3]!, match[4]!) : NaN;
   if (Number.isNaN(start) || Number.isNaN(end) || start === end)
-    throw bad('quiet_hours is HH:MM-HH:MM, for example 22:00-08:00');
+    throw bad('quiet_hours is HH:MM-HH:MM, for example 22:00-08:00', 'campaign_quiet_hours');
   return { start, end };
 }
 

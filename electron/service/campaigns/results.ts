@@ -58,7 +58,8 @@ export async function segmentFromResults(
        FROM campaign_executions e JOIN campaigns c ON c.id = e.campaign_id WHERE e.id = ? AND e.account_id = ?`,
     )
     .get(request.executionId, request.accountId);
-  if (!execution) throw new ServiceError(ApiCode.NotFound, `execution ${request.executionId} not found`);
+  if (!execution)
+    throw new ServiceError(ApiCode.NotFound, `execution ${request.executionId} not found`, 'execution_not_found');
 
   // The columns of the execution's segments, by name in order of first appearance; each
   // recipient's values are placed under their names (a column its segment lacks stays empty).

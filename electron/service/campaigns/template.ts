@@ -2,7 +2,7 @@
 // columns (matched without regard to case; a missing value becomes empty; `{{PHONE_NUMBER}}` is
 // the number itself), and each `links[i]actual_url` found in the body replaced by the recipient's
 // own short link. The template is compiled once per execution into parts; a recipient's text is
-// their concatenation.
+// their concatenation. The composer fills its `{{COLUMN}}` by the same rules (without links).
 //
 // Links are written in two steps so pricing stays cheap: the personalized text first carries a
 // placeholder of exactly the short link's length and kind of characters (so it prices the same),
@@ -19,8 +19,22 @@ export interface CompiledTemplate {
   personalized: boolean;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const PHONE_COLUMN = 'PHONE_NUMBER';
+// The name is trimmed after the match, not by `\s*` around a lazy group: those overlap on white
+// space, and "{{" before 10,000 spaces took 107 s to refuse (a composer's text reaches this).
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+/** `{NAME}` not inside `{{…}}`: what people write meaning a placeholder. */
+const SINGLE_BRACE = /(?<!\{)\{([^{}]*)\}(?!\})/g;
+export const PHONE_COLUMN = 'PHONE_NUMBER';
+
+/** The names of the body's placeholders, upper-cased as they are matched, each once in order. */
+export function placeholderNames(template: CompiledTemplate): string[] {
+  return [...new Set(template.parts.flatMap((part) => ('column' in part ? [part.column] : [])))];
+}
+
+/** Names written with single braces (`{NAME}`): sent as typed, so probably meant as `{{NAME}}`. */
+export function singleBraceNames(body: string): string[] {
+  return [...new Set([...body.matchAll(SINGLE_BRACE)].map((match) => match[1]!.trim()).filter((name) => name !== ''))];
+}
 
 export function compileTemplate(
   body: string,
@@ -41,7 +55,7 @@ export function compileTemplate(
   for (const match of body.matchAll(PLACEHOLDER)) {
     const from = match.index;
     const to = from + match[0].length;
-    if (free(from, to)) taken.push({ from, to, part: { column: match[1]!.toUpperCase() } });
+    if (free(from, to)) taken.push({ from, to, part: { column: match[1]!.trim().toUpperCase() } });
   }
   taken.sort((a, b) => a.from - b.from);
   const parts: Part[] = [];
@@ -70,7 +84,8 @@ export class TextBuilder {
     private readonly template: CompiledTemplate,
     /** The columns of each inclusion segment, by segment id. */
     private readonly segmentColumns: Record<string, string[]>,
-    private readonly linkBase: string,
+    /** Where short links point; a template without links needs none. */
+    private readonly linkBase = '',
   ) {
     this.placeholders = Array.from({ length: 10 }, (_, i) => linkBase + SHORT_PATH + placeholderCode(i));
     this.usesPhone = template.parts.some((part) => 'column' in part && part.column === PHONE_COLUMN);
@@ -99,6 +114,13 @@ export class TextBuilder {
       }
     }
     return out;
+  }
+
+  /** What a placeholder (upper-cased name) becomes in the recipient's text ('' when they have no value). */
+  value(column: string, phone: string, segmentId: number, fields: string): string {
+    const index = this.columnIndex(segmentId, column);
+    if (index === undefined) return column === PHONE_COLUMN ? phone : '';
+    return fields.split(FIELD_SEPARATOR)[index] ?? '';
   }
 
   /**

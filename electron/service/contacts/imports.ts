@@ -46,6 +46,7 @@ import { runTask, WorkerTaskError } from './threads';
 import { countersOf, type Batch, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
 import { finishJob, JobWriter } from './writer';
 import { ImportFileError, preview, sniffFormat } from './sources';
+import { segmentNotFound, segmentNotReady } from './segments';
 import type { ExportRequest } from './exports';
 
 export interface ImportJob {
@@ -272,10 +273,8 @@ export class Imports {
         'SELECT account_id, status, columns FROM segments WHERE id = ?',
       )
       .get(segmentId);
-    if (!target || target.account_id !== accountId || target.status === 'deleting')
-      throw new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`);
-    if (target.status !== 'ready')
-      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${target.status}, not ready`);
+    if (!target || target.account_id !== accountId || target.status === 'deleting') throw segmentNotFound(segmentId);
+    if (target.status !== 'ready') throw segmentNotReady(segmentId, target.status);
     const before = JSON.parse(target.columns) as string[];
     const merged = [...before, ...columns.filter((name) => !before.includes(name))];
     const sourceOf = new Map(columns.map((name, i) => [name, spec.columns[i]!]));
@@ -345,7 +344,7 @@ export class Imports {
   /** Resolves once the job is final (done, failed or cancelled). */
   wait(jobId: number): Promise<ImportJob> {
     const row = this.byId.get(jobId);
-    if (!row) return Promise.reject(new ServiceError(ApiCode.NotFound, `import ${jobId} not found`));
+    if (!row) return Promise.reject(importNotFound(jobId));
     if (isFinal(row.status)) return Promise.resolve(toJob(row));
     return new Promise((resolve) => {
       const list = this.waiters.get(jobId) ?? [];
@@ -373,7 +372,7 @@ export class Imports {
     jobId: number,
     { offset = 0, limit = 100, reason }: { offset?: number; limit?: number; reason?: RejectionReason } = {},
   ): { total: number; rows: Rejection[] } {
-    if (!this.get(accountId, jobId)) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
+    if (!this.get(accountId, jobId)) throw importNotFound(jobId);
     const where = reason === undefined ? 'job_id = ?' : 'job_id = ? AND reason = ?';
     const params: unknown[] = reason === undefined ? [jobId] : [jobId, reason];
     const total = this.db
@@ -404,7 +403,7 @@ export class Imports {
     { format = 'csv', language = 'fa' }: { format?: 'csv' | 'xlsx'; language?: 'fa' | 'en' } = {},
   ): Promise<{ rows: number }> {
     const job = this.get(accountId, jobId);
-    if (!job) throw new ServiceError(ApiCode.NotFound, `import ${jobId} not found`);
+    if (!job) throw importNotFound(jobId);
     const total = job.invalid + job.duplicates + job.opted_out;
     return this.export({ kind: 'rejections', jobId, file, format, language }, (rows) => onProgress?.(rows, total));
   }
@@ -428,15 +427,26 @@ export class Imports {
       throw new ServiceError(
         ApiCode.BadRequest,
         'no column of mobile numbers was found; choose the phone column (no_phone_column)',
+        'import_no_phone_column',
       );
     if (phone >= width && found.rows.length > 0)
-      throw new ServiceError(ApiCode.BadRequest, 'the phone column is outside the sheet (bad_mapping)');
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        'the phone column is outside the sheet (bad_mapping)',
+        'import_bad_mapping',
+      );
     const mapped =
       request.mapping?.columns ??
       found.columns.map((name, index) => ({ index, name })).filter((column) => column.index !== phone);
     const names = mapped.map((column) => cleanColumnName(column.name));
-    if (names.some((name) => name === '') || new Set(names).size !== names.length)
-      throw new ServiceError(ApiCode.BadRequest, 'column names must be unique and not empty (bad_mapping)');
+    if (names.some((name) => name === ''))
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        'column names must not be empty (bad_mapping)',
+        'import_column_unnamed',
+      );
+    if (new Set(names).size !== names.length)
+      throw new ServiceError(ApiCode.BadRequest, 'column names must be unique (bad_mapping)', 'import_column_twice');
     const stat = fs.statSync(file);
     const spec: ImportSpec = {
       file,
@@ -666,10 +676,36 @@ function toJob(row: StoredJobRow): ImportJob {
   };
 }
 
+/**
+ * A file the worker could not read, as a refusal: its code (binary, xls, encrypted, ...) is the
+ * reason `import_<code>` the UI says what to do about; the detail keeps the Persian text and code.
+ */
 function asServiceError(error: unknown): unknown {
-  if (error instanceof WorkerTaskError || error instanceof ImportFileError)
-    return new ServiceError(ApiCode.BadRequest, error.message);
+  if (error instanceof ImportFileError || (error instanceof WorkerTaskError && isFileErrorCode(error.code)))
+    return new ServiceError(ApiCode.BadRequest, error.message, `import_${error.code}`);
+  if (error instanceof WorkerTaskError) return new ServiceError(ApiCode.BadRequest, error.message);
   return error;
+}
+
+const FILE_ERROR_CODES: ReadonlySet<string> = new Set<ImportFileError['code']>([
+  'binary',
+  'xls',
+  'encrypted',
+  'corrupt_xlsx',
+  'too_large',
+  'empty',
+  'no_phone_column',
+  'sheet_not_found',
+  'file_missing',
+  'file_changed',
+  'bad_mapping',
+]);
+function isFileErrorCode(code: string): boolean {
+  return FILE_ERROR_CODES.has(code);
+}
+
+function importNotFound(jobId: number): ServiceError {
+  return new ServiceError(ApiCode.NotFound, `import ${jobId} not found`, 'import_not_found');
 }
 
 /**

@@ -29,6 +29,8 @@ import type {
   SegmentStatus,
 } from '../../../shared/contacts';
 import { phoneSearchDigits } from '../../../shared/phone';
+import { searchKey } from '../../../shared/search';
+import { textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
 
@@ -64,6 +66,8 @@ const MAX_PAGE = 1_000;
 const ANCHOR_EVERY = 1_024;
 
 const PURGE_BATCH = 20_000;
+/** The longest segment name (characters). */
+export const MAX_SEGMENT_NAME = 200;
 /** SQLite's bound-parameter limit is far above this; lists of segments are short anyway. */
 const MAX_SEGMENTS_IN_QUERY = 500;
 
@@ -89,14 +93,16 @@ export class Segments {
         )
         .all(accountId)
         .map(toSegment);
-    // LIKE ignores the case of Latin letters; Persian has none.
-    const like = `%${escapeLike(term)}%`;
+    // Arabic ي/ك find Persian ی/ک, any digits, with or without half-spaces (shared/search.ts).
+    const key = searchKey(term);
+    const name = textMatch('name', key);
+    const source = textMatch("coalesce(source_label, '')", key);
     return this.db
-      .prepare<[number, string, string], SegmentRow>(
+      .prepare<unknown[], SegmentRow>(
         `SELECT * FROM segments WHERE account_id = ? AND status <> 'deleting'
-           AND (name LIKE ? ESCAPE '\\' OR coalesce(source_label, '') LIKE ? ESCAPE '\\') ORDER BY id`,
+           AND (${name.sql} OR ${source.sql}) ORDER BY id`,
       )
-      .all(accountId, like, like)
+      .all(accountId, ...name.params, ...source.params)
       .map(toSegment);
   }
 
@@ -133,8 +139,10 @@ export class Segments {
 
   rename(accountId: number, segmentId: number, name: string): Segment {
     const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > 200)
-      throw new ServiceError(ApiCode.BadRequest, 'a segment name has 1 to 200 characters');
+    if (trimmed === '')
+      throw new ServiceError(ApiCode.BadRequest, 'a segment name is required', 'segment_name_required');
+    if (trimmed.length > MAX_SEGMENT_NAME)
+      throw new ServiceError(ApiCode.BadRequest, 'a segment name has 1 to 200 characters', 'segment_name_too_long');
     this.row(accountId, segmentId);
     this.db
       .prepare('UPDATE segments SET name = ?, updated_at = ? WHERE id = ?')
@@ -201,14 +209,13 @@ export class Segments {
       rows = this.pageAt(segment, skip, take);
     } else {
       const digits = phoneSearchDigits(term);
+      const fields = textMatch('fields', searchKey(term));
       const where =
         digits !== null
-          ? "segment_id = ? AND (phone LIKE ? ESCAPE '\\' OR fields LIKE ? ESCAPE '\\')"
-          : "segment_id = ? AND fields LIKE ? ESCAPE '\\'";
+          ? `segment_id = ? AND (phone LIKE ? ESCAPE '\\' OR ${fields.sql})`
+          : `segment_id = ? AND ${fields.sql}`;
       const params =
-        digits !== null
-          ? [segmentId, `%${escapeLike(digits)}%`, `%${escapeLike(term)}%`]
-          : [segmentId, `%${escapeLike(term)}%`];
+        digits !== null ? [segmentId, `%${escapeLike(digits)}%`, ...fields.params] : [segmentId, ...fields.params];
       total = this.db
         .prepare(`SELECT count(*) FROM segment_members WHERE ${where}`)
         .pluck()
@@ -330,10 +337,13 @@ export class Segments {
     onProgress?: (progress: ImportProgress) => void,
   ): { jobId: number; segmentId: number } {
     const name = input.name.trim();
-    if (name === '') throw new ServiceError(ApiCode.BadRequest, 'a segment name is required');
-    if (input.include.length === 0) throw new ServiceError(ApiCode.BadRequest, 'at least one segment to include');
+    if (name === '') throw new ServiceError(ApiCode.BadRequest, 'a segment name is required', 'segment_name_required');
+    if (name.length > MAX_SEGMENT_NAME)
+      throw new ServiceError(ApiCode.BadRequest, 'a segment name has 1 to 200 characters', 'segment_name_too_long');
+    if (input.include.length === 0)
+      throw new ServiceError(ApiCode.BadRequest, 'at least one segment to include', 'segment_include_required');
     if (input.include.length + input.exclude.length > MAX_SEGMENTS_IN_QUERY)
-      throw new ServiceError(ApiCode.TooLarge, 'too many segments');
+      throw new ServiceError(ApiCode.TooLarge, 'too many segments', 'too_many_segments');
     const columns: string[] = [];
     for (const id of [...new Set(input.include)]) {
       const segment = this.readySegment(accountId, id);
@@ -360,7 +370,7 @@ export class Segments {
   audienceCount(accountId: number, { include, exclude = [] }: { include: number[]; exclude?: number[] }): number {
     if (include.length === 0) return 0;
     if (include.length + exclude.length > MAX_SEGMENTS_IN_QUERY)
-      throw new ServiceError(ApiCode.TooLarge, 'too many segments');
+      throw new ServiceError(ApiCode.TooLarge, 'too many segments', 'too_many_segments');
     for (const id of [...include, ...exclude]) this.readySegment(accountId, id);
     const inList = include.map(() => '?').join(',');
     const exList = exclude.map(() => '?').join(',');
@@ -486,16 +496,25 @@ export class Segments {
 
   private row(accountId: number, segmentId: number): SegmentRow {
     const row = this.lookup(accountId, segmentId);
-    if (row === null) throw new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`);
+    if (row === null) throw segmentNotFound(segmentId);
     return row;
   }
 
   private readySegment(accountId: number, segmentId: number): SegmentRow {
     const row = this.row(accountId, segmentId);
-    if (row.status !== 'ready')
-      throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${row.status}, not ready`);
+    if (row.status !== 'ready') throw segmentNotReady(segmentId, row.status);
     return row;
   }
+}
+
+/** The account has no segment by that id (deleted meanwhile, or another account's). */
+export function segmentNotFound(segmentId: number): ServiceError {
+  return new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`, 'segment_not_found');
+}
+
+/** A segment still importing (or whose import failed) cannot be used or added to yet. */
+export function segmentNotReady(segmentId: number, status: string): ServiceError {
+  return new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${status}, not ready`, 'segment_not_ready');
 }
 
 function toSegment(row: SegmentRow): Segment {

@@ -44,9 +44,10 @@ export class Files {
   ): FileRecord {
     const extension = path.extname(input.name).slice(1).toLowerCase();
     if (!ALLOWED_FILE_EXTENSIONS.includes(extension))
-      throw new ServiceError(ApiCode.BadRequest, `file type .${extension} is not accepted`);
-    if (input.data.length === 0) throw new ServiceError(ApiCode.BadRequest, 'the file is empty');
-    if (input.data.length > MAX_FILE_BYTES) throw new ServiceError(ApiCode.TooLarge, 'the file is larger than 15 MB');
+      throw new ServiceError(ApiCode.BadRequest, `file type .${extension} is not accepted`, 'file_type_not_accepted');
+    if (input.data.length === 0) throw new ServiceError(ApiCode.BadRequest, 'the file is empty', 'file_empty');
+    if (input.data.length > MAX_FILE_BYTES)
+      throw new ServiceError(ApiCode.TooLarge, 'the file is larger than 15 MB', 'file_too_large');
     const id = randomUUID();
     fs.mkdirSync(this.dir, { recursive: true });
     fs.writeFileSync(path.join(this.dir, id), input.data);
@@ -61,9 +62,14 @@ export class Files {
   /** The file a send may attach: same account and same provider as the sender line, else 400. */
   forSend(accountId: number, fileId: string, lineProvider: Provider): FileRecord {
     const file = this.byId.get(fileId);
-    if (!file || file.account_id !== accountId) throw new ServiceError(ApiCode.BadRequest, 'file_id not found');
+    if (!file || file.account_id !== accountId)
+      throw new ServiceError(ApiCode.BadRequest, 'file_id not found', 'file_not_found');
     if (file.provider !== lineProvider)
-      throw new ServiceError(ApiCode.BadRequest, `file_id is for ${file.provider}, the sender line is ${lineProvider}`);
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `file_id is for ${file.provider}, the sender line is ${lineProvider}`,
+        'file_wrong_provider',
+      );
     return file;
   }
 }

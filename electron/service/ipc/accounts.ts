@@ -1,5 +1,5 @@
 // IPC handlers of the accounts domain: accounts, API keys, lines. Thin: the rules (name
-// uniqueness, opening credit with the account, a line that is not there) live in accounts/.
+// uniqueness, opening credit with the account, a line's form, what may be deleted) live in accounts/.
 import type { accountsContracts } from '../../../shared/ipc/contracts/accounts';
 import type { AppServices, HandlersFor } from './dispatcher';
 
@@ -13,6 +13,8 @@ export function accountsHandlers({ core }: AppServices): HandlersFor<typeof acco
     'apiKeys:revoke': ({ id }) => core.accounts.revokeApiKey(id),
     'lines:list': ({ account_id }) => core.accounts.listLines(account_id),
     'lines:upsert': ({ account_id, ...line }) => core.accounts.upsertLine(account_id, line),
+    'lines:add': ({ account_id, ...line }) => core.accounts.addLine(account_id, line),
     'lines:remove': ({ account_id, number }) => core.accounts.removeLine(account_id, number),
+    'lines:delete': ({ account_id, number }) => (core.accounts.deleteLine(account_id, number), null),
   };
 }

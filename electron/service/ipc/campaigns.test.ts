@@ -126,7 +126,7 @@ it('exports the report, makes a segment of the failed, and resends to them as a 
     skipEmptyLines: true,
   }).data;
   expect(csv).toHaveLength(41);
-  expect(csv[0]).toContain('receptor');
+  expect(csv[0]).toContain('Receiver');
   expect(
     csv
       .slice(1)

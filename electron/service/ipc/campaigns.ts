@@ -46,12 +46,12 @@ export function campaignsHandlers(services: AppServices): HandlersFor<typeof cam
     'campaigns:pause': ({ account_id, execution_id }) => core.campaigns.pause(account_id, execution_id),
     'campaigns:resume': ({ account_id, execution_id }) => core.campaigns.resume(account_id, execution_id),
     'campaigns:cancel': ({ account_id, execution_id }) => core.campaigns.cancel(account_id, execution_id),
-    'campaigns:export': ({ account_id, execution_id, format, language, status, clicked, export_id }) =>
+    'campaigns:export': ({ account_id, execution_id, format, language, time_zone, status, clicked, export_id }) =>
       exportFile(services, `campaign-${execution_id}`, format, export_id, (file, progress) =>
         core.campaigns.exportReport(
           account_id,
           execution_id,
-          { format, language, file, filter: { status, clicked } },
+          { format, language, timeZone: time_zone, file, filter: { status, clicked } },
           progress,
         ),
       ),

@@ -376,6 +376,9 @@ describe('segments', () => {
     const byName = await ok('segments:members', { account_id: account, segment_id: id, search: 'customer 1999' });
     expect(byName.total).toBeGreaterThan(0);
     expect(byName.members.every((m) => m.fields['NAME']!.startsWith('customer 1999'))).toBe(true);
+    expect((await ok('segments:members', { account_id: account, segment_id: id, search: 'CUSTOMER ۱۹۹۹' })).total).toBe(
+      byName.total,
+    );
     expect((await ok('segments:get', { account_id: account, segment_id: id })).opted_out).toBe(1);
   });
 
@@ -389,6 +392,12 @@ describe('segments', () => {
       'مشتریان وفادار',
     );
     expect((await ok('segments:list', { account_id: account, search: 'وفادار' })).map((s) => s.id)).toEqual([a]);
+    // Typed on an Arabic keyboard (ي, ك) and without the half-space, it still finds the name.
+    await ok('segments:rename', { account_id: account, segment_id: b, name: 'مشتری‌های یلدا کرج' });
+    expect((await ok('segments:list', { account_id: account, search: 'مشتريهاي يلدا كرج' })).map((s) => s.id)).toEqual([
+      b,
+    ]);
+    await ok('segments:rename', { account_id: account, segment_id: b, name: 'b' });
 
     expect(await ok('segments:combineCount', { account_id: account, include: [a, b] })).toEqual({ count: 149 });
     expect(await ok('segments:combineCount', { account_id: account, include: [a], exclude: [b] })).toEqual({

@@ -1,5 +1,5 @@
-// IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign, the floor at zero and the
-// ledger's paging live in Credit.
+// IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign and bounds, the floor at zero,
+// the ledger's paging and its refunds grouped per send live in Credit.
 import type { creditContracts } from '../../../shared/ipc/contracts/credit';
 import type { AppServices, HandlersFor } from './dispatcher';
 
@@ -10,7 +10,7 @@ export function creditHandlers({ core }: AppServices): HandlersFor<typeof credit
       account_id,
       credit_rials: core.credit.adjust(account_id, amount_rials, note ?? '', kind),
     }),
-    'credit:ledger': ({ account_id, limit, before_id }) =>
-      core.credit.ledger(account_id, { limit, beforeId: before_id }),
+    'credit:ledger': ({ account_id, limit, before_id, send_id }) =>
+      core.credit.ledger(account_id, { limit, beforeId: before_id, sendId: send_id }),
   };
 }

@@ -173,7 +173,7 @@ describe('compose and messages', () => {
     expect(preview.receivers).toEqual({
       valid: ['09121234567', '09121112233'],
       invalid: ['123'],
-      duplicates: ['09121234567'],
+      duplicates: ['09121234567', '09121234567'],
       segment_members: 0,
       total: 2,
     });
@@ -445,5 +445,66 @@ describe('backup and segments', () => {
     const large = await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', segment_id: id });
     expect(large).toMatchObject({ accepted: 12_000 });
     expect(count(large.send_id)).toBe(12_000);
+  });
+});
+
+describe('the reasons of what a user can get wrong in Settings', () => {
+  const reason = async (channel: string, input: unknown) =>
+    ((await refused(channel, input)) as { reason?: string }).reason;
+
+  it('adds a line normalized, says when it exists or has the wrong form, and deletes one that never sent', async () => {
+    const added = await ok('lines:add', {
+      account_id: account,
+      number: '۱۰۰۰۲۰۰۰',
+      provider: 'sms',
+      permissions: ['can_send_api_campaign'],
+    });
+    expect(added.number).toBe('10002000');
+    const again = { account_id: account, number: '10002000', provider: 'sms', permissions: [] };
+    expect(await reason('lines:add', again)).toBe('line_exists');
+    expect(await reason('lines:add', { ...again, number: 'abc' })).toBe('sms_line_number_invalid');
+    expect(await reason('lines:add', { ...again, number: 'a', provider: 'bale' })).toBe('messenger_line_name_invalid');
+    expect(await ok('lines:delete', { account_id: account, number: '10002000' })).toBeNull();
+    expect((await ok('lines:list', { account_id: account })).map((l) => l.number)).not.toContain('10002000');
+    await ok('messages:send', { account_id: account, sender: '30001111', message: 'x', receivers: ['09121234567'] });
+    expect(await reason('lines:delete', { account_id: account, number: '30001111' })).toBe('line_has_messages');
+    expect(await reason('lines:delete', { account_id: account, number: '39999999' })).toBe('line_not_found');
+  });
+
+  it('refuses a taken account name, a price out of range and amounts too large, each with its reason', async () => {
+    expect(await reason('accounts:create', { name: 'other' })).toBe('account_name_taken');
+    expect(await reason('pricing:set', { sms_page_tomans: -5, messenger_message_tomans: 50 })).toBe(
+      'price_out_of_range',
+    );
+    expect((await ok('pricing:get')).sms_page_tomans).toBe(150);
+    expect(await reason('credit:topUp', { account_id: account, amount_rials: 10 ** 14 })).toBe('amount_too_large');
+    for (let i = 0; i < 99; i++) await ok('credit:topUp', { account_id: account, amount_rials: 10 ** 13 });
+    expect(await reason('credit:topUp', { account_id: account, amount_rials: 10 ** 13 })).toBe('balance_too_large');
+    const { credit_rials } = await ok('credit:balance', { account_id: account });
+    expect(credit_rials).toBeLessThanOrEqual(10 ** 15);
+    expect(core.credit.ledgerSum(account)).toBe(credit_rials);
+    expect((await ok('accounts:list')).find((a) => a.id === account)?.credit_rials).toBe(credit_rials);
+  });
+
+  it('says which backup file is missing or is no backup', async () => {
+    expect(await reason('backup:restore', { path: path.join(core.dataDir, 'missing.db') })).toBe('backup_file_missing');
+    const junk = path.join(core.dataDir, 'junk.db');
+    fs.writeFileSync(junk, 'not a database');
+    expect(await reason('backup:restore', { path: junk })).toBe('backup_not_chapar');
+  });
+
+  it('lists a send’s refunds as one ledger row and expands it', async () => {
+    core.settings.setSimulator({ seed: 1, handoff_ms: 10, delivery_ms: 10, outcomes: { '13': 1 } });
+    const sent = await ok('messages:send', {
+      account_id: account,
+      sender: '30001111',
+      message: 'x',
+      receivers: ['09121234567', '09121234568', '09121234569'],
+    });
+    await deliverAll();
+    const { entries } = await ok('credit:ledger', { account_id: account });
+    expect(entries[0]).toMatchObject({ kind: 'refund', send_id: sent.send_id, refund_count: 3, amount_rials: 4500 });
+    const rows = await ok('credit:ledger', { account_id: account, send_id: sent.send_id });
+    expect(rows.entries.map((e) => e.amount_rials)).toEqual([1500, 1500, 1500]);
   });
 });

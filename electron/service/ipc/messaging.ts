@@ -1,6 +1,7 @@
 // IPC handlers of the messaging domain: the composer (preview = the acceptance path's dry run,
 // send = the acceptance path), the message views and exports.
 import { panelSend, preview } from '../messaging/compose';
+import { DEFAULT_TIME_ZONE } from '../messaging/export-format';
 import type { messagingContracts } from '../../../shared/ipc/contracts/messaging';
 import type { AppServices, HandlersFor } from './dispatcher';
 
@@ -14,8 +15,11 @@ export function messagingHandlers(services: AppServices): HandlersFor<typeof mes
     'messages:timeline': ({ message_id, account_id }) => core.messaging.queries.timeline(message_id, account_id),
     'sends:list': (input) => core.sends.list(input),
     'sends:get': (input) => core.sends.get(input),
-    'messages:export': async ({ format, export_id, ...filter }) => {
-      const result = await services.exporter.run(filter, format, export_id);
+    'messages:export': async ({ format, export_id, language, time_zone, ...filter }) => {
+      const result = await services.exporter.run(filter, format, export_id, {
+        language: language ?? 'fa',
+        timeZone: time_zone ?? DEFAULT_TIME_ZONE,
+      });
       const web = host.mode === 'web' && host.exportUrl;
       return {
         export_id: result.export_id,

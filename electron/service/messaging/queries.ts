@@ -1,13 +1,16 @@
 // The app's view of messages: filtered lists (keyset or offset paging, newest first), counts,
 // one message's timeline, and a chunked reader for exports. Read-only SQL over the core's tables;
 // the indexes of migration 0003 and the id order of created-order.ts back every filter the UI offers.
+// The text filter compares both sides in shared/search.ts's form (Arabic and Persian letters and
+// digits alike, the zero-width non-joiner ignored); the receiver filter takes any part of a number.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
-import { normalizePhone } from '../../../shared/phone';
-import { toAsciiDigits } from '../../../shared/digits';
+import { phoneSearchDigits } from '../../../shared/phone';
+import { searchKey } from '../../../shared/search';
+import { textMatch } from '../db/text-match';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
 
 interface RawRow {
@@ -47,17 +50,17 @@ interface Where {
 export interface WhereOptions {
   /**
    * For a list (ORDER BY id DESC LIMIT n): conditions whose index would return rows out of id
-   * order, for SQLite to sort all of them (a wide date range, a short number prefix), are
+   * order, for SQLite to sort all of them (a wide date range), are
    * written with a unary + so the planner walks the primary key newest first instead; a date
    * range is narrowed to its id range, since ids are given in creation order.
    */
   ordered?: { idFrom: number | null; idTo: number | null };
 }
 
-/** Shorter number prefixes match too many receivers for their index to help an ordered list. */
-const SELECTIVE_PREFIX = 6;
-
-/** The WHERE clause of a filter; every condition is on an indexed column or a small table. */
+/**
+ * The WHERE clause of a filter: every condition is on an indexed column or a small table, but for
+ * the receiver and the text, which a list answers walking newest first until its page is full.
+ */
 export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): Where {
   const ordered = options.ordered;
   const parts: string[] = [];
@@ -76,18 +79,17 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
     params.push(filter.sender);
   }
   if (filter.receptor) {
-    const normalized = normalizePhone(filter.receptor);
-    if (normalized) {
+    // Any part of a number, in any digits: its digits anywhere in the stored 09… form (a whole number
+    // compares equal). Not a number at all (letters): nothing matches. No receiver index (see 0004):
+    // a list walks newest first and stops at its page.
+    const digits = phoneSearchDigits(filter.receptor);
+    if (digits === null || digits === '') parts.push('0');
+    else if (digits.length === 11) {
       parts.push('m.receptor = ?');
-      params.push(normalized);
+      params.push(digits);
     } else {
-      // A partial number: prefix match on the canonical form (a scan newest first; no receiver index, see 0004).
-      let digits = toAsciiDigits(filter.receptor).replace(/\D/g, '');
-      if (digits.startsWith('98')) digits = digits.slice(2);
-      if (digits.startsWith('9')) digits = '0' + digits;
-      const column = ordered && digits.length < SELECTIVE_PREFIX ? '+m.receptor' : 'm.receptor';
-      parts.push(`${column} >= ? AND ${column} < ?`);
-      params.push(digits, digits + '\uffff');
+      parts.push('instr(m.receptor, ?) > 0');
+      params.push(digits);
     }
   }
   if (filter.send_id !== undefined) {
@@ -120,9 +122,17 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
       params.push(ordered.idFrom, ordered.idTo);
     }
   }
-  if (filter.text) {
-    parts.push("COALESCE(m.text, s.text) LIKE ? ESCAPE '\\'");
-    params.push('%' + filter.text.replace(/[\\%_]/g, (c) => '\\' + c) + '%');
+  const text = filter.text === undefined ? '' : searchKey(filter.text);
+  if (text !== '') {
+    // A message's text is its own (a personalized campaign message) or its send's (NULL here): the
+    // matching sends are found once, and only the messages with their own text are read one by one.
+    const sendMatches = textMatch('text', text);
+    const ownMatches = textMatch('m.text', text);
+    // (OR and AND, not CASE: SQLite cuts them short as conditions, never inside a CASE's value.)
+    parts.push(
+      `((m.text IS NULL AND m.send_id IN (SELECT id FROM sends WHERE ${sendMatches.sql})) OR ${ownMatches.sql})`,
+    );
+    params.push(...sendMatches.params, ...ownMatches.params);
   }
   return { sql: parts.length > 0 ? 'WHERE ' + parts.join(' AND ') : '', params };
 }

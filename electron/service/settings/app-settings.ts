@@ -1,7 +1,12 @@
-// Settings of the app itself (not of the messaging service): language and the local HTTP API's
-// address, stored through Settings under 'app', and the rules of changing them. Applying a change
-// that needs the host (restarting the API, moving the data folder) is the host's business: it says
-// what it can do through AppSettingsHost.
+// Settings of the app itself (not of the messaging service): the local HTTP API's address, stored
+// through Settings under 'app', and the rules of changing them. Applying a change that needs the
+// host (restarting the API, moving the data folder) is the host's business: it says what it can
+// do through AppSettingsHost.
+//
+// `language` is still stored and answered for older clients, but the app no longer reads or
+// writes it: the language is each person's own (the renderer's lib/preferences.ts, kept in the
+// desktop app's profile or the browser), so one person's switch no longer switches everyone on
+// the same `serve`.
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from './settings';
@@ -79,12 +84,22 @@ export async function updateAppSettings(
       throw new ServiceError(
         ApiCode.BadRequest,
         'the HTTP API address cannot be changed here (web mode shares its server)',
+        'http_api_fixed',
       );
     await host.httpApi.apply(httpApi);
+    if (httpApi.enabled && host.httpApi.url() === null) {
+      // The port is taken, or the host is not this computer's: back to the address that worked.
+      await host.httpApi.apply(stored.http_api);
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `the HTTP API cannot listen on ${httpApi.host}:${httpApi.port}`,
+        'http_api_address_unavailable',
+      );
+    }
   }
   if (patch.data_dir !== undefined) {
     if (!host.nextDataDir)
-      throw new ServiceError(ApiCode.BadRequest, 'the data folder is chosen at start (serve --data)');
+      throw new ServiceError(ApiCode.BadRequest, 'the data folder is chosen at start (serve --data)', 'data_dir_fixed');
     host.nextDataDir.set(path.resolve(patch.data_dir));
   }
   writeAppSettings(settings, { language: patch.language ?? stored.language, http_api: httpApi });

@@ -2,6 +2,9 @@
 // simulator, and the app's own (app-settings.ts). Nothing else reads or writes that table.
 import type { z } from 'zod';
 import type { Db } from '../db/database';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import { MAX_PRICE_TOMANS } from '../../../shared/credit';
 import { PricingSchema, SimulatorSchema, type Pricing, type Simulator } from '../../../shared/ipc/schemas';
 
 export { PricingSchema, SimulatorSchema };
@@ -55,7 +58,15 @@ export class Settings {
   pricing(): Pricing {
     return this.read('pricing', PricingSchema, DEFAULT_PRICING);
   }
+  /** New prices, each from 0 (free) to MAX_PRICE_TOMANS; anything else is refused (`price_out_of_range`), not clamped. */
   setPricing(pricing: Pricing): Pricing {
+    for (const [name, tomans] of Object.entries(pricing))
+      if (!Number.isFinite(tomans) || tomans < 0 || tomans > MAX_PRICE_TOMANS)
+        throw new ServiceError(
+          ApiCode.BadRequest,
+          `${name} must be from 0 to ${MAX_PRICE_TOMANS} tomans, not ${tomans}`,
+          'price_out_of_range',
+        );
     return this.write('pricing', PricingSchema, pricing);
   }
   simulator(): SimulatorSettings {

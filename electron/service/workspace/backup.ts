@@ -32,7 +32,7 @@ function stampedName(core: Core, prefix: string): string {
 
 export async function createBackup(core: Core, target?: string): Promise<BackupInfo> {
   const file = path.resolve(target ?? stampedName(core, 'chapar'));
-  if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`);
+  if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`, 'backup_target_exists');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = file + '.part';
   fs.rmSync(partial, { force: true });
@@ -57,25 +57,45 @@ export function listBackups(core: Core): BackupInfo[] {
     .sort((a, b) => b.created_at - a.created_at || b.path.localeCompare(a.path));
 }
 
-/** Checks that a file is a Chapar database this build can open; returns its schema version. */
+/**
+ * Checks that a file is a Chapar database this build can open, whose money it can count (every
+ * balance and ledger amount an exact JavaScript number); returns its schema version. Each refusal
+ * has its reason: the file is missing, is no Chapar backup, is from a newer Chapar, or is damaged.
+ */
 function checkBackup(file: string): number {
-  if (!fs.existsSync(file)) throw new ServiceError(ApiCode.NotFound, file);
+  if (!fs.existsSync(file)) throw new ServiceError(ApiCode.NotFound, file, 'backup_file_missing');
   let source: Database.Database | undefined;
   try {
     source = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: nativeBinding() });
     const version = source.pragma('user_version', { simple: true }) as number;
     if (version > migrations.length)
-      throw new ServiceError(ApiCode.BadRequest, `the backup is from a newer Chapar (schema ${version})`);
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `the backup is from a newer Chapar (schema ${version})`,
+        'backup_from_newer_version',
+      );
     const hasAccounts = source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get();
-    if (version < 1 || !hasAccounts) throw new ServiceError(ApiCode.BadRequest, 'not a Chapar backup');
+    if (version < 1 || !hasAccounts)
+      throw new ServiceError(ApiCode.BadRequest, 'not a Chapar backup', 'backup_not_chapar');
     const check = source.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new ServiceError(ApiCode.BadRequest, `the backup is damaged: ${String(check)}`);
+    if (check !== 'ok')
+      throw new ServiceError(ApiCode.BadRequest, `the backup is damaged: ${String(check)}`, 'backup_damaged');
+    const uncountable = source
+      .prepare<[number, number, number, number], number>(
+        `SELECT EXISTS (SELECT 1 FROM accounts WHERE credit_rials NOT BETWEEN ? AND ?)
+             OR EXISTS (SELECT 1 FROM credit_ledger WHERE amount_rials NOT BETWEEN ? AND ?)`,
+      )
+      .pluck()
+      .get(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    if (uncountable === 1)
+      throw new ServiceError(ApiCode.BadRequest, 'the backup holds amounts beyond exact counting', 'backup_damaged');
     return version;
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw new ServiceError(
       ApiCode.BadRequest,
       `not a readable database: ${error instanceof Error ? error.message : String(error)}`,
+      'backup_not_chapar',
     );
   } finally {
     source?.close();
@@ -88,7 +108,8 @@ export async function restoreBackup(
 ): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
   const source = path.resolve(file);
   const live = path.join(core.dataDir, 'chapar.db');
-  if (path.resolve(live) === source) throw new ServiceError(ApiCode.BadRequest, 'that is the live database');
+  if (path.resolve(live) === source)
+    throw new ServiceError(ApiCode.BadRequest, 'that is the live database', 'backup_is_live_database');
   checkBackup(source);
   const safety = await createBackup(core, stampedName(core, 'before-restore'));
   // The backup API writes into the live file under SQLite's own locks; the core's connection sees

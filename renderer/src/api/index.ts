@@ -9,6 +9,8 @@ import {
   uploadSpreadsheet,
   type ChaparBridge,
   type Client,
+  type Connection,
+  type ConnectionState,
 } from '../../../shared/ipc';
 import type { Backup } from '../../../shared/ipc/schemas';
 
@@ -25,18 +27,29 @@ export interface Api extends Client {
    * optouts:import take: desktop, its path; web mode, streamed to the server first.
    */
   openSpreadsheet(file: File): Promise<{ file: string; name: string; bytes: number }>;
+  /**
+   * Whether the core can be reached (web mode: the server may stop or the network drop; the
+   * desktop's preload cannot lose it). Absent in tests' fakes: always online.
+   */
+  readonly connection?: Connection;
 }
 
+/** The desktop app's connection: the core lives in the same app. */
+const ALWAYS_ONLINE: Connection = { state: (): ConnectionState => 'online', subscribe: () => () => undefined };
+
 export function connectApi(): Api {
-  const client = createClient(defaultTransport());
+  const transport = defaultTransport();
+  const client = createClient(transport);
   const bridge = (globalThis as { chapar?: ChaparBridge }).chapar;
   return {
     ...client,
     desktop: bridge !== undefined,
+    connection: 'connection' in transport ? transport.connection : ALWAYS_ONLINE,
     async openSpreadsheet(file) {
       if (bridge) {
         const path = bridge.pathForFile(file);
-        if (!path) throw new IpcCallError('imports:upload', { code: 400, message: 'no file' });
+        if (!path)
+          throw new IpcCallError('imports:upload', { code: 400, message: 'no file', reason: 'import_file_missing' });
         return { file: path, name: file.name, bytes: file.size };
       }
       const result = await uploadSpreadsheet(file, file.name);
@@ -67,4 +80,4 @@ export type {
   Simulator,
   StatusCounts,
 } from '../../../shared/ipc/schemas';
-export { IpcCallError } from '../../../shared/ipc';
+export { IpcCallError, OFFLINE_REASON, type ConnectionState } from '../../../shared/ipc';

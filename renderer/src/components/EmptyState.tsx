@@ -1,4 +1,5 @@
-// The one look of "nothing here yet": an icon, a sentence and what to do about it.
+// The one look of "nothing here yet": an icon, a sentence, what to do about it, and (when there is
+// one) the button that leads to that next step.
 import { Stack, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -7,11 +8,14 @@ export function EmptyState({
   title,
   hint,
   testId,
+  action,
 }: {
   icon: ReactNode;
   title: string;
   hint?: string;
   testId: string;
+  /** The next step's button. */
+  action?: ReactNode;
 }) {
   return (
     <Stack align="center" gap="xs" py="xl" data-testid={testId}>
@@ -24,6 +28,7 @@ export function EmptyState({
           {hint}
         </Text>
       ) : null}
+      {action ?? null}
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
-// A page that throws shows a message and a way out instead of a blank window; the shell and the
-// other pages keep working.
-import { Alert, Button, Stack } from '@mantine/core';
+// A page that throws shows a message in the UI's language and a way out instead of a blank
+// window; the shell and the other pages keep working. The program's own words (English, for
+// whoever is asked for help) stay below it, set apart as technical text.
+import { Alert, Button, Code, Stack, Text } from '@mantine/core';
 import { Component, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 
@@ -27,7 +28,14 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey: st
         {(t) => (
           <Stack maw={560} data-testid="page-error">
             <Alert color="red" title={t('common.error')}>
-              {this.state.error?.message}
+              <Stack gap="xs">
+                <Text size="sm">{t('errors.page')}</Text>
+                {this.state.error?.message ? (
+                  <Code block dir="ltr" data-testid="page-error-detail">
+                    {this.state.error.message}
+                  </Code>
+                ) : null}
+              </Stack>
             </Alert>
             <Button variant="light" onClick={() => window.location.reload()}>
               {t('common.reload')}

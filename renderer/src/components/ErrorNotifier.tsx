@@ -1,10 +1,12 @@
-// Shows the stores' errors as notifications, once each. The service's messages are Persian and
-// ready to display (spec 7), so they are shown as they come.
-import { useEffect } from 'react';
+// Shows the stores' errors as notifications, once each, as the stores word them (errorMessage:
+// in the UI's language). A call that could not reach the core is left to the shell's offline
+// banner: one banner, not a notification per store.
+import { useEffect, useRef } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../stores/context';
+import { offlineMessage } from '../stores/errors';
 
 export function ErrorNotifier() {
   const { t } = useTranslation();
@@ -17,10 +19,16 @@ export function ErrorNotifier() {
     useStore(stores.contacts, (s) => s.error),
   ];
   const key = errors.join('\u0000');
+  // Shown when it appears, not again when the language changes (a store keeps its last error).
+  const shown = useRef<string[]>([]);
   useEffect(() => {
-    for (const message of key.split('\u0000')) {
-      if (message) notifications.show({ id: message, color: 'red', title: t('common.error'), message });
+    const offline = offlineMessage();
+    const messages = key.split('\u0000');
+    for (const message of messages) {
+      if (message && message !== offline && !shown.current.includes(message))
+        notifications.show({ id: message, color: 'red', title: t('common.error'), message });
     }
+    shown.current = messages;
   }, [key, t]);
   return null;
 }

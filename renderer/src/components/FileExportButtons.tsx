@@ -1,6 +1,8 @@
-// CSV / Excel buttons of a file export (a segment, the opt-out list, a rejection report): web mode
-// downloads the file from the address the service answers; the desktop app has it written already
-// and offers to show it in its folder. A notice says how many rows went where.
+// CSV / Excel buttons of a file export (a segment, the opt-out list, a rejection report, a
+// campaign's report): web mode downloads the file from the address the service answers; the
+// desktop app has it written already and offers to show it in its folder. `run` is told who the
+// file is for (the UI's language, this person's time zone). A notice says how many rows went
+// where, the file's name or path isolated from the sentence around it.
 import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
@@ -8,7 +10,8 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../stores/context';
-import { formatNumber } from '../lib/format';
+import { formatNumber, isolate } from '../lib/format';
+import { exportLocale, type ExportLocale } from '../lib/exports';
 import { download } from '../lib/download';
 import { useLanguage } from '../i18n/useLanguage';
 
@@ -28,7 +31,7 @@ export function FileExportButtons({
   size = 'sm',
   before,
 }: {
-  run: (format: 'csv' | 'xlsx') => Promise<WrittenExport | null>;
+  run: (format: 'csv' | 'xlsx', locale: ExportLocale) => Promise<WrittenExport | null>;
   labels: { csv: string; xlsx: string };
   /** The notice's title. */
   title: string;
@@ -45,16 +48,16 @@ export function FileExportButtons({
   const [written, setWritten] = useState<string | null>(null);
   const start = async (format: 'csv' | 'xlsx') => {
     setExporting(format);
-    const result = await run(format).finally(() => setExporting(null));
+    const result = await run(format, exportLocale(language)).finally(() => setExporting(null));
     if (!result) return;
     if (result.url) download(result.url, result.file_name);
     setWritten(result.path);
     notifications.show({
       color: 'teal',
       title,
-      message: t('segment.exportedRows', {
+      message: t('exports.rowsTo', {
         n: formatNumber(result.rows, language),
-        file: result.path ?? result.file_name,
+        file: isolate(result.path ?? result.file_name),
       }),
     });
   };

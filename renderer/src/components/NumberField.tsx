@@ -62,6 +62,8 @@ export function NumberField({
   const [editing, setEditing] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const caret = useRef<number | null>(null);
+  /** The whole grouped text was selected when the field was entered (a tab, a select-all). */
+  const selectAll = useRef(false);
 
   const local = (text: string) => digits(text, language).replace('.', language === 'fa' ? '\u066b' : '.');
   const shown =
@@ -73,10 +75,16 @@ export function NumberField({
           ? formatNumber(value, language, allowDecimal ? 6 : 0)
           : local(String(value));
 
-  // Digits are replaced one for one, but dropped characters move the caret: put it back.
+  // Digits are replaced one for one, but dropped characters move the caret: put it back. Entering
+  // the field ungroups its text; a selection of all of it stays all of it, so typing replaces it.
   useLayoutEffect(() => {
-    if (caret.current !== null && input.current && document.activeElement === input.current) {
-      input.current.setSelectionRange(caret.current, caret.current);
+    const field = input.current;
+    if (!field || document.activeElement !== field) return;
+    if (selectAll.current) {
+      field.setSelectionRange(0, field.value.length);
+      selectAll.current = false;
+    } else if (caret.current !== null) {
+      field.setSelectionRange(caret.current, caret.current);
       caret.current = null;
     }
   });
@@ -95,9 +103,15 @@ export function NumberField({
       {...rest}
       ref={input}
       inputMode={allowDecimal ? 'decimal' : 'numeric'}
+      // A number reads left to right in either language ("-5", not "5-"), aligned with the form's side.
+      dir="ltr"
+      styles={{ input: { textAlign: language === 'fa' ? 'right' : 'left' } }}
       value={shown}
       error={error ?? outOfRange}
       onFocus={(event) => {
+        const field = event.currentTarget;
+        selectAll.current =
+          field.value.length > 0 && field.selectionStart === 0 && field.selectionEnd === field.value.length;
         setEditing(value === '' ? '' : String(value));
         onFocus?.(event);
       }}

@@ -1,10 +1,12 @@
-// The app shell: header (name, account, credit), navigation, and the current page.
-import { AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
+// The app shell: header (name, account, credit), navigation, the banner while the core cannot be
+// reached (web mode), and the current page.
+import { Alert, AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
   IconChartBar,
   IconList,
+  IconPlugConnectedX,
   IconSend,
   IconSettings,
   IconSpeakerphone,
@@ -17,19 +19,29 @@ import { useStores } from '../stores/context';
 import { sessionSelectors } from '../stores/session';
 import { useRoute, type Page } from './useRoute';
 import { Money } from './Money';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
 import { ErrorBoundary } from './ErrorBoundary';
 import { WindowFileDrop } from './import/WindowFileDrop';
 
-// Pages load on first visit: the charts of the dashboard and the settings forms stay out of the
-// first script the window parses.
-const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
-const ComposePage = lazy(() => import('../pages/ComposePage').then((m) => ({ default: m.ComposePage })));
-const MessagesPage = lazy(() => import('../pages/MessagesPage').then((m) => ({ default: m.MessagesPage })));
-const ContactsPage = lazy(() => import('../pages/ContactsPage').then((m) => ({ default: m.ContactsPage })));
-const CampaignsPage = lazy(() => import('../pages/CampaignsPage').then((m) => ({ default: m.CampaignsPage })));
-const SettingsPage = lazy(() => import('../pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+// Pages load apart from the first script the window parses (the charts of the dashboard, the
+// settings forms), on first visit, and all of them a moment after the first page is drawn: a page
+// opened while the server is out of reach (web mode) is then already here.
+const PAGE_MODULES = {
+  dashboard: () => import('../pages/DashboardPage'),
+  compose: () => import('../pages/ComposePage'),
+  messages: () => import('../pages/MessagesPage'),
+  contacts: () => import('../pages/ContactsPage'),
+  campaigns: () => import('../pages/CampaignsPage'),
+  settings: () => import('../pages/SettingsPage'),
+};
+const DashboardPage = lazy(() => PAGE_MODULES.dashboard().then((m) => ({ default: m.DashboardPage })));
+const ComposePage = lazy(() => PAGE_MODULES.compose().then((m) => ({ default: m.ComposePage })));
+const MessagesPage = lazy(() => PAGE_MODULES.messages().then((m) => ({ default: m.MessagesPage })));
+const ContactsPage = lazy(() => PAGE_MODULES.contacts().then((m) => ({ default: m.ContactsPage })));
+const CampaignsPage = lazy(() => PAGE_MODULES.campaigns().then((m) => ({ default: m.CampaignsPage })));
+const SettingsPage = lazy(() => PAGE_MODULES.settings().then((m) => ({ default: m.SettingsPage })));
+const PRELOAD_AFTER_MS = 1500;
 
 const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'dashboard', icon: IconChartBar },
@@ -40,10 +52,16 @@ const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'settings', icon: IconSettings },
 ];
 
-export function Shell() {
+export function Shell({ offline = false }: { offline?: boolean }) {
   const { t } = useTranslation();
   const [page, go] = useRoute();
   const [opened, { toggle, close }] = useDisclosure();
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      for (const load of Object.values(PAGE_MODULES)) void load().catch(() => undefined);
+    }, PRELOAD_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
   return (
     <AppShell
       header={{ height: 60 }}
@@ -83,6 +101,7 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        {offline ? <OfflineBanner /> : null}
         <WindowFileDrop />
         <ErrorNotifier />
         <ErrorBoundary resetKey={page}>
@@ -97,6 +116,28 @@ export function Shell() {
         </ErrorBoundary>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/**
+ * The core cannot be reached: the pages keep what they last showed, the transport reconnects by
+ * itself. Kept in view while scrolling; announced to screen readers.
+ */
+function OfflineBanner() {
+  const { t } = useTranslation();
+  return (
+    <Alert
+      data-testid="offline-banner"
+      role="status"
+      color="orange"
+      variant="filled"
+      icon={<IconPlugConnectedX size={20} />}
+      mb="md"
+      py="xs"
+      style={{ position: 'sticky', top: 'calc(var(--app-shell-header-offset, 0rem) + 0.5rem)', zIndex: 150 }}
+    >
+      {t('offline.banner')}
+    </Alert>
   );
 }
 

@@ -1,51 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeReceivers } from './receivers';
-import { composePreview, ucs2Runs } from './preview';
 import { formatBytes, formatDate, formatDuration, formatNumber, formatPercent, languageFromNavigator } from './format';
 import { en } from '../i18n/en';
 import { fa } from '../i18n/fa';
-
-const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
-
-describe('receivers preview', () => {
-  it('sorts pasted numbers into valid, invalid and duplicate as the service will', () => {
-    const result = analyzeReceivers('0912 123 4567\n+989121234567, ۰۹۱۲۷۶۵۴۳۲۱; 12345\n9121234567');
-    expect(result.valid).toEqual(['09121234567', '09127654321']);
-    expect(result.invalid).toEqual(['12345']);
-    expect(result.duplicates).toEqual(['09121234567']);
-    expect(result.submitted).toHaveLength(5);
-  });
-});
-
-describe('compose preview', () => {
-  it('adds the opt-out phrase on SMS lines and prices the pages', () => {
-    const preview = composePreview('Hello', 'sms', pricing, 3);
-    expect(preview.finalText).toBe('Hello\nلغو۱۱');
-    expect(preview.encoding).toBe('UCS-2');
-    expect(preview.pages).toBe(1);
-    expect(preview.costPerMessageRials).toBe(1500);
-    expect(preview.totalRials).toBe(4500);
-    expect(preview.ucs2).toEqual(['ل', 'غ', 'و', '۱']);
-  });
-
-  it('leaves messenger texts alone at the messenger price', () => {
-    const preview = composePreview('Hello', 'bale', pricing, 2);
-    expect(preview).toMatchObject({
-      finalText: 'Hello',
-      encoding: 'GSM-7',
-      costPerMessageRials: 500,
-      totalRials: 1000,
-    });
-  });
-
-  it('marks the runs of characters forcing UCS-2', () => {
-    expect(ucs2Runs('ab سل c')).toEqual([
-      { text: 'ab ', ucs2: false },
-      { text: 'سل', ucs2: true },
-      { text: ' c', ucs2: false },
-    ]);
-  });
-});
 
 describe('formatting', () => {
   it('writes Persian digits and separators in fa, ASCII in en', () => {

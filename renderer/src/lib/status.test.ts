@@ -1,6 +1,6 @@
 // The lifecycle table drives the renderer: a status added to shared/lifecycle.ts in one place only
 // (without its labels, colour, place in the Messages filter, the dashboard chart or the simulator's
-// outcomes, or its merge order) fails here. The English labels are typed by the table's names and
+// outcomes, or its merge order) fails here. Failed finals (11, 13, 14) share the failure colour. The English labels are typed by the table's names and
 // the colours by its tones, so most of it fails typecheck first.
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,18 @@ import {
 import { DashboardBucketSchema, SimulatorSchema } from '../../../shared/ipc/schemas';
 import { en } from '../i18n/en';
 import { fa } from '../i18n/fa';
-import { ALL_STATUSES, CHART_SERIES, chartSeriesOf, statusColor, statusFilterOptions, statusLabel } from './status';
+import {
+  ALL_STATUSES,
+  CHART_SERIES,
+  FAILURE_COLOR,
+  OCCURRING_STATUSES,
+  chartSeriesOf,
+  statusColor,
+  statusDescription,
+  statusFilterOptions,
+  statusLabel,
+} from './status';
+import { statusShortLabel } from '../../../shared/status-labels';
 import { newerStatus } from '../stores/status-merge';
 
 const statuses = Object.keys(LIFECYCLE).map(Number) as MessageStatus[];
@@ -28,21 +39,38 @@ describe('statuses in the UI', () => {
       expect(typeof english).toBe('string');
       expect(english).not.toBe('');
       expect(english).not.toBe(String(status));
-      expect(statusLabel(status, 'fa')).toBe(LIFECYCLE[status].text);
+      expect(statusLabel(status, 'fa')).toBe(statusShortLabel(status, 'fa'));
+      // The hover says it in full: the spec's own text in Persian.
+      expect(statusDescription(status, 'fa')).toBe(LIFECYCLE[status].text);
+      expect(statusDescription(status, 'en')).toMatch(/\S/);
       expect(statusColor(status)).toMatch(/^[a-z]+$/);
     }
     // Labels tell statuses apart.
     expect(new Set(statuses.map((s) => statusLabel(s, 'en'))).size).toBe(statuses.length);
   });
 
-  it('the Messages filter offers every stored status and nothing else, in the lifecycle order', () => {
+  it('the Messages filter offers the statuses that occur, in the lifecycle order, with their full text', () => {
     for (const language of ['en', 'fa'] as const) {
       const options = statusFilterOptions(language);
-      expect(options.map((o) => Number(o.value))).toEqual([...STORED_STATUSES]);
-      for (const option of options) expect(option.label).toBe(statusLabel(Number(option.value), language));
+      expect(options.map((o) => Number(o.value))).toEqual([...OCCURRING_STATUSES]);
+      for (const option of options) {
+        expect(option.label).toBe(statusLabel(Number(option.value), language));
+        expect(option.description).toBe(statusDescription(Number(option.value), language));
+      }
     }
-    for (const status of statuses)
-      expect(statusFilterOptions('en').some((o) => Number(o.value) === status)).toBe(LIFECYCLE[status].stored);
+    // Only stored statuses, and every one a message reaches with the simulator: the entries (1, 2),
+    // what the lifecycle moves to itself (4, 13, 14) and the carrier's final outcomes.
+    expect(OCCURRING_STATUSES.every((s) => LIFECYCLE[s].stored)).toBe(true);
+    expect([...OCCURRING_STATUSES].sort((a, b) => a - b)).toEqual([1, 2, 4, 10, 11, 13, 14]);
+    // The long text of 13 is no choice's label.
+    expect(statusFilterOptions('fa').find((o) => o.value === '13')!.label.length).toBeLessThan(30);
+  });
+
+  it('a message that ended without reaching its receiver shows the failure colour, a delivered one never', () => {
+    for (const status of FINAL_STATUSES)
+      expect(statusColor(status) === FAILURE_COLOR, `status ${status}`).toBe(status !== 10);
+    expect(statusColor(10)).not.toBe(FAILURE_COLOR);
+    for (const status of PENDING_STATUSES) expect(statusColor(status)).not.toBe(FAILURE_COLOR);
   });
 
   it('the dashboard chart counts every stored status in a series the dashboard answers, labelled in both languages', () => {
@@ -62,6 +90,8 @@ describe('statuses in the UI', () => {
     expect(new Set(PENDING_STATUSES.map(chartSeriesOf)).size).toBe(1);
     expect(new Set(FINAL_STATUSES.map(chartSeriesOf)).size).toBe(FINAL_STATUSES.length);
     expect(new Set(shown).size).toBe(shown.length);
+    // Told apart by colour too.
+    expect(new Set(CHART_SERIES.map((s) => s.color)).size).toBe(CHART_SERIES.length);
     for (const { name, color } of CHART_SERIES) {
       expect(en.dashboard.series[name]).toMatch(/\S/);
       expect(fa.dashboard.series[name]).toMatch(/\S/);

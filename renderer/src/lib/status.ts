@@ -1,24 +1,30 @@
 // How the UI shows a message status, all read from the lifecycle table (shared/lifecycle.ts):
-// the statuses and their order, which can be stored, the colour of each status's tone, its label
-// (shared/lifecycle.ts statusTextIn: the spec's Persian text or the English one, the same the
-// report exports use), the Messages filter's choices and the dashboard chart's series.
+// the statuses and their order, which can be stored, the colour of each (a final status other than
+// delivered is a failure, in one colour), its short label and full text (shared/status-labels.ts,
+// the same the exports write), the Messages filter's choices and the dashboard chart's series.
 import {
   ALL_STATUSES,
   FINAL_STATUSES,
   LIFECYCLE,
+  MessageStatus,
   STORED_STATUSES,
   isMessageStatus,
-  statusTextIn,
-  type MessageStatus,
   type StatusTone,
 } from '../../../shared/lifecycle';
+import { statusFullText, statusShortLabel } from '../../../shared/status-labels';
 import type { StatusCounts } from '../api';
 import type { Language } from './format';
 
 export { ALL_STATUSES, FINAL_STATUSES, STORED_STATUSES, isMessageStatus };
 
+/** A few words for a badge, a filter's choice, a timeline step. */
 export function statusLabel(status: number, language: Language): string {
-  return isMessageStatus(status) ? statusTextIn(status, language) : String(status);
+  return isMessageStatus(status) ? statusShortLabel(status, language) : String(status);
+}
+
+/** What the status means in full (the spec's text in Persian), for the hover of a short label. */
+export function statusDescription(status: number, language: Language): string {
+  return isMessageStatus(status) ? statusFullText(status, language) : String(status);
 }
 
 export function toneColor(tone: StatusTone): string {
@@ -42,13 +48,34 @@ export function toneColor(tone: StatusTone): string {
   }
 }
 
-export function statusColor(status: MessageStatus): string {
-  return toneColor(LIFECYCLE[status].tone);
+/** The colour of a message that ended without reaching its receiver (11, 13, 14). */
+export const FAILURE_COLOR = 'red';
+
+/** A final status that is not a delivery failed, whatever its kind: one colour says so. */
+function failed(status: MessageStatus): boolean {
+  const rule = LIFECYCLE[status];
+  return rule.final && rule.tone !== 'success';
 }
 
-/** The Messages filter's choices: every status a stored message can hold, in display order. */
-export function statusFilterOptions(language: Language): Array<{ value: string; label: string }> {
-  return STORED_STATUSES.map((s) => ({ value: String(s), label: statusLabel(s, language) }));
+export function statusColor(status: MessageStatus): string {
+  return failed(status) ? FAILURE_COLOR : toneColor(LIFECYCLE[status].tone);
+}
+
+/**
+ * Statuses a message of this app can be in: every stored status but those only an interim carrier
+ * report reaches. The one carrier here (the simulator) reports final outcomes only, so 6 never occurs.
+ */
+export const OCCURRING_STATUSES: readonly MessageStatus[] = STORED_STATUSES.filter(
+  (s) => s !== MessageStatus.SendError,
+);
+
+/** The Messages filter's choices: the statuses that occur, in display order, with their full text for the hover. */
+export function statusFilterOptions(language: Language): Array<{ value: string; label: string; description: string }> {
+  return OCCURRING_STATUSES.map((s) => ({
+    value: String(s),
+    label: statusLabel(s, language),
+    description: statusDescription(s, language),
+  }));
 }
 
 // ---- the dashboard chart
@@ -80,11 +107,16 @@ export function chartSeriesOf(status: MessageStatus): ChartSeries | null {
   return isChartSeries(name) ? name : null;
 }
 
+// The failures share one colour; the chart tells them apart by shade, in display order.
+const FAILURE_SHADES = [7, 4, 9];
+
 /** The chart's series in display order (pending first, then the final statuses), with their colours. */
 export const CHART_SERIES: ReadonlyArray<{ name: ChartSeries; color: string }> = [
   { name: PENDING_SERIES, color: `${toneColor('waiting')}.5` },
   ...FINAL_STATUSES.flatMap((s) => {
     const name = chartSeriesOf(s);
-    return name === null ? [] : [{ name, color: `${statusColor(s)}.6` }];
+    if (name === null) return [];
+    const shade = failed(s) ? FAILURE_SHADES[FINAL_STATUSES.filter(failed).indexOf(s) % FAILURE_SHADES.length] : 6;
+    return [{ name, color: `${statusColor(s)}.${shade}` }];
   }),
 ];

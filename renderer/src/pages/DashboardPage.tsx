@@ -1,6 +1,7 @@
 // Dashboard: today's and this week's sends, delivery rate, cost, credit left, and the statuses
 // over time; the campaigns running or waiting for their time. Figures follow the pushes
-// (stores/dashboard.ts), never a timer.
+// (stores/dashboard.ts), never a timer. Empty, it leads to the next step: an account, a line to
+// send from, a first message.
 import {
   Anchor,
   Button,
@@ -15,7 +16,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconChartBar, IconPlus, IconSpeakerphone } from '@tabler/icons-react';
+import { IconChartBar, IconPlus, IconSend, IconSpeakerphone, IconUserPlus } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -28,15 +29,40 @@ import { EmptyState } from '../components/EmptyState';
 import { StackedBarChart } from '../components/StackedBarChart';
 import { navigate } from '../components/useRoute';
 import { ExecutionStatusBadge } from '../components/messages/SendParts';
-import type { LiveCampaign } from '../stores/dashboard';
+import { nextStep, type LiveCampaign, type NextStep } from '../stores/dashboard';
 
 type Span = 'week' | 'today';
 
 export function DashboardPage() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const stats = useStore(useStores().dashboard, (s) => s.stats);
+  const { dashboard, session } = useStores();
+  const stats = useStore(dashboard, (s) => s.stats);
+  const lines = useStore(dashboard, (s) => s.lines);
+  const noAccount = useStore(session, (s) => s.ready && s.accounts.length === 0);
   const [span, setSpan] = useState<Span>('week');
+  // Read again when shown: a line may have been added in Settings meanwhile.
+  useEffect(() => void dashboard.getState().loadLines(), [dashboard]);
+  if (noAccount) {
+    return (
+      <Stack data-testid="page-dashboard">
+        <Title order={2}>{t('dashboard.title')}</Title>
+        <Paper withBorder p="md">
+          <EmptyState
+            testId="dashboard-no-account"
+            icon={<IconUserPlus size={28} />}
+            title={t('dashboard.noAccount')}
+            hint={t('dashboard.noAccountHint')}
+            action={
+              <StepButton to="settings/accounts" testId="dashboard-create-account" icon={<IconUserPlus size={16} />}>
+                {t('dashboard.createAccount')}
+              </StepButton>
+            }
+          />
+        </Paper>
+      </Stack>
+    );
+  }
   if (!stats) {
     return (
       <Stack data-testid="page-dashboard">
@@ -55,10 +81,41 @@ export function DashboardPage() {
     ...Object.fromEntries(CHART_SERIES.map(({ name }) => [name, b[name]])),
   }));
   const series = CHART_SERIES.map(({ name, color }) => ({ name, label: t(`dashboard.series.${name}`), color }));
+  const empty = stats.week.total === 0;
+  const chart = (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="md">
+        <Text fw={600}>{t('dashboard.chartTitle')}</Text>
+        <SegmentedControl
+          size="xs"
+          value={span}
+          onChange={(value) => setSpan(value as Span)}
+          data={[
+            { value: 'week', label: t('dashboard.byDay') },
+            { value: 'today', label: t('dashboard.byHour') },
+          ]}
+          data-testid="chart-span"
+        />
+      </Group>
+      {empty ? (
+        <EmptyState
+          testId="dashboard-empty"
+          icon={<IconChartBar size={28} />}
+          title={t('dashboard.empty')}
+          hint={
+            lines !== null && nextStep(lines) === 'addLine' ? t('dashboard.emptyNoLineHint') : t('dashboard.emptyHint')
+          }
+          action={lines === null ? undefined : <NextStepButton step={nextStep(lines)} />}
+        />
+      ) : (
+        <StackedBarChart h={300} data={data} series={series} testId="status-chart" />
+      )}
+    </Paper>
+  );
   return (
     <Stack data-testid="page-dashboard">
       <Title order={2}>{t('dashboard.title')}</Title>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }}>
         <Stat label={t('dashboard.today')} testId="stat-today" value={formatNumber(stats.today.total, language)} />
         <Stat label={t('dashboard.week')} testId="stat-week" value={formatNumber(stats.week.total, language)} />
         <Stat
@@ -73,33 +130,54 @@ export function DashboardPage() {
           value={stats.credit_rials === null ? '—' : <Money rials={stats.credit_rials} />}
         />
       </SimpleGrid>
+      {/* Nothing sent this week: its next step comes first, where it is seen. */}
+      {empty ? chart : null}
       <CampaignsCard />
-      <Paper withBorder p="md">
-        <Group justify="space-between" mb="md">
-          <Text fw={600}>{t('dashboard.chartTitle')}</Text>
-          <SegmentedControl
-            size="xs"
-            value={span}
-            onChange={(value) => setSpan(value as Span)}
-            data={[
-              { value: 'week', label: t('dashboard.byDay') },
-              { value: 'today', label: t('dashboard.byHour') },
-            ]}
-            data-testid="chart-span"
-          />
-        </Group>
-        {stats.week.total === 0 ? (
-          <EmptyState
-            testId="dashboard-empty"
-            icon={<IconChartBar size={28} />}
-            title={t('dashboard.empty')}
-            hint={t('dashboard.emptyHint')}
-          />
-        ) : (
-          <StackedBarChart h={300} data={data} series={series} testId="status-chart" />
-        )}
-      </Paper>
+      {empty ? null : chart}
     </Stack>
+  );
+}
+
+/** A button that goes to another page (a link for the keyboard and a middle click too). */
+function StepButton({
+  to,
+  testId,
+  icon,
+  children,
+}: {
+  to: string;
+  testId: string;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      mt="xs"
+      component="a"
+      href={`#/${to}`}
+      leftSection={icon}
+      onClick={(event) => {
+        event.preventDefault();
+        navigate(to);
+      }}
+      data-testid={testId}
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** Nothing sent yet: a line to send from first (Settings → Lines), then the composer. */
+function NextStepButton({ step }: { step: NextStep }) {
+  const { t } = useTranslation();
+  return step === 'addLine' ? (
+    <StepButton to="settings/lines" testId="dashboard-add-line" icon={<IconPlus size={16} />}>
+      {t('dashboard.addLine')}
+    </StepButton>
+  ) : (
+    <StepButton to="compose" testId="dashboard-compose" icon={<IconSend size={16} />}>
+      {t('dashboard.compose')}
+    </StepButton>
   );
 }
 

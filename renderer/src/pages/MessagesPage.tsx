@@ -2,11 +2,12 @@
 // store, the timeline of one message, and export of the filtered rows. "By send" lists each send
 // and campaign execution as a row; a row opens that send's messages only. Each view has its own
 // address (#/messages, #/messages/sends, #/messages/send/12, #/messages/execution/3), so a reload
-// keeps it.
+// keeps it. When the core cannot be reached the last rows and counts stay, said to be as last read.
 import { Group, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { sameScope, type SendScope } from '../stores/messages';
 import { formatNumber } from '../lib/format';
@@ -79,11 +80,23 @@ function ScopedMessages({ kind, id }: { kind: SendScope['kind'] | null; id: numb
 function MessagesCount() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const count = useStore(useStores().messages, (s) => s.count);
+  const { count, stale } = useStore(
+    useStores().messages,
+    useShallow((s) => ({ count: s.count, stale: s.stale })),
+  );
   return (
-    <Text c="dimmed" data-testid="messages-count" data-value={count ?? ''}>
-      {count === null ? t('common.loading') : t('messages.count', { n: formatNumber(count, language) })}
-    </Text>
+    <Group gap="xs" align="baseline">
+      <Text c="dimmed" data-testid="messages-count" data-value={count ?? ''}>
+        {count === null
+          ? t(stale ? 'messages.countUnknown' : 'common.loading')
+          : t('messages.count', { n: formatNumber(count, language) })}
+      </Text>
+      {stale && count !== null ? (
+        <Text size="xs" c="orange" data-testid="messages-stale">
+          {t('messages.stale')}
+        </Text>
+      ) : null}
+    </Group>
   );
 }
 

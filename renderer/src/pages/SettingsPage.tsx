@@ -1,16 +1,18 @@
-// Settings: one tab per concern. The open tab is local state (the hash names only the page);
-// each tab has a test id for the e2e tests.
+// Settings: one tab per concern, each with its own address (#/settings/lines), so another screen
+// can link to a tab and a reload (after a restore) stays on it. #/settings alone is General. Each
+// tab has a test id for the e2e tests.
 import { Stack, Tabs, Title } from '@mantine/core';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GeneralSettings } from '../components/settings/GeneralSettings';
 import { AccountsSettings } from '../components/settings/AccountsSettings';
 import { ApiKeysSettings } from '../components/settings/ApiKeysSettings';
 import { LinesSettings } from '../components/settings/LinesSettings';
+import { SendingSafetySettings } from '../components/settings/SendingSafetySettings';
 import { CreditSettings } from '../components/settings/CreditSettings';
 import { PricingSettings } from '../components/settings/PricingSettings';
 import { SimulatorSettings } from '../components/settings/SimulatorSettings';
 import { BackupSettings } from '../components/settings/BackupSettings';
+import { navigate, useSubPath } from '../components/useRoute';
 
 // The tabs in order, each with the panel it shows.
 const PANELS = {
@@ -18,21 +20,36 @@ const PANELS = {
   accounts: AccountsSettings,
   apiKeys: ApiKeysSettings,
   lines: LinesSettings,
+  sending: SendingSafetySettings,
   credit: CreditSettings,
   pricing: PricingSettings,
   simulator: SimulatorSettings,
   backup: BackupSettings,
 } as const;
-type Tab = keyof typeof PANELS;
-const TABS = Object.keys(PANELS) as Tab[];
+type SettingsTab = keyof typeof PANELS;
+const TABS = Object.keys(PANELS) as SettingsTab[];
+
+function isTab(name: string): name is SettingsTab {
+  return (TABS as string[]).includes(name);
+}
+
+/** A tab's address; other screens link to one as `navigate('settings/lines')`. */
+function settingsPath(tab: SettingsTab): string {
+  return tab === 'general' ? 'settings' : `settings/${tab}`;
+}
 
 export function SettingsPage() {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<Tab>('general');
+  const [name = ''] = useSubPath().split('/');
+  const tab: SettingsTab = isTab(name) ? name : 'general';
   return (
     <Stack data-testid="page-settings">
       <Title order={2}>{t('settings.title')}</Title>
-      <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => value && isTab(value) && navigate(settingsPath(value))}
+        keepMounted={false}
+      >
         <Tabs.List>
           {TABS.map((name) => (
             <Tabs.Tab key={name} value={name} data-testid={`settings-tab-${name}`}>

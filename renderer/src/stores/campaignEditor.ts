@@ -24,11 +24,14 @@ export const QUOTE_AFTER_MS = 400;
 export interface EditorFault {
   code: number | null;
   detail: string | null;
+  /** The core's reason (errors.reasons), when it gave one. */
+  reason?: string | null;
   message: string;
 }
 
 export function faultOf(error: unknown): EditorFault {
-  if (error instanceof IpcCallError) return { code: error.code, detail: error.detail ?? null, message: error.message };
+  if (error instanceof IpcCallError)
+    return { code: error.code, detail: error.detail ?? null, reason: error.reason ?? null, message: error.message };
   return { code: null, detail: null, message: errorMessage(error) };
 }
 

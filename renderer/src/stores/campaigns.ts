@@ -18,7 +18,7 @@ import {
   type ResultKind,
 } from '../../../shared/campaigns';
 import { MessageStatus } from '../../../shared/lifecycle';
-import { errorMessage } from './errors';
+import { isOffline, reported } from './errors';
 import { throttled } from '../lib/throttled';
 
 export type CampaignDetail = OutputOf<'campaigns:get'>;
@@ -226,7 +226,8 @@ export interface ReportSlice {
   recipient(messageId: number): Promise<{ timeline: MessageTimeline; clicks: RecipientClicks } | null>;
   control(action: Control): Promise<boolean>;
   /** The recipients the filter shows, as a file in the UI's language. */
-  exportReport(format: 'csv' | 'xlsx', language: 'fa' | 'en'): Promise<ReportExport | null>;
+  /** The report as a file in `language`, its times in `timeZone` (the person's; absent, the account's). */
+  exportReport(format: 'csv' | 'xlsx', language: 'fa' | 'en', timeZone?: string): Promise<ReportExport | null>;
 }
 
 // ---- the follow-ups
@@ -280,7 +281,7 @@ const listSlice =
         // An older read answering late is dropped.
         if (ticket === reading) set({ list: listRows(drafts, campaigns) });
       } catch (error) {
-        if (ticket === reading) set({ error: errorMessage(error), list: get().list ?? [] });
+        if (ticket === reading) set({ ...reported(error), list: get().list ?? [] });
       }
     };
     const followList = throttled(readList, LIST_REFRESH_MS);
@@ -332,7 +333,7 @@ const reportSlice =
         const { count } = await api.invoke('campaigns:messageCount', { ...query, ...rowQuery(get().filter) });
         if (mine === countTicket) set({ rowCount: count });
       } catch (error) {
-        if (mine === countTicket) set({ error: errorMessage(error) });
+        if (mine === countTicket) set({ ...reported(error) });
       }
     };
     const read = async () => {
@@ -386,12 +387,13 @@ const reportSlice =
         if (!settled(report)) poll = setTimeout(() => follow(), REPORT_POLL_MS);
       } catch (error) {
         if (mine !== ticket || get().view?.executionId !== query.execution_id) return;
-        // Never read: the execution is not there (or not this account's). Read before: a passing
-        // refusal, shown once; the next push or poll tries again.
-        if (get().view!.report === null) set({ view: { ...get().view!, missing: true } });
+        // Never read: the execution is not there (or not this account's), unless the core was out
+        // of reach. Read before: a passing refusal, shown once; the next push or poll tries again.
+        const report = get().view!.report;
+        if (report === null && !isOffline(error)) set({ view: { ...get().view!, missing: true } });
         else {
-          set({ error: errorMessage(error) });
-          if (!settled(get().view!.report!)) poll = setTimeout(() => follow(), REPORT_POLL_MS);
+          set({ ...reported(error) });
+          if (report === null || !settled(report)) poll = setTimeout(() => follow(), REPORT_POLL_MS);
         }
       }
     };
@@ -444,7 +446,7 @@ const reportSlice =
             size: limit,
           });
         } catch (error) {
-          set({ error: errorMessage(error) });
+          set({ ...reported(error) });
           return null;
         }
       },
@@ -458,7 +460,7 @@ const reportSlice =
           ]);
           return { timeline, clicks };
         } catch (error) {
-          set({ error: errorMessage(error) });
+          set({ ...reported(error) });
           return null;
         }
       },
@@ -472,17 +474,23 @@ const reportSlice =
           void read();
           return true;
         } catch (error) {
-          set({ error: errorMessage(error) });
+          set({ ...reported(error) });
           return false;
         }
       },
-      async exportReport(format, language) {
+      async exportReport(format, language, timeZone) {
         const query = by();
         if (!query) return null;
         try {
-          return await api.invoke('campaigns:export', { ...query, ...rowQuery(get().filter), format, language });
+          return await api.invoke('campaigns:export', {
+            ...query,
+            ...rowQuery(get().filter),
+            format,
+            language,
+            ...(timeZone ? { time_zone: timeZone } : {}),
+          });
         } catch (error) {
-          set({ error: errorMessage(error) });
+          set({ ...reported(error) });
           return null;
         }
       },
@@ -515,7 +523,7 @@ const followUpSlice =
         const followUp = get().followUp;
         if (followUp?.jobId === jobId) set({ followUp: { ...followUp, members: segment.member_count } });
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
     };
     const check = async (jobId: number) => {
@@ -524,7 +532,7 @@ const followUpSlice =
       try {
         move(await api.invoke('imports:get', { account_id: accountId, job_id: jobId }));
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
       const followUp = get().followUp;
       if (followUp?.jobId === jobId && !ENDED_JOB.has(followUp.status))
@@ -565,7 +573,7 @@ const followUpSlice =
           await check(job_id);
           return true;
         } catch (error) {
-          set({ creatingSegment: false, error: errorMessage(error) });
+          set({ creatingSegment: false, ...reported(error) });
           return false;
         }
       },
@@ -591,7 +599,7 @@ const followUpSlice =
           set({ resending: false });
           return created.execution_id;
         } catch (error) {
-          set({ resending: false, error: errorMessage(error) });
+          set({ resending: false, ...reported(error) });
           return null;
         }
       },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QUOTE_AFTER_MS, composeSelectors, createComposeStore } from './compose';
+import { ANALYZE_AFTER_MS, QUOTE_AFTER_MS, composeSelectors, createComposeStore } from './compose';
 import { fakeApi, fakeQuote, line, messageRow } from '../test/fakes';
 
 const pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
@@ -262,5 +262,108 @@ describe("compose store, the core's quote as the draft is typed", () => {
     await first;
     expect(store.getState().quote?.receivers.total).toBe(2);
     expect(composeSelectors.currentQuote(store.getState())).toBe(store.getState().quote);
+  });
+});
+
+describe('compose store, safety', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const sendApi = () => {
+    let release: () => void = () => {};
+    const { api, transport } = fakeApi({
+      'lines:list': () => [line(), line({ id: 2, number: '30002222' })],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'messages:send': () =>
+        new Promise((resolve) => {
+          release = () => resolve({ send_id: 9, accepted: 1, total_rials: 1500, invalid: [], duplicates: [] });
+        }),
+      'messages:list': () => ({ rows: [messageRow(1)], next_cursor: null }),
+    });
+    return { api, transport, release: () => release() };
+  };
+
+  it('sends once however often it is asked while a send is under way', async () => {
+    const { api, transport, release } = sendApi();
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('hi');
+    store.getState().setReceiversText('09120000001');
+    const first = store.getState().send();
+    const second = store.getState().send();
+    expect(await second).toBeNull();
+    await vi.waitFor(() => expect(transport.calls.filter((c) => c.channel === 'messages:send')).toHaveLength(1));
+    release();
+    expect((await first)?.send_id).toBe(9);
+    expect(transport.calls.filter((c) => c.channel === 'messages:send')).toHaveLength(1);
+  });
+
+  it('clears the text, receivers and segment once sent (the line stays), keeping the result', async () => {
+    const { api, release } = sendApi();
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setLine('30002222');
+    store.getState().setText('hi');
+    store.getState().setReceiversText('09120000001');
+    const sent = store.getState().send();
+    release();
+    await sent;
+    expect(store.getState()).toMatchObject({ text: '', receiversText: '', segmentId: null, lineNumber: '30002222' });
+    expect(store.getState().result?.send_id).toBe(9);
+    expect(composeSelectors.canSend(store.getState())).toBe(false);
+  });
+
+  it('keeps what was typed while the send was under way', async () => {
+    const { api, release } = sendApi();
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('hi');
+    store.getState().setReceiversText('09120000001');
+    const sent = store.getState().send();
+    store.getState().setText('next message');
+    release();
+    await sent;
+    expect(store.getState()).toMatchObject({ text: 'next message', receiversText: '09120000001' });
+  });
+
+  it('parses the receivers once their field settles, never on a keystroke in the text', async () => {
+    vi.useFakeTimers();
+    const { api } = fakeApi({ 'lines:list': () => [line()], 'segments:list': () => [], 'pricing:get': () => pricing });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setReceiversText('09120000001');
+    store.getState().setReceiversText('09120000001\n09120000002\n09120000001\n12');
+    expect(store.getState().analysis.valid).toEqual([]);
+    await vi.advanceTimersByTimeAsync(ANALYZE_AFTER_MS);
+    const analysis = store.getState().analysis;
+    expect([analysis.valid.length, analysis.invalid.length, analysis.duplicates.length]).toEqual([2, 1, 1]);
+    store.getState().setText('typing');
+    await vi.advanceTimersByTimeAsync(ANALYZE_AFTER_MS * 2);
+    expect(store.getState().analysis).toBe(analysis);
+    // Emptied: said at once.
+    store.getState().setReceiversText('');
+    expect(store.getState().analysis.valid).toEqual([]);
+  });
+
+  it("says the core's refusal to quote (a segment still importing) before anything is sent", async () => {
+    const { api } = fakeApi({
+      'lines:list': () => [line()],
+      'segments:list': () => [],
+      'pricing:get': () => pricing,
+      'compose:preview': () => {
+        throw { code: 400, message: 'segment 7 is importing, not ready', reason: 'segment_not_ready' };
+      },
+    });
+    const store = createComposeStore(api);
+    await store.getState().load(1);
+    store.getState().setText('hi');
+    store.getState().setSegment(7);
+    await store.getState().refreshQuote();
+    expect(composeSelectors.currentQuoteError(store.getState())).toBeTruthy();
+    expect(store.getState().lineRefused).toBe(false);
+    store.getState().setText('hi!');
+    expect(composeSelectors.currentQuoteError(store.getState())).toBeNull();
   });
 });

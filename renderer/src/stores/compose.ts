@@ -2,8 +2,11 @@
 // pricing, segments), the core's quote of the draft, and the send with its result. The instant
 // per-keystroke preview is computed from the shared pricing in lib/preview.ts; the quote is the
 // core's dry run of the very send (sender line, receivers deduplicated against the segment,
-// total cost against the credit) and has the last word. The result lists the send's messages with
-// their statuses as they move (pushes), plus the rejected receivers.
+// personalized texts, total cost against the credit) and has the last word. The result lists the
+// send's messages with their statuses as they move (pushes), plus the rejected receivers.
+//
+// The pasted receivers are parsed once per change of their field, after it settles, never on a
+// keystroke in the text: 20,000 pasted numbers must not slow down typing the message.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import {
   IpcCallError,
@@ -15,6 +18,7 @@ import {
   type SegmentSummary,
 } from '../api';
 import { errorMessage } from './errors';
+import { analyzeReceivers, type ReceiversAnalysis } from '../lib/receivers';
 import { RecentStatuses, newerStatus } from './status-merge';
 import { ApiCode } from '../../../shared/status';
 import type { InputOf, OutputOf } from '../../../shared/ipc';
@@ -24,6 +28,11 @@ export const RESULT_ROWS = 200;
 
 /** How long after the last change of the draft the core is asked for its quote. */
 export const QUOTE_AFTER_MS = 200;
+
+/** How long after the last change of the receivers field they are parsed for the instant counts. */
+export const ANALYZE_AFTER_MS = 120;
+
+const NO_RECEIVERS: ReceiversAnalysis = analyzeReceivers('');
 
 /** The answer of a send (one send_id, however many receivers). */
 export type SendSummary = OutputOf<'messages:send'>;
@@ -40,6 +49,9 @@ export interface DraftSlice {
   setText(text: string): void;
   setReceiversText(text: string): void;
   setSegment(id: number | null): void;
+  /** The pasted receivers parsed (as of `analyzedText`): the counts shown until the core's quote answers. */
+  analysis: ReceiversAnalysis;
+  analyzedText: string;
 }
 
 export interface ContextSlice {
@@ -59,6 +71,11 @@ export interface SendSlice {
   result: SendSummary | null;
   resultRows: MessageRow[];
   error: string | null;
+  /**
+   * Sends the draft as it is (the page asks for confirmation first). Once sent, the text, the
+   * receivers and the segment are cleared (the line stays) so the same send cannot go twice by
+   * accident; the result stays on screen.
+   */
   send(): Promise<SendSummary | null>;
   applyStatusChanges(changes: ReadonlyArray<{ id: number; status: number }>): void;
   clearResult(): void;
@@ -71,6 +88,8 @@ export interface QuoteSlice {
   quotedDraft: Draft | null;
   /** The core refused the draft's line (412: not the panel's, or inactive). */
   lineRefused: boolean;
+  /** Why the core refused to quote the draft otherwise (a segment still importing, …), said before sending. */
+  quoteError: string | null;
   /** Asks the core now; of answers that cross, the one to the latest question wins. */
   refreshQuote(): Promise<void>;
   /** Asks the core once the draft has not changed for QUOTE_AFTER_MS (typing paused). */
@@ -79,16 +98,32 @@ export interface QuoteSlice {
 
 export type ComposeState = DraftSlice & ContextSlice & SendSlice & QuoteSlice;
 
-const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set) => ({
-  lineNumber: null,
-  text: '',
-  receiversText: '',
-  segmentId: null,
-  setLine: (lineNumber) => set({ lineNumber }),
-  setText: (text) => set({ text }),
-  setReceiversText: (receiversText) => set({ receiversText }),
-  setSegment: (segmentId) => set({ segmentId }),
-});
+const draftSlice: StateCreator<ComposeState, [], [], DraftSlice> = (set, get) => {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const analyze = () => {
+    timer = null;
+    const text = get().receiversText;
+    if (text !== get().analyzedText) set({ analysis: analyzeReceivers(text), analyzedText: text });
+  };
+  return {
+    lineNumber: null,
+    text: '',
+    receiversText: '',
+    segmentId: null,
+    analysis: NO_RECEIVERS,
+    analyzedText: '',
+    setLine: (lineNumber) => set({ lineNumber }),
+    setText: (text) => set({ text }),
+    setReceiversText(receiversText) {
+      set({ receiversText });
+      if (timer !== null) clearTimeout(timer);
+      // An emptied field is said at once; a pasted or typed list once it settles.
+      if (receiversText.trim() === '') analyze();
+      else timer = setTimeout(analyze, ANALYZE_AFTER_MS);
+    },
+    setSegment: (segmentId) => set({ segmentId }),
+  };
+};
 
 /** The draft as the core takes it, or null without an account and a line. */
 function draftOf(s: ComposeState): Draft | null {
@@ -189,6 +224,11 @@ const sendSlice =
         try {
           const result = await api.invoke('messages:send', draft);
           set({ sending: false, result });
+          // What was typed meanwhile is kept; the draft that went out is not left to go again.
+          if (quotes(draft, get())) {
+            get().setReceiversText('');
+            set({ text: '', segmentId: null });
+          }
           const page = await api.invoke('messages:list', {
             account_id: draft.account_id,
             send_id: result.send_id,
@@ -231,23 +271,21 @@ const quoteSlice =
       quote: null,
       quotedDraft: null,
       lineRefused: false,
+      quoteError: null,
       async refreshQuote() {
         if (timer !== null) clearTimeout(timer);
         timer = null;
         const draft = draftOf(get());
         const ask = ++asked;
-        if (draft === null) return set({ quote: null, quotedDraft: null, lineRefused: false });
+        if (draft === null) return set({ quote: null, quotedDraft: null, lineRefused: false, quoteError: null });
         try {
           const quote = await api.invoke('compose:preview', draft);
-          if (ask === asked) set({ quote, quotedDraft: draft, lineRefused: false });
+          if (ask === asked) set({ quote, quotedDraft: draft, lineRefused: false, quoteError: null });
         } catch (error) {
           if (ask !== asked) return;
-          // Other refusals (a segment still importing) show when sending; the quote is just absent.
-          set({
-            quote: null,
-            quotedDraft: draft,
-            lineRefused: error instanceof IpcCallError && error.code === ApiCode.InvalidSender,
-          });
+          const lineRefused = error instanceof IpcCallError && error.code === ApiCode.InvalidSender;
+          // Nothing can be confirmed without the figures: the reason is said instead.
+          set({ quote: null, quotedDraft: draft, lineRefused, quoteError: lineRefused ? null : errorMessage(error) });
         }
       },
       scheduleQuote() {
@@ -277,6 +315,10 @@ export const composeSelectors = {
   line: (s: ComposeState): Line | undefined => s.lines.find((l) => l.number === s.lineNumber),
   /** The core's quote when it answers the draft as it is now, else null (the draft changed since). */
   currentQuote: (s: ComposeState): ComposePreview | null => (quotes(s.quotedDraft, s) ? s.quote : null),
+  /** The core's refusal of the draft as it is now (not the line's), or null. */
+  currentQuoteError: (s: ComposeState): string | null => (quotes(s.quotedDraft, s) ? s.quoteError : null),
+  /** The parsed receivers answer the field as it is now. */
+  analyzed: (s: ComposeState): boolean => s.analyzedText === s.receiversText,
   canSend: (s: ComposeState): boolean =>
     !s.sending &&
     !s.lineRefused &&

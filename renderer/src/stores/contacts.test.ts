@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createContactsStore, OPT_OUT_BATCH } from './contacts';
 import { fakeApi, importJob } from '../test/fakes';
 import type { SegmentSummary } from '../api';
-import type { OutputOf, PayloadOf } from '../../../shared/ipc';
+import { createClient, createWebTransport, type OutputOf, type PayloadOf } from '../../../shared/ipc';
 
 const segment = (id: number, name: string): SegmentSummary => ({
   id,
@@ -19,6 +19,29 @@ const jobView = (overrides: Partial<OutputOf<'imports:get'>>) =>
   importJob({ job_id: 1, kind: 'optouts', segment_id: null, file_name: 'numbers.csv', ...overrides });
 
 describe('contacts store', () => {
+  it('keeps the segments on screen when the core cannot be reached, and waits when it never answered', async () => {
+    let up = true;
+    const transport = createWebTransport({
+      fetch: (async () => {
+        if (!up) throw new TypeError('Failed to fetch');
+        return new Response(JSON.stringify({ ok: true, value: [segment(1, 'club')] }));
+      }) as unknown as typeof fetch,
+      reconnectDelaysMs: [60_000],
+    });
+    const api = { ...fakeApi().api, ...createClient(transport) };
+    const store = createContactsStore(api);
+    await store.getState().load(1);
+    up = false;
+    await store.getState().refresh();
+    expect(store.getState().segments?.map((s) => s.id)).toEqual([1]);
+    // Not an error of the list: the shell's banner says the core is out of reach.
+    expect(store.getState().error).toBeNull();
+    // Never read: still loading, not "no segments yet".
+    const fresh = createContactsStore(api);
+    await fresh.getState().load(1);
+    expect(fresh.getState().segments).toBeNull();
+  });
+
   it('lists, searches, renames and deletes segments of the account', async () => {
     let segments = [segment(1, 'club'), segment(2, 'shop')];
     const { api, transport } = fakeApi({

@@ -6,7 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import type { Api, SegmentSummary } from '../api';
 import type { OutputOf, PayloadOf } from '../../../shared/ipc';
 import { splitReceivers } from '../../../shared/phone';
-import { errorMessage } from './errors';
+import { isOffline, reported } from './errors';
 
 export type SegmentDetail = OutputOf<'segments:get'>;
 export type ExportAnswer = OutputOf<'segments:export'>;
@@ -77,7 +77,7 @@ export function createContactsStore(api: Api) {
       try {
         return await call(accountId);
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
         return null;
       }
     };
@@ -121,7 +121,10 @@ export function createContactsStore(api: Api) {
           // An older read answering late is dropped.
           if (ticket === reading) set({ segments, error: null });
         } catch (error) {
-          if (ticket === reading) set({ error: errorMessage(error), segments: [] });
+          // The list on screen stays (the core may be out of reach for a moment); never read and
+          // refused: an empty list, unless offline, where it waits (loading) for the core.
+          if (ticket === reading)
+            set({ ...reported(error), segments: get().segments ?? (isOffline(error) ? null : []) });
         }
       },
       setSearch(search) {

@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CAMPAIGNS_REFRESH_MS, createDashboardStore, followExecutions, liveCampaigns, TRAILING_MS } from './dashboard';
-import { fakeApi } from '../test/fakes';
+import {
+  CAMPAIGNS_REFRESH_MS,
+  createDashboardStore,
+  followExecutions,
+  liveCampaigns,
+  nextStep,
+  TRAILING_MS,
+} from './dashboard';
+import { account, fakeApi, line } from '../test/fakes';
+import { ACCOUNTS_REFRESH_MS, connectStores, createStores } from './index';
 import type { DashboardStats, StatusCounts } from '../api';
 import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
 import type { ExecutionStatus } from '../../../shared/campaigns';
@@ -176,5 +184,62 @@ describe('dashboard store, campaigns', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('the header’s credit during a big run', () => {
+  it('reads the accounts at most once per ACCOUNTS_REFRESH_MS however many refunds are pushed, and once after the last', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, transport } = fakeApi({
+        'accounts:list': () => [account({ id: 1 })],
+        'dashboard:stats': () => stats(1),
+        'campaigns:list': () => [],
+      });
+      const stores = createStores(api, 'en-US', null);
+      const stop = connectStores(api, stores);
+      await stores.session.getState().loadAccounts();
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      const reads = () => transport.calls.filter((c) => c.channel === 'accounts:list').length;
+      const before = reads();
+      // Three push batches a second, each with a refund (13: not delivered), for three seconds.
+      for (let i = 0; i < 9; i++) {
+        transport.emit('messages:status-changed', { changes: [{ id: 100 + i, account_id: 1, status: 13 }] });
+        await vi.advanceTimersByTimeAsync(333);
+      }
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      const during = reads() - before;
+      expect(during).toBeGreaterThanOrEqual(2);
+      expect(during).toBeLessThanOrEqual(Math.ceil(3000 / ACCOUNTS_REFRESH_MS) + 1);
+      // No refunds pushed: no more reads.
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 5);
+      expect(reads() - before).toBe(during);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the next step of an empty dashboard', () => {
+  it('is a line to send from first, then a first message', async () => {
+    expect(nextStep([])).toBe('addLine');
+    expect(nextStep([line({ active: false })])).toBe('addLine');
+    expect(nextStep([line({ can_send_panel_campaign: false })])).toBe('addLine');
+    expect(nextStep([line({ active: false }), line({ id: 2, number: '30002222' })])).toBe('compose');
+
+    let lines = [line({ active: false })];
+    const { api } = fakeApi({
+      'dashboard:stats': () => stats(0),
+      'campaigns:list': () => [],
+      'lines:list': () => lines,
+    });
+    const store = createDashboardStore(api);
+    await store.getState().load(1);
+    expect(nextStep(store.getState().lines!)).toBe('addLine');
+    // A line added in Settings meanwhile: read again when the dashboard is shown.
+    lines = [line()];
+    await store.getState().loadLines();
+    expect(nextStep(store.getState().lines!)).toBe('compose');
   });
 });

@@ -3,12 +3,13 @@
 // answers dashboard:stats from a cache up to a second old, so the last pushes of a burst may be
 // read before they count: one trailing read follows each burst (a debounce, not polling).
 // The running and upcoming campaigns follow the executions' pushes (campaigns:execution) and,
-// while one runs, the status pushes its messages make (its progress), throttled.
+// while one runs, the status pushes its messages make (its progress), throttled. The account's
+// lines tell an empty dashboard what the next step is (add a line, or send a first message).
 import { createStore, type StateCreator } from 'zustand/vanilla';
-import type { Api, DashboardStats } from '../api';
+import type { Api, DashboardStats, Line } from '../api';
 import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
 import type { ExecutionReport } from '../../../shared/campaigns';
-import { errorMessage } from './errors';
+import { reported } from './errors';
 import { throttled } from '../lib/throttled';
 
 export interface StatsSlice {
@@ -34,7 +35,22 @@ export interface CampaignsSlice {
   followCampaigns(): void;
 }
 
-export type DashboardState = StatsSlice & CampaignsSlice;
+export interface LinesSlice {
+  /** The account's lines; null until read (or when they could not be). */
+  lines: Line[] | null;
+  /** Reads them again (a line may have been added in Settings meanwhile). */
+  loadLines(): Promise<void>;
+}
+
+export type DashboardState = StatsSlice & CampaignsSlice & LinesSlice;
+
+/** What an empty dashboard leads to: a line to send from first, then a first message. */
+export type NextStep = 'addLine' | 'compose';
+
+/** A line the panel can send from (as the composer offers them): active, with the panel's permission. */
+export function nextStep(lines: readonly Line[]): NextStep {
+  return lines.some((line) => line.active && line.can_send_panel_campaign) ? 'compose' : 'addLine';
+}
 
 /** The campaigns card is re-read at most this often while executions and their messages move. */
 export const CAMPAIGNS_REFRESH_MS = 1000;
@@ -71,7 +87,7 @@ const statsSlice =
         });
         if (get().accountId === accountId) set({ stats, error: null });
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
     };
     return {
@@ -79,8 +95,8 @@ const statsSlice =
       stats: null,
       error: null,
       async load(accountId) {
-        set({ accountId, stats: null });
-        await Promise.all([read(), get().loadCampaigns()]);
+        set({ accountId, stats: null, lines: null });
+        await Promise.all([read(), get().loadCampaigns(), get().loadLines()]);
       },
       async refresh() {
         if (running) {
@@ -122,7 +138,7 @@ const campaignsSlice =
         const campaigns = await api.invoke('campaigns:list', { account_id: accountId });
         if (get().accountId === accountId) set({ campaigns: liveCampaigns(campaigns) });
       } catch (error) {
-        if (get().accountId === accountId) set({ error: errorMessage(error), campaigns: get().campaigns ?? [] });
+        if (get().accountId === accountId) set({ ...reported(error), campaigns: get().campaigns ?? [] });
       }
     };
     return {
@@ -135,8 +151,28 @@ const campaignsSlice =
     };
   };
 
+const linesSlice =
+  (api: Api): StateCreator<DashboardState, [], [], LinesSlice> =>
+  (set, get) => ({
+    lines: null,
+    async loadLines() {
+      const accountId = get().accountId;
+      if (accountId === null) return set({ lines: null });
+      try {
+        const lines = await api.invoke('lines:list', { account_id: accountId });
+        if (get().accountId === accountId) set({ lines });
+      } catch {
+        // Not told: the dashboard then shows no next step, its figures say the rest.
+      }
+    },
+  });
+
 export function createDashboardStore(api: Api) {
-  return createStore<DashboardState>()((...a) => ({ ...statsSlice(api)(...a), ...campaignsSlice(api)(...a) }));
+  return createStore<DashboardState>()((...a) => ({
+    ...statsSlice(api)(...a),
+    ...campaignsSlice(api)(...a),
+    ...linesSlice(api)(...a),
+  }));
 }
 export type DashboardStore = ReturnType<typeof createDashboardStore>;
 

@@ -113,9 +113,10 @@ export interface ImportsState {
   exportReport(format: 'csv' | 'xlsx', language: 'fa' | 'en'): Promise<OutputOf<'imports:exportRejections'> | null>;
 }
 
+/** A file problem keeps its code (import.errors.<code>); any other refusal is said in the UI's language. */
 function wizardError(error: unknown): WizardError {
   const detail = error instanceof IpcCallError ? error.detail : undefined;
-  return { code: importErrorCode(detail), message: detail ?? errorMessage(error) };
+  return { code: importErrorCode(detail), message: errorMessage(error) };
 }
 
 const FRESH = {

@@ -13,13 +13,17 @@ import { createCampaignsStore, followExecutions } from './campaigns';
 import { createCampaignEditorStore } from './campaignEditor';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
+import { throttled } from '../lib/throttled';
 
 const REFUNDING = new Set<number>(REFUNDING_STATUSES);
+/** The header's credit follows refunds at most this often. */
+export const ACCOUNTS_REFRESH_MS = 1500;
 
 export function createStores(api: Api, navigatorLanguage?: string, storage?: PreferenceStorage | null) {
+  const preferences = createPreferencesStore(storage);
   const stores = {
-    preferences: createPreferencesStore(storage),
-    session: createSessionStore(api, navigatorLanguage),
+    preferences,
+    session: createSessionStore(api, navigatorLanguage, preferences),
     compose: createComposeStore(api),
     messages: createMessagesStore(api),
     settings: createSettingsStore(api),
@@ -61,12 +65,14 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>
     stores.compose.getState().applyStatusChanges(changes),
   );
+  // Refunds change the credit shown in the header: during a big run they come in every push
+  // batch, so the accounts are read at most once per ACCOUNTS_REFRESH_MS (and once after the last).
+  const refreshCredit = throttled(() => stores.session.getState().refreshAccounts(), ACCOUNTS_REFRESH_MS);
   const unsubscribeDashboard = api.on('messages:status-changed', ({ changes }) => {
     const accountId = stores.dashboard.getState().accountId;
     if (changes.some((c) => c.account_id === accountId)) {
       stores.dashboard.getState().followPushes();
-      // Refunds change the credit shown in the header.
-      if (changes.some((c) => REFUNDING.has(c.status))) void stores.session.getState().refreshAccounts();
+      if (changes.some((c) => REFUNDING.has(c.status))) refreshCredit();
     }
   });
   // The wizard follows its run; a finished import (or combine, or opt-out file) changes segments.

@@ -8,6 +8,8 @@ import {
   SENDS_REFRESH_MS,
 } from './messages';
 import { fakeApi, messageRow, until } from '../test/fakes';
+import { IpcCallError, OFFLINE_CODE, OFFLINE_REASON } from '../../../shared/ipc';
+import type { Api } from '../api';
 import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 
 /** A fake service holding `total` messages, newest (highest id) first. */
@@ -123,11 +125,11 @@ describe('messages store', () => {
     const store = createMessagesStore(api);
     store.getState().setAccount(1);
     store.getState().setFilter({ statuses: [11] });
-    const result = await store.getState().exportRows('csv');
+    const result = await store.getState().exportRows('csv', { language: 'en', time_zone: 'Europe/Berlin' });
     expect(result).toMatchObject({ rows: 7, url: '/exports/x.csv' });
     expect(transport.calls.at(-1)).toMatchObject({
       channel: 'messages:export',
-      input: { account_id: 1, status: [11], format: 'csv' },
+      input: { account_id: 1, status: [11], format: 'csv', language: 'en', time_zone: 'Europe/Berlin' },
     });
   });
 });
@@ -256,7 +258,7 @@ describe('messages store, by send', () => {
     expect(transport.calls.at(-1)?.input).toMatchObject({ send_id: 7 });
     expect(transport.calls.at(-1)?.input).not.toHaveProperty('status');
 
-    await store.getState().exportRows('csv');
+    await store.getState().exportRows('csv', { language: 'fa', time_zone: 'Asia/Tehran' });
     expect(transport.calls.at(-1)).toMatchObject({ channel: 'messages:export', input: { account_id: 1, send_id: 7 } });
   });
 
@@ -351,5 +353,112 @@ describe('messages store, sends following pushes', () => {
     expect(counts()).toBe(before + 1);
     store.getState().applyStatusChanges([{ id: 50, account_id: 1, status: 4 }]);
     await until(store, () => counts() === before + 2);
+  });
+});
+
+/** Calls through `api` fail as a lost connection does (web mode: the server stopped) while `lost.now`. */
+function losable(api: Api): { now: boolean } {
+  const lost = { now: false };
+  const invoke = api.invoke.bind(api);
+  Object.assign(api, {
+    invoke: (channel: string, input: unknown) =>
+      lost.now
+        ? Promise.reject(
+            new IpcCallError(channel, { code: OFFLINE_CODE, message: 'connection lost', reason: OFFLINE_REASON }),
+          )
+        : (invoke as (channel: string, input: unknown) => Promise<unknown>)(channel, input),
+  });
+  return lost;
+}
+
+describe('messages store, when the core cannot be reached', () => {
+  it('keeps the last rows and count on screen, marked stale, and reads them again once it answers', async () => {
+    let total = 5;
+    const { api } = fakeApi({
+      'messages:count': () => ({ count: total }),
+      'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({
+        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) =>
+          messageRow(total - offset - i),
+        ),
+        next_cursor: null,
+      }),
+    });
+    const lost = losable(api);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    await until(store, (s) => s.count === 5 && s.pages[0] !== undefined);
+
+    // A push of a new message asks for the head again: it fails, and nothing goes away.
+    lost.now = true;
+    await store.getState().refreshHead();
+    expect(store.getState()).toMatchObject({ count: 5, stale: true });
+    expect(store.getState().error).not.toBeNull();
+    expect(store.getState().pages[0]).toHaveLength(5);
+
+    // Back (the transport's reconnection asks for the head): the new rows replace the old.
+    lost.now = false;
+    total = 6;
+    await store.getState().refreshHead();
+    expect(store.getState()).toMatchObject({ count: 6, stale: false, error: null });
+    expect(store.getState().pages[0]).toHaveLength(6);
+  });
+
+  it('a new filter read while out of reach leaves the count unknown, never 0', async () => {
+    const { api } = service(5);
+    const lost = losable(api);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    await until(store, (s) => s.count === 5);
+    lost.now = true;
+    store.getState().setFilter({ text: 'sale' });
+    await until(store, (s) => s.stale);
+    expect(store.getState().count).toBeNull();
+    lost.now = false;
+    await store.getState().refreshHead();
+    expect(store.getState()).toMatchObject({ count: 5, stale: false });
+  });
+
+  it('the by-send list and an open send stay as they were', async () => {
+    const row: SendRow = {
+      kind: 'send',
+      send_id: 7,
+      execution_id: null,
+      campaign_id: null,
+      name: null,
+      origin: 'panel',
+      account_id: 1,
+      sender: '30001111',
+      text: 'hi',
+      created_at: 0,
+      messages: 3,
+      delivered: 3,
+      failed: 0,
+      pending: 0,
+      cost_rials: 4500,
+      execution_status: null,
+    };
+    const { api } = fakeApi({
+      'messages:count': () => ({ count: 3 }),
+      'messages:list': () => ({ rows: [messageRow(3), messageRow(2), messageRow(1)], next_cursor: null }),
+      'sends:list': () => ({ rows: [row], total: 1 }),
+      'sends:get': () => row,
+    });
+    const lost = losable(api);
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    lost.now = true;
+    store.getState().showSends(0);
+    await until(store, (s) => s.error !== null);
+    // Not "nothing sent yet": still unknown.
+    expect(store.getState().sendRows).toBeNull();
+
+    lost.now = false;
+    store.getState().setScope({ kind: 'send', id: 7 });
+    await until(store, (s) => s.scopeRow !== null && s.count !== null);
+    lost.now = true;
+    store.getState().reloadSends();
+    await until(store, (s) => s.stale);
+    // Out of reach is not "this send cannot be opened".
+    expect(store.getState().scopeError).toBeNull();
   });
 });

@@ -3,13 +3,16 @@
 // move live from the service's pushes (messages:status-changed); the renderer never polls.
 // Sends are first-class too: the "by send" list (each send or campaign execution as one row with
 // its counts), and a scope that narrows the table to one send's messages under its live row.
+// A read that fails (web mode: the core out of reach) never empties the screen: the last rows and
+// counts stay, marked stale, and the next read that succeeds replaces them.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, MessageRow } from '../api';
 import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 import { messageStatusText, type MessageStatus } from '../../../shared/status';
 import type { Period } from '../lib/periods';
-import { errorMessage } from './errors';
+import { errorMessage, isOffline } from './errors';
 import { throttled } from '../lib/throttled';
+import type { ExportLocale } from '../lib/exports';
 import { RecentStatuses, newerStatus } from './status-merge';
 
 export const PAGE_SIZE = 100;
@@ -98,6 +101,11 @@ export interface RowsSlice {
   /** Bumped on every filter/account change; answers of an older generation are dropped. */
   generation: number;
   error: string | null;
+  /**
+   * The last read failed: what is shown (rows, count, or nothing yet) is from before it, and no
+   * empty state may be told from it. Cleared by the next read that succeeds.
+   */
+  stale: boolean;
   reload(): Promise<void>;
   /**
    * Re-reads count and first page while the old rows stay on screen, then swaps them in at once
@@ -122,7 +130,7 @@ export interface ExportSlice {
   /** Rows written so far by the running export (export:progress pushes). */
   exportProgress: { done: number; total: number } | null;
   exported: ExportResult | null;
-  exportRows(format: 'csv' | 'xlsx'): Promise<ExportResult | null>;
+  exportRows(format: 'csv' | 'xlsx', locale: ExportLocale): Promise<ExportResult | null>;
 }
 
 export interface SendsSlice {
@@ -209,7 +217,7 @@ const rowsSlice =
         if (get().generation !== generation) return;
         set({ pages: { ...get().pages, [page]: recent.merge(rows, withStatus) } });
       } catch (error) {
-        if (get().generation === generation) set({ error: errorMessage(error) });
+        if (get().generation === generation) set({ error: errorMessage(error), stale: true });
       } finally {
         if (get().generation === generation) set({ loadingPages: get().loadingPages.filter((p) => p !== page) });
       }
@@ -231,10 +239,19 @@ const rowsSlice =
           api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE }),
         ]);
         if (get().generation !== generation) return;
-        set({ count, pages: { 0: recent.merge(rows, withStatus) } });
+        const wasStale = get().stale;
+        set({
+          count,
+          pages: { 0: recent.merge(rows, withStatus) },
+          stale: false,
+          ...(wasStale ? { error: null } : {}),
+        });
         get().ensureRows(shown[0], shown[1]);
+        // Back after a failed read: the sends shown may have moved on meanwhile too.
+        if (wasStale) get().followSends();
       } catch (error) {
-        if (get().generation === generation) set({ error: errorMessage(error) });
+        // The rows and count on screen stay (they were right when read); they are only stale.
+        if (get().generation === generation) set({ error: errorMessage(error), stale: true });
       }
     };
 
@@ -244,9 +261,10 @@ const rowsSlice =
       loadingPages: [],
       generation: 0,
       error: null,
+      stale: false,
       async reload() {
         const generation = get().generation + 1;
-        set({ generation, pages: {}, loadingPages: [], count: null, error: null });
+        set({ generation, pages: {}, loadingPages: [], count: null, error: null, stale: false });
         const { accountId, filter } = get();
         if (accountId === null) return set({ count: 0 });
         try {
@@ -256,7 +274,8 @@ const rowsSlice =
           ]);
           if (get().generation === generation) set({ count });
         } catch (error) {
-          if (get().generation === generation) set({ error: errorMessage(error), count: 0 });
+          // Not "no messages": the count stays unknown until a read succeeds (refreshHead, on reconnection).
+          if (get().generation === generation) set({ error: errorMessage(error), stale: true });
         }
       },
       async refreshHead() {
@@ -349,7 +368,7 @@ const exportSlice =
     exporting: false,
     exportProgress: null,
     exported: null,
-    async exportRows(format) {
+    async exportRows(format, locale) {
       const { accountId, filter, scope } = get();
       if (accountId === null) return null;
       // Our own id, so the progress pushes of this export are told from any other's.
@@ -364,6 +383,8 @@ const exportSlice =
           ...toQuery(accountId, filter, scope),
           format,
           export_id: exportId,
+          language: locale.language,
+          time_zone: locale.time_zone,
         });
         set({ exporting: false, exportProgress: null, exported });
         return exported;
@@ -394,7 +415,9 @@ const sendsSlice =
         if (read === sendsRead && get().sendsPage === page && get().accountId === accountId)
           set({ sendRows: rows, sendsTotal: total });
       } catch (error) {
-        if (read === sendsRead) set({ error: errorMessage(error), sendRows: get().sendRows ?? [] });
+        // Out of reach: the rows shown stay (none yet: still loading, never "nothing sent").
+        if (read === sendsRead)
+          set({ error: errorMessage(error), sendRows: get().sendRows ?? (isOffline(error) ? null : []) });
       }
     };
     let scopeRead = 0;
@@ -412,8 +435,10 @@ const sendsSlice =
         if (read === scopeRead && sameScope(get().scope, scope) && get().accountId === accountId)
           set({ scopeRow: row, scopeError: null });
       } catch (error) {
-        if (read === scopeRead && sameScope(get().scope, scope))
-          set({ scopeRow: null, scopeError: errorMessage(error) });
+        if (read !== scopeRead || !sameScope(get().scope, scope)) return;
+        // Out of reach is not "this send cannot be opened": its row stays as it was.
+        if (isOffline(error)) set({ error: errorMessage(error), stale: true });
+        else set({ scopeRow: null, scopeError: errorMessage(error) });
       }
     };
     const refreshSends = throttled(readSends, SENDS_REFRESH_MS);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSessionStore } from './session';
 import { account, fakeApi } from '../test/fakes';
+import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import type { AppSettings } from '../api';
 
 const settings = (language: AppSettings['language']): AppSettings => ({
@@ -11,27 +12,41 @@ const settings = (language: AppSettings['language']): AppSettings => ({
   mode: 'web',
 });
 
+/** A profile's storage (localStorage) in memory. */
+function memory(): PreferenceStorage {
+  const items = new Map<string, string>();
+  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value) };
+}
+
 describe('session store', () => {
-  it('starts in the navigator language and keeps it while the setting is "system"', async () => {
-    const { api } = fakeApi({ 'settings:get': () => settings('system') });
-    const store = createSessionStore(api, 'fa-IR');
+  it('starts in the navigator language while the person chose none, whatever the server stores', async () => {
+    const { api } = fakeApi({ 'settings:get': () => settings('en') });
+    const store = createSessionStore(api, 'fa-IR', createPreferencesStore(memory()));
     expect(store.getState().language).toBe('fa');
+    // The workspace's old `language` is another person's choice: not read.
     await store.getState().loadSettings();
     expect(store.getState().language).toBe('fa');
-    expect(createSessionStore(api, 'en-US').getState().language).toBe('en');
+    expect(createSessionStore(api, 'en-US', createPreferencesStore(memory())).getState().language).toBe('en');
   });
 
-  it('follows a saved language and persists a new choice', async () => {
-    const { api, transport } = fakeApi({
-      'settings:get': () => settings('en'),
-      'settings:set': (patch) => settings(patch.language ?? 'system'),
-    });
-    const store = createSessionStore(api, 'fa-IR');
-    await store.getState().loadSettings();
+  it('keeps a choice in this person’s preferences, never on the server', () => {
+    const { api, transport } = fakeApi({});
+    const storage = memory();
+    const preferences = createPreferencesStore(storage);
+    const store = createSessionStore(api, 'fa-IR', preferences);
+    store.getState().setLanguage('en');
     expect(store.getState().language).toBe('en');
-    await store.getState().setLanguage('fa');
+    expect(preferences.getState().language).toBe('en');
+    expect(transport.calls.filter((call) => call.channel === 'settings:set')).toEqual([]);
+    // Another start (a reload, the next day) in the same profile: the same language.
+    expect(createSessionStore(api, 'fa-IR', createPreferencesStore(storage)).getState().language).toBe('en');
+    // Another profile (another browser) on the same server: its own.
+    expect(createSessionStore(api, 'fa-IR', createPreferencesStore(memory())).getState().language).toBe('fa');
+    // Back to the system's language.
+    store.getState().setLanguage(null);
     expect(store.getState().language).toBe('fa');
-    expect(transport.calls.at(-1)).toEqual({ channel: 'settings:set', input: { language: 'fa' } });
+    expect(createSessionStore(api, 'en-US', createPreferencesStore(storage)).getState().language).toBe('en');
+    expect(createSessionStore(api, 'fa-IR', createPreferencesStore(storage)).getState().language).toBe('fa');
   });
 
   it('selects the first active account and keeps the selection on refresh', async () => {

@@ -1,17 +1,20 @@
-// The session store: the UI language and the account the panel works on. Language: the saved
-// setting, else (setting 'system', the first start) navigator.language; choosing one persists it
-// with settings:set.
+// The session store: the UI language and the account the panel works on. Language: this person's
+// choice (lib/preferences.ts: the desktop app's profile, or this browser), else the system's
+// (navigator.language). Never the workspace's: two people on one `serve` each keep their own.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Account, Api, AppSettings } from '../api';
-import { isLanguage, languageFromNavigator, type Language } from '../lib/format';
-import { errorMessage } from './errors';
+import { languageFromNavigator, type Language } from '../lib/format';
+import type { PreferencesStore } from '../lib/preferences';
+import { isOffline, reported } from './errors';
 
 export interface LanguageSlice {
+  /** The language the UI shows now. */
   language: Language;
   settings: AppSettings | null;
-  /** Loads the saved settings; keeps the navigator's language when none was chosen. */
+  /** Loads the app's settings (the HTTP API, the data folder); their old `language` is not read. */
   loadSettings(): Promise<void>;
-  setLanguage(language: Language): Promise<void>;
+  /** This person's choice, kept in their preferences; null: follow the system's language again. */
+  setLanguage(language: Language | null): void;
   setHttpApi(changes: { enabled?: boolean; host?: string; port?: number }): Promise<boolean>;
   /** Desktop: the workspace folder to use from the next start. */
   setDataDir(dir: string): Promise<boolean>;
@@ -20,6 +23,7 @@ export interface LanguageSlice {
 export interface AccountsSlice {
   accounts: Account[];
   accountId: number | null;
+  /** The accounts are known: read, or refused for good (not while the core is out of reach). */
   ready: boolean;
   error: string | null;
   loadAccounts(): Promise<void>;
@@ -33,33 +37,31 @@ export interface AccountsSlice {
 export type SessionState = LanguageSlice & AccountsSlice;
 
 const languageSlice =
-  (api: Api, initial: Language): StateCreator<SessionState, [], [], LanguageSlice> =>
+  (
+    api: Api,
+    system: Language,
+    preferences: PreferencesStore | undefined,
+  ): StateCreator<SessionState, [], [], LanguageSlice> =>
   (set) => ({
-    language: initial,
+    language: preferences?.getState().language ?? system,
     settings: null,
     async loadSettings() {
       try {
-        const settings = await api.invoke('settings:get');
-        set(isLanguage(settings.language) ? { settings, language: settings.language } : { settings });
+        set({ settings: await api.invoke('settings:get') });
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
     },
-    async setLanguage(language) {
-      // Switch at once; the saved value follows (a failed save is reported, the UI stays usable).
-      set({ language });
-      try {
-        set({ settings: await api.invoke('settings:set', { language }) });
-      } catch (error) {
-        set({ error: errorMessage(error) });
-      }
+    setLanguage(language) {
+      preferences?.getState().set({ language });
+      set({ language: language ?? system });
     },
     async setHttpApi(changes) {
       try {
         set({ settings: await api.invoke('settings:set', { http_api: changes }) });
         return true;
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
         return false;
       }
     },
@@ -68,7 +70,7 @@ const languageSlice =
         set({ settings: await api.invoke('settings:set', { data_dir: dir }) });
         return true;
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
         return false;
       }
     },
@@ -90,7 +92,8 @@ const accountsSlice =
           : (accounts.find((a) => a.active) ?? accounts[0])?.id;
         set({ accounts, accountId: keep ?? null, ready: true, error: null });
       } catch (error) {
-        set({ ready: true, error: errorMessage(error) });
+        // Out of reach, the accounts are not known yet (not "none"): read again once back online.
+        set({ ready: !isOffline(error), ...reported(error) });
       }
     },
     selectAccount(id) {
@@ -102,7 +105,7 @@ const accountsSlice =
         set({ accounts: [...get().accounts, account] });
         return account;
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
         return null;
       }
     },
@@ -111,21 +114,25 @@ const accountsSlice =
         const account = await api.invoke('accounts:update', { id, ...changes });
         set({ accounts: get().accounts.map((a) => (a.id === id ? account : a)) });
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
     },
     async refreshAccounts() {
       try {
-        set({ accounts: await api.invoke('accounts:list') });
+        set({ accounts: await api.invoke('accounts:list'), error: null });
       } catch (error) {
-        set({ error: errorMessage(error) });
+        set({ ...reported(error) });
       }
     },
   });
 
-export function createSessionStore(api: Api, navigatorLanguage?: string) {
+/**
+ * `preferences`: where this person's language is kept (stores.preferences); without it (tests of
+ * other things) the language is the system's and a choice lasts for the session only.
+ */
+export function createSessionStore(api: Api, navigatorLanguage?: string, preferences?: PreferencesStore) {
   return createStore<SessionState>()((...a) => ({
-    ...languageSlice(api, languageFromNavigator(navigatorLanguage))(...a),
+    ...languageSlice(api, languageFromNavigator(navigatorLanguage), preferences)(...a),
     ...accountsSlice(api)(...a),
   }));
 }

@@ -49,7 +49,7 @@ describe('settings store', () => {
     const { api: client, transport } = api();
     const store = createSettingsStore(client);
     await store.getState().load(1);
-    expect(await store.getState().topUp(5000, 'cash')).toBe(true);
+    expect(await store.getState().topUp(5000, 'cash')).toBeNull();
     expect(store.getState().balance).toBe(5100);
     expect(transport.calls.find((c) => c.channel === 'credit:topUp')?.input).toEqual({
       account_id: 1,
@@ -70,6 +70,7 @@ describe('settings store, ledger pages', () => {
       message_id: null,
       note: '',
       created_at: 0,
+      refund_count: null,
     });
     const { api: client } = fakeApi({
       'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
@@ -88,6 +89,85 @@ describe('settings store, ledger pages', () => {
     await store.getState().loadOlderLedger();
     expect(store.getState().ledger.map((e) => e.id)).toEqual([4, 3, 2, 1]);
     expect(store.getState().ledgerBefore).toBeNull();
+  });
+});
+
+describe('settings store, forms', () => {
+  it('answers a refused top-up, line or price with its message for the form, leaving `error` alone', async () => {
+    const refuse = (message: string) => () => {
+      throw { code: 400, message };
+    };
+    const { api: client, transport } = fakeApi({
+      'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+      'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+      'apiKeys:list': () => [],
+      'lines:list': () => [line()],
+      'credit:balance': () => ({ account_id: 1, credit_rials: 100 }),
+      'credit:ledger': () => ({ entries: [], next_before_id: null }),
+      'credit:topUp': refuse('too large'),
+      'lines:add': refuse('exists'),
+      'lines:delete': refuse('has messages'),
+      'pricing:set': refuse('out of range'),
+    });
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    expect(await store.getState().topUp(10 ** 14, '')).toBe('too large');
+    expect(await store.getState().addLine({ number: '30001111', provider: 'sms', permissions: [] })).toBe('exists');
+    expect(await store.getState().deleteLine('30001111')).toBe('has messages');
+    expect(await store.getState().savePricing({ sms_page_tomans: -5, messenger_message_tomans: 50 })).toBe(
+      'out of range',
+    );
+    expect(store.getState()).toMatchObject({ error: null, balance: 100, pricing: { sms_page_tomans: 150 } });
+    expect(transport.calls.find((c) => c.channel === 'lines:add')?.input).toEqual({
+      account_id: 1,
+      number: '30001111',
+      provider: 'sms',
+      permissions: [],
+    });
+  });
+});
+
+describe('settings store, refunds of a send', () => {
+  it("loads a grouped row's refunds page by page, and forgets them when the ledger is read again", async () => {
+    const refund = (id: number) => ({
+      id,
+      account_id: 1,
+      amount_rials: 1500,
+      kind: 'refund' as const,
+      send_id: null,
+      message_id: id,
+      note: '',
+      created_at: 0,
+      refund_count: null,
+    });
+    const { api: client, transport } = fakeApi({
+      'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+      'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+      'apiKeys:list': () => [],
+      'lines:list': () => [],
+      'credit:balance': () => ({ account_id: 1, credit_rials: 100 }),
+      'credit:ledger': ({ send_id, before_id }) =>
+        send_id === undefined
+          ? {
+              entries: [{ ...refund(9), send_id: 4, message_id: null, refund_count: 3, amount_rials: 4500 }],
+              next_before_id: null,
+            }
+          : before_id === undefined
+            ? { entries: [refund(9), refund(8)], next_before_id: 8 }
+            : { entries: [refund(7)], next_before_id: null },
+    });
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    expect(store.getState().ledger[0]).toMatchObject({ send_id: 4, refund_count: 3 });
+    await store.getState().loadRefunds(4);
+    await store.getState().loadRefunds(4);
+    expect(store.getState().refunds[4]).toEqual({ entries: [refund(9), refund(8), refund(7)], before: null });
+    // All loaded: nothing more is asked.
+    await store.getState().loadRefunds(4);
+    expect(transport.calls.filter((c) => c.channel === 'credit:ledger')).toHaveLength(3);
+    expect(transport.calls.at(-1)?.input).toEqual({ account_id: 1, send_id: 4, limit: 50, before_id: 8 });
+    await store.getState().refreshCredit();
+    expect(store.getState().refunds).toEqual({});
   });
 });
 

@@ -1,8 +1,10 @@
 // Settings of the current account and of the workspace: API keys (a new key is held here only
-// until its modal closes, it is never stored), lines, credit and its ledger, pricing, simulator,
-// backup and restore.
+// until its modal closes, it is never stored), lines, credit and its ledger (a send's refunds as
+// one row, expanded on demand), pricing, simulator, backup and restore. What a form submits answers
+// the refusal's message, for the form to show beside its fields; other errors go to `error`.
 import { createStore, type StateCreator } from 'zustand/vanilla';
-import type { Api, ApiKeyInfo, Backup, LedgerEntry, Line, Pricing, Simulator } from '../api';
+import type { Api, ApiKeyInfo, Backup, Line, Pricing, Simulator } from '../api';
+import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
 import type { LinePermission, Provider } from '../../../shared/status';
 import { errorMessage } from './errors';
 
@@ -13,7 +15,7 @@ export interface LineInput {
   active?: boolean;
 }
 
-export type { Backup };
+export type { Backup, LedgerRow };
 export type FilePurpose = 'backup-restore' | 'backup-save' | 'data-folder';
 
 export interface KeysSlice {
@@ -28,16 +30,34 @@ export interface KeysSlice {
 export interface LinesSlice {
   lines: Line[];
   saveLine(line: LineInput): Promise<boolean>;
+  /** A new line; null when added, else why not (it exists, its number has the wrong form). */
+  addLine(line: LineInput): Promise<string | null>;
+  /** Deactivates a line (its history stays). */
   removeLine(number: string): Promise<void>;
+  /** Deletes a line that never sent; null when deleted, else why not (it has messages). */
+  deleteLine(number: string): Promise<string | null>;
+}
+
+/** The refunds of one send, one row each, as far as loaded. */
+export interface SendRefunds {
+  entries: LedgerRow[];
+  /** Where older ones start, or null when all are loaded. */
+  before: number | null;
 }
 
 export interface CreditSlice {
   balance: number | null;
-  ledger: LedgerEntry[];
+  /** Newest first; a send's refunds are one row (`refund_count`). */
+  ledger: LedgerRow[];
   /** Where older ledger entries start, or null when all are loaded. */
   ledgerBefore: number | null;
+  /** The rows of the grouped refund rows expanded so far, by send id. */
+  refunds: Record<number, SendRefunds>;
   loadOlderLedger(): Promise<void>;
-  topUp(amountRials: number, note: string): Promise<boolean>;
+  /** Loads (more of) one send's refund rows. */
+  loadRefunds(sendId: number): Promise<void>;
+  /** Null when added, else why not (too large, the balance would pass its limit). */
+  topUp(amountRials: number, note: string): Promise<string | null>;
   /** Re-reads balance and ledger (sends and refunds change them behind this store's back). */
   refreshCredit(): Promise<void>;
 }
@@ -51,10 +71,12 @@ export interface WorkspaceSlice {
   backups: Backup[];
   restoredFrom: string | null;
   loadBackups(): Promise<void>;
-  savePricing(pricing: Pricing): Promise<boolean>;
+  /** Null when saved, else why not (a price out of range). */
+  savePricing(pricing: Pricing): Promise<string | null>;
   saveSimulator(simulator: Simulator): Promise<boolean>;
   backup(): Promise<Backup | null>;
-  restore(path: string): Promise<boolean>;
+  /** What was restored and where the replaced data was kept; null when refused. */
+  restore(path: string): Promise<{ restored_from: string; safety_backup: Backup } | null>;
   /** Web mode: a backup file from this computer, put in the server's backups folder. */
   uploadBackup(file: Blob): Promise<Backup | null>;
   /** Desktop: the system's file or folder dialog; null when cancelled. */
@@ -80,6 +102,16 @@ async function guarded<T>(set: (s: Partial<SettingsState>) => void, action: () =
   } catch (error) {
     set({ error: errorMessage(error) });
     return fallback;
+  }
+}
+
+/** Runs a form's action: null when done, else the refusal's message (for the form, not `error`). */
+async function submitted(action: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await action();
+    return null;
+  } catch (error) {
+    return errorMessage(error);
   }
 }
 
@@ -128,6 +160,13 @@ const linesSlice =
         },
         false,
       ),
+    addLine: (line) =>
+      submitted(async () => {
+        const accountId = get().accountId;
+        if (accountId === null) return;
+        await api.invoke('lines:add', { account_id: accountId, ...line });
+        set({ lines: await api.invoke('lines:list', { account_id: accountId }) });
+      }),
     removeLine: (number) =>
       guarded(
         set,
@@ -139,6 +178,13 @@ const linesSlice =
         },
         undefined,
       ),
+    deleteLine: (number) =>
+      submitted(async () => {
+        const accountId = get().accountId;
+        if (accountId === null) return;
+        await api.invoke('lines:delete', { account_id: accountId, number });
+        set({ lines: await api.invoke('lines:list', { account_id: accountId }) });
+      }),
   });
 
 const creditSlice =
@@ -147,6 +193,7 @@ const creditSlice =
     balance: null,
     ledger: [],
     ledgerBefore: null,
+    refunds: {},
     loadOlderLedger: () =>
       guarded(
         set,
@@ -159,23 +206,37 @@ const creditSlice =
         },
         undefined,
       ),
-    topUp: (amountRials, note) =>
+    loadRefunds: (sendId) =>
       guarded(
         set,
         async () => {
           const accountId = get().accountId;
-          if (accountId === null) return false;
-          const { credit_rials } = await api.invoke('credit:topUp', {
+          const loaded = get().refunds[sendId];
+          if (accountId === null || (loaded && loaded.before === null)) return;
+          const page = await api.invoke('credit:ledger', {
             account_id: accountId,
-            amount_rials: amountRials,
-            note,
+            send_id: sendId,
+            limit: 50,
+            ...(loaded ? { before_id: loaded.before! } : {}),
           });
-          const ledger = await api.invoke('credit:ledger', { account_id: accountId });
-          set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id });
-          return true;
+          if (get().accountId !== accountId) return;
+          const entries = [...(loaded?.entries ?? []), ...page.entries];
+          set({ refunds: { ...get().refunds, [sendId]: { entries, before: page.next_before_id } } });
         },
-        false,
+        undefined,
       ),
+    topUp: (amountRials, note) =>
+      submitted(async () => {
+        const accountId = get().accountId;
+        if (accountId === null) return;
+        const { credit_rials } = await api.invoke('credit:topUp', {
+          account_id: accountId,
+          amount_rials: amountRials,
+          note,
+        });
+        const ledger = await api.invoke('credit:ledger', { account_id: accountId });
+        set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id, refunds: {} });
+      }),
     refreshCredit: () =>
       guarded(
         set,
@@ -186,8 +247,14 @@ const creditSlice =
             api.invoke('credit:balance', { account_id: accountId }),
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
+          // New refunds may have joined an expanded row: it is read again when opened.
           if (get().accountId === accountId)
-            set({ balance: balance.credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id });
+            set({
+              balance: balance.credit_rials,
+              ledger: ledger.entries,
+              ledgerBefore: ledger.next_before_id,
+              refunds: {},
+            });
         },
         undefined,
       ),
@@ -211,8 +278,7 @@ const workspaceSlice =
         },
         undefined,
       ),
-    savePricing: (pricing) =>
-      guarded(set, async () => (set({ pricing: await api.invoke('pricing:set', pricing) }), true), false),
+    savePricing: (pricing) => submitted(async () => set({ pricing: await api.invoke('pricing:set', pricing) })),
     saveSimulator: (simulator) =>
       guarded(set, async () => (set({ simulator: await api.invoke('simulator:set', simulator) }), true), false),
     async backup() {
@@ -248,7 +314,7 @@ const workspaceSlice =
       set({ busy: true, restoredFrom: null });
       const result = await guarded(set, () => api.invoke('backup:restore', { path }), null);
       set({ busy: false, restoredFrom: result?.restored_from ?? null });
-      return result !== null;
+      return result;
     },
   });
 
@@ -264,7 +330,8 @@ const loadSlice =
         async () => {
           const [pricing, simulator] = await Promise.all([api.invoke('pricing:get'), api.invoke('simulator:get')]);
           set({ pricing, simulator });
-          if (accountId === null) return set({ keys: [], lines: [], balance: null, ledger: [], ledgerBefore: null });
+          if (accountId === null)
+            return set({ keys: [], lines: [], balance: null, ledger: [], ledgerBefore: null, refunds: {} });
           const [keys, lines, balance, ledger] = await Promise.all([
             api.invoke('apiKeys:list', { account_id: accountId }),
             api.invoke('lines:list', { account_id: accountId }),
@@ -278,6 +345,7 @@ const loadSlice =
               balance: balance.credit_rials,
               ledger: ledger.entries,
               ledgerBefore: ledger.next_before_id,
+              refunds: {},
             });
         },
         undefined,

@@ -35,6 +35,14 @@ export const LineSchema = z.object({
 });
 export type Line = z.infer<typeof LineSchema>;
 
+const LineInputSchema = z.object({
+  account_id: Id,
+  number: z.string().trim().min(1).max(100),
+  provider: ProviderSchema,
+  permissions: z.array(LinePermissionSchema),
+  active: z.boolean().optional(),
+});
+
 export const accountsContracts = {
   'accounts:list': defineContract({ channel: 'accounts:list', input: NoInput, output: z.array(AccountSchema) }),
   'accounts:create': defineContract({
@@ -71,21 +79,27 @@ export const accountsContracts = {
     output: ApiKeyInfoSchema,
   }),
   'lines:list': defineContract({ channel: 'lines:list', input: byAccount, output: z.array(LineSchema) }),
+  /** Creates or updates a line (permission switches, activate): an existing line keeps its number. */
   'lines:upsert': defineContract({
     channel: 'lines:upsert',
-    input: z.object({
-      account_id: Id,
-      number: z.string().trim().min(1).max(100),
-      provider: ProviderSchema,
-      permissions: z.array(LinePermissionSchema),
-      active: z.boolean().optional(),
-    }),
+    input: LineInputSchema,
     output: LineSchema,
   }),
+  /**
+   * A new line: its number normalized (ASCII digits) and checked for its provider's form
+   * (shared/lines.ts); a number the account already has is refused (`line_exists`).
+   */
+  'lines:add': defineContract({ channel: 'lines:add', input: LineInputSchema, output: LineSchema }),
   /** Lines with history are deactivated, not deleted; the line as it is now is returned. */
   'lines:remove': defineContract({
     channel: 'lines:remove',
     input: z.object({ account_id: Id, number: z.string().min(1) }),
     output: LineSchema,
+  }),
+  /** Deletes a line that never sent (a typo); one with messages is refused (`line_has_messages`). */
+  'lines:delete': defineContract({
+    channel: 'lines:delete',
+    input: z.object({ account_id: Id, number: z.string().min(1) }),
+    output: z.null(),
   }),
 } as const;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, NoInput, Rials } from '../primitives';
-import { MessageExportSchema } from './messaging';
+import { MessageExportSchema, TimeZoneSchema } from './messaging';
 import {
   CampaignDraftFieldsSchema,
   CampaignDraftSchema,
@@ -194,6 +194,8 @@ export const campaignsContracts = {
     input: byExecution.extend({
       format: z.enum(['csv', 'xlsx']),
       language: z.enum(['fa', 'en']),
+      /** Times in this zone (the person's own); omitted, the account's. */
+      time_zone: TimeZoneSchema.optional(),
       status: z.array(z.number().int()).optional(),
       clicked: z.boolean().optional(),
       export_id: z.string().min(1).max(100).optional(),

@@ -52,6 +52,9 @@ export const SegmentMemberSchema = z.object({
   opted_out: z.boolean(),
 });
 
+/** A segment's new name: what is wrong with one (empty, too long) is the core's to say, with its reason. */
+const SegmentNameInput = z.string().max(10_000);
+
 export const CombineInputSchema = z.object({
   account_id: Id,
   /** Members of any of these segments... */
@@ -137,7 +140,7 @@ export const contactsContracts = {
   }),
   'segments:rename': defineContract({
     channel: 'segments:rename',
-    input: bySegment.extend({ name: z.string().trim().min(1).max(200) }),
+    input: bySegment.extend({ name: SegmentNameInput }),
     output: SegmentSummarySchema,
   }),
   /** Removed at once from every list; its members are purged in the background. */
@@ -175,7 +178,7 @@ export const contactsContracts = {
   /** The union / difference as a new segment (progress: import:progress, kind 'combine'). */
   'segments:combine': defineContract({
     channel: 'segments:combine',
-    input: CombineInputSchema.extend({ name: z.string().trim().min(1).max(200) }),
+    input: CombineInputSchema.extend({ name: SegmentNameInput }),
     output: z.object({ job_id: Id, segment_id: Id }),
   }),
 

@@ -17,6 +17,14 @@ export const LedgerEntrySchema = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 
+/**
+ * A row of the ledger as the Credit tab lists it: an entry, or the refunds of one send summed in
+ * one row (`refund_count` > 0: that many messages' refunds; id and time are the newest one's,
+ * send_id the send, message_id null). `refund_count` is null on a row that is one entry.
+ */
+export const LedgerRowSchema = LedgerEntrySchema.extend({ refund_count: z.number().int().positive().nullable() });
+export type LedgerRow = z.infer<typeof LedgerRowSchema>;
+
 export const creditContracts = {
   'credit:balance': defineContract({
     channel: 'credit:balance',
@@ -27,7 +35,10 @@ export const creditContracts = {
     channel: 'credit:topUp',
     input: z.object({
       account_id: Id,
-      /** Positive adds; a negative amount (kind 'adjust') corrects, never below zero. */
+      /**
+       * Positive adds; a negative amount (kind 'adjust') corrects, never below zero. The core
+       * bounds it (shared/credit.ts: `amount_too_large`, `balance_too_large`).
+       */
       amount_rials: z
         .number()
         .int()
@@ -43,7 +54,9 @@ export const creditContracts = {
       account_id: Id,
       limit: z.number().int().positive().max(1000).default(100),
       before_id: Id.optional(),
+      /** Only this send's refunds, one row each (what its grouped refund row expands to). */
+      send_id: Id.optional(),
     }),
-    output: z.object({ entries: z.array(LedgerEntrySchema), next_before_id: Id.nullable() }),
+    output: z.object({ entries: z.array(LedgerRowSchema), next_before_id: Id.nullable() }),
   }),
 } as const;

@@ -20,7 +20,10 @@ export const ParsedReceiversSchema = z.object({
   valid: z.array(z.string()),
   /** As pasted. */
   invalid: z.array(z.string()),
-  /** Normalized numbers seen again after their first occurrence (each repeat listed once). */
+  /**
+   * Each dropped repeat, normalized, in pasted order (a number pasted three times is listed twice):
+   * valid + invalid + duplicates is every entry.
+   */
   duplicates: z.array(z.string()),
   /** Members of the segment, when one was given (not listed one by one). */
   segment_members: z.number().int().nonnegative(),
@@ -56,6 +59,27 @@ export const ComposePreviewSchema = z.object({
   credit_rials: Rials,
   enough_credit: z.boolean(),
   receivers: ParsedReceiversSchema,
+  /**
+   * The text has `{{COLUMN}}` placeholders, filled per recipient from the segment's columns (the
+   * campaigns' rules): final_text, characters, units, pages and cost_per_message_rials are then
+   * the first recipient's, total_cost_rials the sum of every recipient's own price.
+   */
+  personalized: z.boolean(),
+  /** The recipient whose text final_text shows when personalized (null without one). */
+  sample_receptor: z.string().nullable(),
+  /** The most pages of any recipient's text (= pages unless personalized). */
+  max_pages: z.number().int().nonnegative(),
+  /** Placeholders offered: the segment's columns, and PHONE_NUMBER (the number itself). */
+  columns: z.array(z.string()),
+  /** Each `{{NAME}}` of the text: known (a column, or PHONE_NUMBER) and recipients without a value. */
+  placeholders: z.array(z.object({ name: z.string(), known: z.boolean(), missing: z.number().int().nonnegative() })),
+  /** Names written `{NAME}`, with single braces: sent as typed (probably meant `{{NAME}}`). */
+  single_braces: z.array(z.string()),
+  /**
+   * The same text went to some of these receivers a few minutes ago (from here, another window or
+   * the API): the latest such send, and how many of this draft's receivers already got it.
+   */
+  recent_duplicate: z.object({ send_id: Id, at: EpochMs, overlap: z.number().int().positive() }).nullable(),
 });
 export type ComposePreview = z.infer<typeof ComposePreviewSchema>;
 
@@ -67,7 +91,7 @@ export const MessageFilterSchema = z.object({
   status: z.array(z.number().int()).optional(),
   /** The sender line's number, exact. */
   sender: z.string().optional(),
-  /** A receiver, in any common form; matched exactly after normalization (or as a prefix). */
+  /** A receiver, in any common form and digits: a whole number matches it, a part of one matches it anywhere. */
   receptor: z.string().optional(),
   send_id: Id.optional(),
   /** The messages of one campaign execution (all its batches' sends). */
@@ -77,7 +101,7 @@ export const MessageFilterSchema = z.object({
   from: EpochMs.optional(),
   /** Created before (ms). */
   to: EpochMs.optional(),
-  /** Substring of the message text. */
+  /** Substring of the message text, Arabic and Persian letters and digits alike (shared/search.ts). */
   text: z.string().optional(),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
@@ -126,11 +150,34 @@ export const MessageTimelineSchema = z.object({
 });
 
 export const ExportFormatSchema = z.enum(['csv', 'xlsx']);
+
+/** An IANA time zone name this runtime knows (Asia/Tehran, Europe/Berlin, UTC). */
+export const TimeZoneSchema = z
+  .string()
+  .min(1)
+  .max(60)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone, e.g. Asia/Tehran');
+
+/** Who an exported file is for; omitted, Persian and Tehran time (callers from before these existed). */
+export const ExportLocaleSchema = z.object({
+  /** Headers and status labels in this language; Persian also lays the sheet out right to left. */
+  language: z.enum(['fa', 'en']).optional(),
+  /** Times are written in this zone (the person's own): Jalali in Persian, with an ISO 8601 column beside. */
+  time_zone: TimeZoneSchema.optional(),
+});
+
 export const MessageExportInputSchema = MessageFilterSchema.extend({
   format: ExportFormatSchema,
   /** Chosen by the caller so it can match export:progress events to this call. */
   export_id: z.string().min(1).max(100).optional(),
-});
+}).extend(ExportLocaleSchema.shape);
 export const MessageExportSchema = z.object({
   export_id: z.string(),
   format: ExportFormatSchema,

@@ -3,17 +3,27 @@
 import { z } from 'zod';
 import { defineContract } from '../contract';
 import { NoInput } from '../primitives';
+import { MAX_PRICE_TOMANS } from '../../credit';
 
+/** Prices as stored: from free to MAX_PRICE_TOMANS; a price outside is refused, never clamped. */
 export const PricingSchema = z.object({
-  sms_page_tomans: z.number().nonnegative(),
-  messenger_message_tomans: z.number().nonnegative(),
+  sms_page_tomans: z.number().min(0).max(MAX_PRICE_TOMANS),
+  messenger_message_tomans: z.number().min(0).max(MAX_PRICE_TOMANS),
 });
 export type Pricing = z.infer<typeof PricingSchema>;
+/** What pricing:set takes: any two numbers, so the core's refusal names the reason (`price_out_of_range`). */
+export const PricingInputSchema = z.object({
+  sms_page_tomans: z.number(),
+  messenger_message_tomans: z.number(),
+});
+
+/** The longest a simulated step may take: a day. */
+export const MAX_SIMULATOR_DELAY_MS = 86_400_000;
 
 export const SimulatorSchema = z.object({
   seed: z.number().int(),
-  handoff_ms: z.number().int().nonnegative(),
-  delivery_ms: z.number().int().nonnegative(),
+  handoff_ms: z.number().int().nonnegative().max(MAX_SIMULATOR_DELAY_MS),
+  delivery_ms: z.number().int().nonnegative().max(MAX_SIMULATOR_DELAY_MS),
   /** Shares of the final statuses; normalized, so they need not sum to 1. */
   outcomes: z
     .object({
@@ -61,7 +71,7 @@ export const AppSettingsPatchSchema = z.object({
 export const settingsContracts = {
   // ---- service settings
   'pricing:get': defineContract({ channel: 'pricing:get', input: NoInput, output: PricingSchema }),
-  'pricing:set': defineContract({ channel: 'pricing:set', input: PricingSchema, output: PricingSchema }),
+  'pricing:set': defineContract({ channel: 'pricing:set', input: PricingInputSchema, output: PricingSchema }),
   'simulator:get': defineContract({ channel: 'simulator:get', input: NoInput, output: SimulatorSchema }),
   'simulator:set': defineContract({ channel: 'simulator:set', input: SimulatorSchema, output: SimulatorSchema }),
   // ---- app settings

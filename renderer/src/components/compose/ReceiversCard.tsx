@@ -1,56 +1,42 @@
 // Receivers pasted or typed in any common format, or a segment, with what will be rejected. The
 // counts are the core's (its quote of the draft as it is now) when it has answered, else the same
-// shared classification computed here on each keystroke; the segment's share is the core's alone.
+// shared classification, run once the field settles (stores/compose.ts); the segment's share is
+// the core's alone. Every entry is counted once: valid + invalid + repeated lines = entries.
+//
+// Typing the message never re-renders this card (it reads no text); the big field itself is its
+// own component without auto-height, so 20,000 pasted lines are not measured on each change.
 import { Badge, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import type { ReceiversAnalysis } from '../../lib/receivers';
-import type { ComposePreview } from '../../api';
+import { composeSelectors } from '../../stores/compose';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 
 const SHOWN = 30;
 
-export function ReceiversCard({
-  analysis: local,
-  quote,
-}: {
-  analysis: ReceiversAnalysis;
-  /** The core's quote of the draft as it is now, or null. */
-  quote: ComposePreview | null;
-}) {
+export const ReceiversCard = memo(function ReceiversCard() {
   const { t } = useTranslation();
   const language = useLanguage();
   const { compose } = useStores();
-  const { receiversText, setReceiversText, segments, segmentId, setSegment } = useStore(
+  const { segments, segmentId, setSegment, local } = useStore(
     compose,
     useShallow((s) => ({
-      receiversText: s.receiversText,
-      setReceiversText: s.setReceiversText,
       segments: s.segments,
       segmentId: s.segmentId,
       setSegment: s.setSegment,
+      local: s.analysis,
     })),
   );
+  const quote = useStore(compose, composeSelectors.currentQuote);
   const analysis = quote?.receivers ?? local;
+  const entries = analysis.valid.length + analysis.invalid.length + analysis.duplicates.length;
   return (
     <Paper withBorder p="md">
       <Stack>
-        <Textarea
-          label={t('compose.receivers')}
-          description={t('compose.receiversHint')}
-          placeholder={t('compose.receiversPlaceholder')}
-          autosize
-          minRows={4}
-          maxRows={10}
-          value={receiversText}
-          onChange={(event) => setReceiversText(event.currentTarget.value)}
-          data-testid="compose-receivers"
-          dir="ltr"
-          styles={{ input: { textAlign: language === 'fa' ? 'right' : 'left' } }}
-        />
+        <ReceiversField />
         <Select
           label={t('compose.segment')}
           placeholder={segments.length === 0 ? t('compose.noSegments') : t('compose.segmentPlaceholder')}
@@ -67,6 +53,11 @@ export function ReceiversCard({
         {segmentId !== null && quote !== null ? (
           <Text size="sm" data-testid="compose-segment-members" data-value={quote.receivers.segment_members}>
             {t('compose.segmentMembers', { n: formatNumber(quote.receivers.segment_members, language) })}
+          </Text>
+        ) : null}
+        {entries > 0 ? (
+          <Text size="xs" c="dimmed" data-testid="compose-entries" data-value={entries}>
+            {t('compose.entries', { n: formatNumber(entries, language) })}
           </Text>
         ) : null}
         <SimpleGrid cols={3} spacing="xs">
@@ -99,7 +90,31 @@ export function ReceiversCard({
       </Stack>
     </Paper>
   );
-}
+});
+
+/** The pasted list: re-rendered only when the list itself changes. */
+const ReceiversField = memo(function ReceiversField() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { compose } = useStores();
+  const receiversText = useStore(compose, (s) => s.receiversText);
+  const setReceiversText = useStore(compose, (s) => s.setReceiversText);
+  return (
+    <Textarea
+      label={t('compose.receivers')}
+      description={t('compose.receiversHint')}
+      placeholder={t('compose.receiversPlaceholder')}
+      rows={5}
+      resize="vertical"
+      value={receiversText}
+      onChange={(event) => setReceiversText(event.currentTarget.value)}
+      data-testid="compose-receivers"
+      dir="ltr"
+      spellCheck={false}
+      styles={{ input: { textAlign: language === 'fa' ? 'right' : 'left' } }}
+    />
+  );
+});
 
 function Count({ label, value, color, testId }: { label: string; value: number; color: string; testId: string }) {
   const language = useLanguage();
@@ -115,28 +130,35 @@ function Count({ label, value, color, testId }: { label: string; value: number; 
   );
 }
 
+/** Rejected entries, each shown once; one entered several times says how many. */
 function Rejected({ title, items, color, testId }: { title: string; items: string[]; color: string; testId: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  if (items.length === 0) return null;
+  const counted = useMemo(() => {
+    const times = new Map<string, number>();
+    for (const item of items) times.set(item, (times.get(item) ?? 0) + 1);
+    return [...times];
+  }, [items]);
+  if (counted.length === 0) return null;
   return (
     <Stack gap={4} data-testid={testId}>
       <Text size="sm">{title}</Text>
       <Group gap={4}>
-        {items.slice(0, SHOWN).map((item, i) => (
+        {counted.slice(0, SHOWN).map(([item, times]) => (
           <Badge
-            key={`${item}-${i}`}
+            key={item}
             color={color}
             variant="light"
             style={{ textTransform: 'none' }}
             className="ltr-value"
+            data-times={times}
           >
-            {item}
+            {times > 1 ? `${item} ×${digits(times, language)}` : item}
           </Badge>
         ))}
-        {items.length > SHOWN ? (
+        {counted.length > SHOWN ? (
           <Text size="xs" c="dimmed">
-            {t('compose.andMore', { n: digits(items.length - SHOWN, language) })}
+            {t('compose.andMore', { n: digits(counted.length - SHOWN, language) })}
           </Text>
         ) : null}
       </Group>

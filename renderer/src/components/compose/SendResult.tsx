@@ -1,6 +1,8 @@
 // The answer of a send: totals, then one row per receiver: the accepted messages with their
-// status moving live, and the invalid and duplicate receivers with theirs (0 and 15). The send
-// opens in Messages with its own messages only (#/messages/send/<send_id>).
+// status moving live, and the invalid and duplicate receivers with theirs (0 and 15). Rows are
+// numbered by their real place in the send: of 20,000 messages the last 200 listed are rows
+// 19,801–20,000, then the rejected entries. The send opens in Messages with its own messages only
+// (#/messages/send/<send_id>).
 import { Anchor, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -15,6 +17,7 @@ import { navigate } from '../useRoute';
 
 interface ResultLine {
   key: string;
+  position: number;
   receptor: string;
   status: number;
   messageId: number | null;
@@ -29,9 +32,12 @@ export function SendResult() {
     useShallow((s) => ({ result: s.result, rows: s.resultRows })),
   );
   if (!result) return null;
+  // The listed messages are the send's last (its ids are consecutive): the newest is the last accepted.
+  const lastId = rows.reduce((max, r) => Math.max(max, r.id), 0);
   const lines: ResultLine[] = [
     ...rows.map((r) => ({
       key: `m${r.id}`,
+      position: result.accepted - (lastId - r.id),
       receptor: r.receptor,
       status: r.status,
       messageId: r.id,
@@ -39,6 +45,7 @@ export function SendResult() {
     })),
     ...result.invalid.map((raw, i) => ({
       key: `i${i}`,
+      position: result.accepted + i + 1,
       receptor: raw,
       status: MessageStatus.Invalid,
       messageId: null,
@@ -46,6 +53,7 @@ export function SendResult() {
     })),
     ...result.duplicates.map((p, i) => ({
       key: `d${i}`,
+      position: result.accepted + result.invalid.length + i + 1,
       receptor: p,
       status: MessageStatus.Duplicate,
       messageId: null,
@@ -56,6 +64,9 @@ export function SendResult() {
   return (
     <Paper withBorder p="md" data-testid="compose-result">
       <Stack>
+        <Text size="sm" c="dimmed" data-testid="result-cleared">
+          {t('compose.cleared')}
+        </Text>
         <Group justify="space-between">
           <Group gap="sm" align="baseline">
             <Text fw={600}>{t('compose.result')}</Text>
@@ -91,7 +102,7 @@ export function SendResult() {
           <Table striped highlightOnHover stickyHeader>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={60}>#</Table.Th>
+                <Table.Th w={80}>#</Table.Th>
                 <Table.Th>{t('messages.columns.receptor')}</Table.Th>
                 <Table.Th>{t('messages.columns.status')}</Table.Th>
                 <Table.Th>{t('messages.columns.id')}</Table.Th>
@@ -99,9 +110,14 @@ export function SendResult() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {lines.map((line, i) => (
-                <Table.Tr key={line.key} data-testid="result-row" data-status={line.status}>
-                  <Table.Td>{digits(i + 1, language)}</Table.Td>
+              {lines.map((line) => (
+                <Table.Tr
+                  key={line.key}
+                  data-testid="result-row"
+                  data-status={line.status}
+                  data-position={line.position}
+                >
+                  <Table.Td>{formatNumber(line.position, language)}</Table.Td>
                   <Table.Td>
                     <span className="ltr-value">{line.receptor}</span>
                   </Table.Td>

@@ -1,5 +1,7 @@
-// Export of the filtered rows. Desktop: the service writes the file and says where. Web: the
-// service answers a same-origin address and the browser downloads it.
+// Export of the filtered rows, for the person looking at them (their language and time zone).
+// Desktop: the service writes the file and says where. Web: the service answers a same-origin
+// address and the browser downloads it. The file's name is isolated from the sentence around it,
+// so a path keeps its own direction beside the Persian text.
 import { Button, Group, Progress, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
@@ -7,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, isolate } from '../../lib/format';
+import { exportLocale } from '../../lib/exports';
 import { useLanguage } from '../../i18n/useLanguage';
 import { download } from '../../lib/download';
 
@@ -27,15 +30,15 @@ export function ExportButtons() {
     })),
   );
   const run = async (format: 'csv' | 'xlsx') => {
-    const result = await exportRows(format);
+    const result = await exportRows(format, exportLocale(language));
     if (!result) return;
     if (result.url) download(result.url, result.file_name);
     notifications.show({
       color: 'teal',
       title: t('messages.exported'),
-      message: t('messages.exportedRows', {
+      message: t('exports.rowsTo', {
         n: formatNumber(result.rows, language),
-        file: result.path ?? result.file_name,
+        file: isolate(result.path ?? result.file_name),
       }),
     });
   };
@@ -51,9 +54,9 @@ export function ExportButtons() {
       ) : null}
       {exported && !exporting ? (
         <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
-          {t('messages.exportedRows', {
+          {t('exports.rowsTo', {
             n: formatNumber(exported.rows, language),
-            file: exported.file_name,
+            file: isolate(exported.file_name),
           })}
         </Text>
       ) : null}

@@ -1,9 +1,12 @@
 // The virtualized messages table: only the visible rows exist in the DOM, and only their pages
 // are fetched (stores/messages.ts), so a million rows scroll like a hundred. Past the height a
 // browser allows an element (a million rows of 44 px would be cut near row 762,000) the scroll
-// bar is scaled so every row stays reachable (lib/windowing.ts).
+// bar is scaled so every row stays reachable (lib/windowing.ts). A new filter starts at the top.
+// Narrower than its columns (a 1024 px window), it scrolls sideways, header and rows together.
+// While the core cannot be reached, the last rows stay; with none read yet it says so, never
+// "no messages".
 import { Box, Loader, Paper, Skeleton, Text } from '@mantine/core';
-import { IconInbox } from '@tabler/icons-react';
+import { IconCloudOff, IconInbox } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -27,6 +30,11 @@ export function MessageTable() {
   const filtered = useStore(messages, messagesSelectors.isFiltered);
   const scoped = useStore(messages, (s) => s.scope !== null);
   const ensureRows = useStore(messages, (s) => s.ensureRows);
+  const stale = useStore(messages, (s) => s.stale);
+  // What the rows answer: a new one starts at the first row (pushes re-read the same one).
+  const query = useStore(messages, (s) => s.filter);
+  const scope = useStore(messages, (s) => s.scope);
+  const accountId = useStore(messages, (s) => s.accountId);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
@@ -41,6 +49,10 @@ export function MessageTable() {
     setScrollTop(element.scrollTop);
     return () => observer.disconnect();
   }, [hasRows]);
+  // (The box's scroll event brings scrollTop along; a box mounted anew starts at 0 anyway.)
+  useLayoutEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [query, scope, accountId]);
   const { height, first, last, offset } = visibleRows(count ?? 0, ROW_HEIGHT, scrollTop, viewport);
   useEffect(() => {
     if (hasRows) ensureRows(first, last);
@@ -48,8 +60,17 @@ export function MessageTable() {
 
   if (count === null) {
     return (
-      <Paper withBorder p="xl" ta="center">
-        <Loader size="sm" />
+      <Paper withBorder p={stale ? 0 : 'xl'} ta="center">
+        {stale ? (
+          <EmptyState
+            testId="messages-unavailable"
+            icon={<IconCloudOff size={28} />}
+            title={t('messages.unavailable')}
+            hint={t('messages.unavailableHint')}
+          />
+        ) : (
+          <Loader size="sm" />
+        )}
       </Paper>
     );
   }
@@ -68,38 +89,47 @@ export function MessageTable() {
     );
   }
   return (
-    <Paper withBorder className={classes.table} role="table" aria-rowcount={count} data-testid="messages-table">
-      <div className={`${classes.row} ${classes.header}`} role="row">
-        <div role="columnheader">{t('messages.columns.id')}</div>
-        <div role="columnheader">{t('messages.columns.date')}</div>
-        <div role="columnheader">{t('messages.columns.sender')}</div>
-        <div role="columnheader">{t('messages.columns.receptor')}</div>
-        <div role="columnheader">{t('messages.columns.status')}</div>
-        <div role="columnheader">{t('messages.columns.cost')}</div>
-        <div role="columnheader">{t('messages.columns.text')}</div>
-      </div>
-      <div
-        ref={scrollRef}
-        className={classes.scroll}
-        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
-        data-testid="messages-scroll"
-      >
-        <div style={{ height, position: 'relative' }}>
-          {Array.from({ length: last - first + 1 }, (_, k) => first + k).map((index) => (
-            <Box
-              key={index}
-              style={{
-                position: 'absolute',
-                top: 0,
-                insetInlineStart: 0,
-                width: '100%',
-                height: ROW_HEIGHT,
-                transform: `translateY(${index * ROW_HEIGHT + offset}px)`,
-              }}
-            >
-              <Row index={index} />
-            </Box>
-          ))}
+    <Paper
+      withBorder
+      className={classes.table}
+      role="table"
+      aria-rowcount={count}
+      data-testid="messages-table"
+      data-stale={stale || undefined}
+    >
+      <div className={classes.wide}>
+        <div className={`${classes.row} ${classes.header}`} role="row">
+          <div role="columnheader">{t('messages.columns.id')}</div>
+          <div role="columnheader">{t('messages.columns.date')}</div>
+          <div role="columnheader">{t('messages.columns.sender')}</div>
+          <div role="columnheader">{t('messages.columns.receptor')}</div>
+          <div role="columnheader">{t('messages.columns.status')}</div>
+          <div role="columnheader">{t('messages.columns.cost')}</div>
+          <div role="columnheader">{t('messages.columns.text')}</div>
+        </div>
+        <div
+          ref={scrollRef}
+          className={classes.scroll}
+          onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+          data-testid="messages-scroll"
+        >
+          <div style={{ height, position: 'relative' }}>
+            {Array.from({ length: last - first + 1 }, (_, k) => first + k).map((index) => (
+              <Box
+                key={index}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  insetInlineStart: 0,
+                  width: '100%',
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${index * ROW_HEIGHT + offset}px)`,
+                }}
+              >
+                <Row index={index} />
+              </Box>
+            ))}
+          </div>
         </div>
       </div>
     </Paper>
@@ -138,20 +168,29 @@ function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
       <div role="cell" data-testid="message-date">
         {formatDateTime(row.created_at, language)}
       </div>
-      <div role="cell" className="ltr-value">
-        {row.sender}
+      {/* Numbers read left to right inside, but sit at the column's start like its header. */}
+      <div role="cell" data-testid="message-sender">
+        <span className="ltr-value">{row.sender}</span>
       </div>
-      <div role="cell" className="ltr-value">
-        {row.receptor}
+      <div role="cell" data-testid="message-receptor">
+        <span className="ltr-value">{row.receptor}</span>
       </div>
       <div role="cell">
         <StatusBadge status={row.status} />
       </div>
-      <div role="cell">
+      <div role="cell" data-testid="message-cost">
         <Money rials={row.cost_rials} />
       </div>
       {/* The text keeps its own direction but lines up with the column like the others. */}
-      <Text role="cell" size="sm" truncate="end" dir="auto" title={row.text} ta={language === 'fa' ? 'right' : 'left'}>
+      <Text
+        role="cell"
+        size="sm"
+        truncate="end"
+        dir="auto"
+        title={row.text}
+        ta={language === 'fa' ? 'right' : 'left'}
+        data-testid="message-text"
+      >
         {row.text.replace(/\n/g, ' ⏎ ')}
       </Text>
     </div>

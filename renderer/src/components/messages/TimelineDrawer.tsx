@@ -1,14 +1,28 @@
-// One message's status timeline (created -> handed to the carrier -> final), live while open.
+// One message's status timeline (created -> handed to the carrier -> final), live while open, and
+// what it cost: charged, or refunded (the lifecycle's move into its final status says which).
 import { Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { digits } from '../../lib/format';
+import { digits, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { StatusTimeline } from './StatusTimeline';
 import { Money } from '../Money';
+import { CostHint } from './CostHint';
+import { MessageStatus, isFinalStatus } from '../../../../shared/lifecycle';
+import { refundedMove } from '../../../../shared/status-labels';
+
+type CostNote = 'charged' | 'refunded' | 'carrierBlocked' | 'pending';
+
+/** What this message cost, from its timeline: the step before its final status decides a refund. */
+function costNote(status: number, events: ReadonlyArray<{ status: number }>): CostNote {
+  if (!isFinalStatus(status)) return 'pending';
+  const before = events.length >= 2 ? events[events.length - 2]!.status : MessageStatus.Queued;
+  if (refundedMove(before, status)) return 'refunded';
+  return status === MessageStatus.Blocked ? 'carrierBlocked' : 'charged';
+}
 
 export function TimelineDrawer() {
   const { t } = useTranslation();
@@ -38,12 +52,20 @@ export function TimelineDrawer() {
             <StatusBadge status={message.status} />
           </Group>
           <Text size="sm" c="dimmed">
-            {t('messages.fromLine', { line: message.sender })} · <Money rials={message.cost_rials} />
+            {t('messages.fromLine', { line: isolate(message.sender) })} · <Money rials={message.cost_rials} />
           </Text>
+          {timeline === null ? null : (
+            <Text size="sm" data-testid="timeline-cost" data-cost={costNote(message.status, timeline)}>
+              {t(`messages.cost.${costNote(message.status, timeline)}`)}
+            </Text>
+          )}
           <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
             {message.text}
           </Text>
           {timeline === null ? <Loader size="sm" /> : <StatusTimeline events={timeline} />}
+          <Text size="xs" c="dimmed">
+            <CostHint />
+          </Text>
         </Stack>
       ) : null}
     </Drawer>

@@ -1,6 +1,20 @@
-// API keys of the current account: create (the key is shown once, in a modal with copy), list,
-// revoke (after a confirmation: programs using the key stop working at once).
-import { Badge, Button, Code, CopyButton, Group, Modal, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+// API keys of the current account: create (the key is shown once, in a modal with copy; closing it
+// by Esc, × or a click outside before the key was copied asks first), list, revoke (after a
+// confirmation: programs using the key stop working at once).
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +42,15 @@ export function ApiKeysSettings() {
   );
   const [label, setLabel] = useState('');
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
+  // Whether the key on show was copied (the button, or a copy of its selected text), and whether
+  // the modal is asking to close without that.
+  const [copied, setCopied] = useState(false);
+  const [askingClose, setAskingClose] = useState(false);
+  const dismiss = () => {
+    setCopied(false);
+    setAskingClose(false);
+    dismissNewKey();
+  };
 
   return (
     <Stack>
@@ -114,7 +137,7 @@ export function ApiKeysSettings() {
       <Modal
         closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={newKey !== null}
-        onClose={dismissNewKey}
+        onClose={() => (copied ? dismiss() : setAskingClose(true))}
         title={t('settings.apiKeys.newTitle')}
         size="lg"
         data-testid="apikey-modal"
@@ -122,25 +145,53 @@ export function ApiKeysSettings() {
         <Stack>
           <Text size="sm">{t('settings.apiKeys.newWarning')}</Text>
           <Group wrap="nowrap" gap="xs">
-            <Code block style={{ flex: 1 }} className="ltr-value" data-testid="apikey-value">
+            <Code
+              block
+              style={{ flex: 1 }}
+              className="ltr-value"
+              data-testid="apikey-value"
+              onCopy={() => {
+                setCopied(true);
+                setAskingClose(false);
+              }}
+            >
               {newKey}
             </Code>
             <CopyButton value={newKey ?? ''}>
-              {({ copied, copy }) => (
+              {({ copied: justCopied, copy }) => (
                 <Button
                   variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
+                  color={justCopied ? 'teal' : undefined}
+                  leftSection={justCopied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={() => {
+                    copy();
+                    setCopied(true);
+                    setAskingClose(false);
+                  }}
                   data-testid="apikey-copy"
                 >
-                  {copied ? t('common.copied') : t('common.copy')}
+                  {justCopied ? t('common.copied') : t('common.copy')}
                 </Button>
               )}
             </CopyButton>
           </Group>
+          {askingClose ? (
+            <Alert color="orange" data-testid="apikey-not-copied">
+              <Stack gap="xs">
+                <Text size="sm">{t('settings.apiKeys.notCopied')}</Text>
+                <Group justify="flex-end" gap="xs">
+                  <Button size="xs" variant="default" onClick={() => setAskingClose(false)} data-testid="apikey-back">
+                    {t('settings.apiKeys.backToKey')}
+                  </Button>
+                  <Button size="xs" color="orange" onClick={dismiss} data-testid="apikey-close-anyway">
+                    {t('settings.apiKeys.closeAnyway')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          ) : null}
           <Group justify="flex-end">
-            <Button onClick={dismissNewKey} data-testid="apikey-done">
+            <Button onClick={dismiss} data-testid="apikey-done">
               {t('settings.apiKeys.saved')}
             </Button>
           </Group>

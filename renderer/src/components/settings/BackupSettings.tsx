@@ -1,6 +1,8 @@
 // Backup (an online copy of the whole workspace) and restore (the current data is itself backed
 // up first, never deleted). Desktop: the system's dialogs and file manager. Web: backups download
-// to this computer, and a backup from this computer uploads to the server before restoring.
+// to this computer, and a backup from this computer uploads to the server before restoring. After
+// a restore the window reloads on the new data (this tab's address survives it) and says what was
+// restored, and where the replaced data was kept.
 import {
   Alert,
   Anchor,
@@ -15,15 +17,50 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconDatabaseExport, IconDatabaseImport, IconDownload, IconFolderOpen, IconUpload } from '@tabler/icons-react';
+import {
+  IconCircleCheck,
+  IconDatabaseExport,
+  IconDatabaseImport,
+  IconDownload,
+  IconFolderOpen,
+  IconUpload,
+} from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { Backup } from '../../stores/settings';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatBytes, formatDateTime, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+
+/** What a restore leaves for the reloaded window to say (session storage: this tab only, once). */
+const RESTORED_KEY = 'chapar.settings.restored';
+interface RestoredNote {
+  from: string;
+  safety: string;
+}
+
+function readRestoredNote(): RestoredNote | null {
+  try {
+    const stored = window.sessionStorage.getItem(RESTORED_KEY);
+    return stored ? (JSON.parse(stored) as RestoredNote) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepRestoredNote(note: RestoredNote | null): void {
+  try {
+    if (note) window.sessionStorage.setItem(RESTORED_KEY, JSON.stringify(note));
+    else window.sessionStorage.removeItem(RESTORED_KEY);
+  } catch {
+    // Without session storage the reloaded page just says nothing.
+  }
+}
+
+/** The file's name, without its folder (the full path stays in the title). */
+const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
 
 export function BackupSettings() {
   const { t } = useTranslation();
@@ -51,10 +88,30 @@ export function BackupSettings() {
   }, [loadBackups]);
   const [path, setPath] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const size = (b: Backup) => t('settings.backup.size', { n: formatNumber(Math.ceil(b.bytes / 1024), language) });
+  // Said once after the reload that follows a restore.
+  const [restored, setRestored] = useState(readRestoredNote);
+  useEffect(() => keepRestoredNote(null), []);
+  const size = (b: Backup) => formatBytes(b.bytes, language);
 
   return (
     <Stack maw={820}>
+      {restored ? (
+        <Alert
+          color="teal"
+          icon={<IconCircleCheck size={18} />}
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setRestored(null)}
+          data-testid="restore-success"
+        >
+          <span title={restored.from}>
+            {t('settings.backup.restoredFrom', {
+              file: isolate(fileName(restored.from)),
+              safety: isolate(fileName(restored.safety)),
+            })}
+          </span>
+        </Alert>
+      ) : null}
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text fw={600}>{t('settings.backup.create')}</Text>
@@ -218,8 +275,12 @@ export function BackupSettings() {
               color="orange"
               onClick={async () => {
                 setConfirming(false);
-                // Everything on screen came from the old data: start again from the new.
-                if (await store.restore(path.trim())) window.location.reload();
+                // Everything on screen came from the old data: start again from the new, on this
+                // tab, which then says what happened.
+                const done = await store.restore(path.trim());
+                if (!done) return;
+                keepRestoredNote({ from: done.restored_from, safety: done.safety_backup.path });
+                window.location.reload();
               }}
               data-testid="restore-confirm"
             >

@@ -1,30 +1,37 @@
-// Credit of the current account: balance, top-up, and the ledger (every change of credit).
-import { Badge, Button, Group, NumberInput, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+// Credit of the current account: balance, top-up (typed in any digits, bounded as the service
+// bounds it: shared/credit.ts), and the ledger (every change of credit). A send's refunds are one
+// row of the ledger, which opens to show each refund.
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconChevronDown, IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { Fragment, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { sessionSelectors } from '../../stores/session';
+import type { LedgerRow } from '../../stores/settings';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { MAX_CREDIT_CHANGE_RIALS } from '../../../../shared/credit';
 import { Money } from '../Money';
+import { NumberField } from '../NumberField';
 
 const KIND_COLOR = { topup: 'teal', send: 'blue', refund: 'grape', adjust: 'orange' } as const;
 
 export function CreditSettings() {
   const { t } = useTranslation();
-  const language = useLanguage();
   const { settings, session } = useStores();
-  const { balance, ledger, more, topUp, refreshCredit, loadOlder } = useStore(
+  const { balance, ledger, more, refunds, topUp, refreshCredit, loadOlder, loadRefunds } = useStore(
     settings,
     useShallow((s) => ({
       balance: s.balance,
       ledger: s.ledger,
       more: s.ledgerBefore !== null,
+      refunds: s.refunds,
       topUp: s.topUp,
       refreshCredit: s.refreshCredit,
       loadOlder: s.loadOlderLedger,
+      loadRefunds: s.loadRefunds,
     })),
   );
   // The header's credit follows sends and refunds; when it moves, the ledger has new rows.
@@ -32,8 +39,23 @@ export function CreditSettings() {
   useEffect(() => {
     void refreshCredit();
   }, [headerCredit, refreshCredit]);
-  const [amount, setAmount] = useState<number | string>('');
+  const [amount, setAmount] = useState<number | ''>('');
   const [note, setNote] = useState('');
+  const [refused, setRefused] = useState<string | null>(null);
+  // The grouped refund rows shown open, by send id.
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const valid = amount !== '' && Number.isInteger(amount) && amount >= 1 && amount <= MAX_CREDIT_CHANGE_RIALS;
+
+  const toggle = (sendId: number) => {
+    const next = new Set(open);
+    if (next.has(sendId)) next.delete(sendId);
+    else {
+      next.add(sendId);
+      if (!refunds[sendId]) void loadRefunds(sendId);
+    }
+    setOpen(next);
+  };
+
   return (
     <Stack>
       <Group align="stretch">
@@ -45,39 +67,51 @@ export function CreditSettings() {
             {balance === null ? '—' : <Money rials={balance} />}
           </Text>
         </Paper>
-        <Paper withBorder p="md" style={{ flex: 1 }} maw={620}>
+        <Paper withBorder p="md" style={{ flex: 1 }} maw={720}>
           <form
             onSubmit={async (event) => {
               event.preventDefault();
-              if (typeof amount === 'number' && amount > 0 && (await topUp(amount, note))) {
+              if (!valid) return;
+              const why = await topUp(amount, note);
+              setRefused(why);
+              if (why === null) {
                 setAmount('');
                 setNote('');
                 void session.getState().refreshAccounts();
               }
             }}
           >
-            <Group align="end">
-              <NumberInput
-                label={t('settings.credit.amount')}
-                value={amount}
-                onChange={setAmount}
-                min={1}
-                step={100000}
-                thousandSeparator=","
-                allowDecimal={false}
-                data-testid="credit-amount"
-                w={200}
-              />
-              <TextInput
-                label={t('settings.credit.note')}
-                value={note}
-                onChange={(event) => setNote(event.currentTarget.value)}
-                style={{ flex: 1 }}
-              />
-              <Button type="submit" disabled={typeof amount !== 'number' || amount <= 0} data-testid="credit-topup">
-                {t('settings.credit.topUp')}
-              </Button>
-            </Group>
+            <Stack gap={6}>
+              <Group align="start">
+                <NumberField
+                  label={t('settings.credit.amount')}
+                  value={amount}
+                  onChange={(value) => {
+                    setAmount(value);
+                    setRefused(null);
+                  }}
+                  min={1}
+                  max={MAX_CREDIT_CHANGE_RIALS}
+                  data-testid="credit-amount"
+                  w={200}
+                />
+                <TextInput
+                  label={t('settings.credit.note')}
+                  value={note}
+                  onChange={(event) => setNote(event.currentTarget.value)}
+                  style={{ flex: 1 }}
+                  miw={120}
+                />
+                <Button type="submit" disabled={!valid} data-testid="credit-topup" mt={25}>
+                  {t('settings.credit.topUp')}
+                </Button>
+              </Group>
+              {refused !== null ? (
+                <Text size="sm" c="red" data-testid="credit-refused">
+                  {refused}
+                </Text>
+              ) : null}
+            </Stack>
           </form>
         </Paper>
       </Group>
@@ -85,6 +119,7 @@ export function CreditSettings() {
         <Table striped data-testid="ledger-table">
           <Table.Thead>
             <Table.Tr>
+              <Table.Th w={36} />
               <Table.Th>{t('settings.credit.date')}</Table.Th>
               <Table.Th>{t('settings.credit.kind')}</Table.Th>
               <Table.Th>{t('settings.credit.change')}</Table.Th>
@@ -95,34 +130,44 @@ export function CreditSettings() {
           <Table.Tbody>
             {ledger.length === 0 ? (
               <Table.Tr>
-                <Table.Td colSpan={5}>
+                <Table.Td colSpan={6}>
                   <Text c="dimmed" ta="center" py="md">
                     {t('settings.credit.empty')}
                   </Text>
                 </Table.Td>
               </Table.Tr>
             ) : (
-              ledger.map((entry) => (
-                <Table.Tr key={entry.id} data-testid="ledger-row">
-                  <Table.Td>{formatDateTime(entry.created_at, language)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={KIND_COLOR[entry.kind]} variant="light">
-                      {t(`settings.credit.kinds.${entry.kind}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td c={entry.amount_rials < 0 ? 'red' : 'teal'}>
-                    <Money rials={entry.amount_rials} signed />
-                  </Table.Td>
-                  <Table.Td>
-                    {entry.send_id
-                      ? t('settings.credit.sendRef', { id: digits(entry.send_id, language) })
-                      : entry.message_id
-                        ? t('settings.credit.messageRef', { id: digits(entry.message_id, language) })
-                        : '—'}
-                  </Table.Td>
-                  <Table.Td>{entry.note || '—'}</Table.Td>
-                </Table.Tr>
-              ))
+              ledger.map((row) => {
+                const group = row.refund_count !== null && row.send_id !== null ? row.send_id : null;
+                const shown = group !== null && open.has(group) ? refunds[group] : undefined;
+                return (
+                  <Fragment key={`${row.kind}-${row.id}`}>
+                    <LedgerLine
+                      row={row}
+                      opened={group !== null && open.has(group)}
+                      onToggle={group === null ? null : () => toggle(group)}
+                    />
+                    {shown?.entries.map((refund) => (
+                      <LedgerLine key={refund.id} row={refund} nested />
+                    ))}
+                    {shown && shown.before !== null ? (
+                      <Table.Tr>
+                        <Table.Td />
+                        <Table.Td colSpan={5}>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            onClick={() => void loadRefunds(group!)}
+                            data-testid="ledger-refunds-more"
+                          >
+                            {t('settings.credit.moreRefunds')}
+                          </Button>
+                        </Table.Td>
+                      </Table.Tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })
             )}
           </Table.Tbody>
         </Table>
@@ -135,5 +180,68 @@ export function CreditSettings() {
         </Group>
       ) : null}
     </Stack>
+  );
+}
+
+/** One row of the ledger: an entry, a send's refunds summed (with its expander), or one of those refunds (nested). */
+function LedgerLine({
+  row,
+  opened = false,
+  onToggle = null,
+  nested = false,
+}: {
+  row: LedgerRow;
+  opened?: boolean;
+  onToggle?: (() => void) | null;
+  nested?: boolean;
+}) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const Closed = language === 'fa' ? IconChevronLeft : IconChevronRight;
+  const ref =
+    row.refund_count !== null && row.send_id !== null
+      ? t(row.refund_count === 1 ? 'settings.credit.refundGroupOne' : 'settings.credit.refundGroupMany', {
+          n: digits(row.refund_count, language),
+          id: digits(row.send_id, language),
+        })
+      : row.send_id
+        ? t('settings.credit.sendRef', { id: digits(row.send_id, language) })
+        : row.message_id
+          ? t('settings.credit.messageRef', { id: digits(row.message_id, language) })
+          : '—';
+  return (
+    <Table.Tr
+      data-testid={nested ? 'ledger-refund-row' : 'ledger-row'}
+      data-kind={row.kind}
+      data-refunds={row.refund_count ?? undefined}
+    >
+      <Table.Td>
+        {onToggle ? (
+          <ActionIcon
+            variant="subtle"
+            size="sm"
+            onClick={onToggle}
+            aria-expanded={opened}
+            aria-label={opened ? t('settings.credit.hideRefunds') : t('settings.credit.showRefunds')}
+            data-testid="ledger-refunds-toggle"
+          >
+            {opened ? <IconChevronDown size={16} /> : <Closed size={16} />}
+          </ActionIcon>
+        ) : null}
+      </Table.Td>
+      <Table.Td c={nested ? 'dimmed' : undefined}>{formatDateTime(row.created_at, language)}</Table.Td>
+      <Table.Td>
+        {nested ? null : (
+          <Badge color={KIND_COLOR[row.kind]} variant="light">
+            {t(`settings.credit.kinds.${row.kind}`)}
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td c={row.amount_rials < 0 ? 'red' : 'teal'} fz={nested ? 'sm' : undefined}>
+        <Money rials={row.amount_rials} signed />
+      </Table.Td>
+      <Table.Td fz={nested ? 'sm' : undefined}>{ref}</Table.Td>
+      <Table.Td>{row.note || (nested ? null : '—')}</Table.Td>
+    </Table.Tr>
   );
 }

@@ -1,18 +1,7 @@
-// Language, the local HTTP API (on/off and address where the host lets it change) and the data
-// folder (the desktop app can move to another one from its next start).
-import {
-  Badge,
-  Button,
-  Code,
-  Group,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+// Language (this person's own: kept in their profile or browser, or the system's), the local HTTP
+// API (on/off and address where the host lets it change) and the data folder (the desktop app can
+// move to another one from its next start).
+import { Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,29 +9,35 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { AppSettings } from '../../api';
-import type { Language } from '../../lib/format';
+import { isLanguage } from '../../lib/format';
+import { NumberField } from '../NumberField';
+
+/** The language select's value for "follow the system's language" (no choice kept). */
+const SYSTEM = 'system';
 
 export function GeneralSettings() {
   const { t } = useTranslation();
-  const { session } = useStores();
-  const { language, settings, setLanguage } = useStore(
+  const { session, preferences } = useStores();
+  const { settings, setLanguage } = useStore(
     session,
-    useShallow((s) => ({ language: s.language, settings: s.settings, setLanguage: s.setLanguage })),
+    useShallow((s) => ({ settings: s.settings, setLanguage: s.setLanguage })),
   );
+  const chosen = useStore(preferences, (p) => p.language);
   return (
     <Stack maw={640}>
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text fw={600}>{t('settings.general.language')}</Text>
           <SegmentedControl
-            value={language}
-            onChange={(value) => void setLanguage(value as Language)}
+            value={chosen ?? SYSTEM}
+            onChange={(value) => setLanguage(isLanguage(value) ? value : null)}
             data={[
+              { value: SYSTEM, label: t('settings.general.languageSystem') },
               { value: 'fa', label: 'فارسی' },
               { value: 'en', label: 'English' },
             ]}
             data-testid="settings-language"
-            w={240}
+            w={360}
           />
           <Text size="xs" c="dimmed">
             {t('settings.general.languageHint')}
@@ -66,10 +61,11 @@ function HttpApiSettings({ settings }: { settings: AppSettings }) {
   const setHttpApi = useStore(useStores().session, (s) => s.setHttpApi);
   const api = settings.http_api;
   const [host, setHost] = useState(api.host);
-  const [port, setPort] = useState<number | string>(api.port);
+  const [port, setPort] = useState<number | ''>(api.port);
   // Where it cannot be switched (web mode) it is on exactly when it answers somewhere.
   const on = api.can_toggle ? api.enabled : api.url !== null;
-  const changed = host !== api.host || Number(port) !== api.port;
+  const changed = host !== api.host || port !== api.port;
+  const portValid = port !== '' && port >= 0 && port <= 65535;
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
@@ -103,20 +99,21 @@ function HttpApiSettings({ settings }: { settings: AppSettings }) {
               dir="ltr"
               w={200}
             />
-            <NumberInput
+            <NumberField
               label={t('settings.general.port')}
               value={port}
               onChange={setPort}
               min={0}
               max={65535}
-              allowDecimal={false}
+              thousandSeparator={false}
               w={120}
+              data-testid="settings-http-port"
             />
             <Button
               variant="light"
-              disabled={!changed || !host.trim()}
+              disabled={!changed || !host.trim() || !portValid}
               onClick={async () => {
-                if (await setHttpApi({ host: host.trim(), port: Number(port) }))
+                if (portValid && (await setHttpApi({ host: host.trim(), port })))
                   notifications.show({ color: 'teal', message: t('common.saved') });
               }}
             >

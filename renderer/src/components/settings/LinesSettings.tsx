@@ -1,6 +1,9 @@
-// Sender lines of the current account and their permissions. Removing a line with history
-// deactivates it (the service keeps its messages).
-import { Badge, Button, Checkbox, Group, Paper, Select, Stack, Table, TextInput } from '@mantine/core';
+// Sender lines of the current account and their permissions. A new number is stored as the service
+// normalizes it (Latin digits) and must have its provider's form (shared/lines.ts); the field says
+// which form, and why a number was refused. Removing a line that never sent deletes it; one with
+// history can only be deactivated (the service keeps its messages).
+import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconAntenna } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,19 +21,33 @@ function permissionsOf(line: Line): LinePermission[] {
 export function LinesSettings() {
   const { t } = useTranslation();
   const { settings, compose } = useStores();
-  const { lines, saveLine, removeLine } = useStore(
+  const { lines, saveLine, addLine, removeLine, deleteLine } = useStore(
     settings,
-    useShallow((s) => ({ lines: s.lines, saveLine: s.saveLine, removeLine: s.removeLine })),
+    useShallow((s) => ({
+      lines: s.lines,
+      saveLine: s.saveLine,
+      addLine: s.addLine,
+      removeLine: s.removeLine,
+      deleteLine: s.deleteLine,
+    })),
   );
   // The composer lists lines too: refresh it after a change here.
   const reloadCompose = () => void compose.getState().load(compose.getState().accountId);
   const [number, setNumber] = useState('');
   const [provider, setProvider] = useState<Provider>('sms');
+  const [refused, setRefused] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Line | null>(null);
+  const [deleteRefused, setDeleteRefused] = useState<string | null>(null);
 
   const toggle = async (line: Line, permission: LinePermission, on: boolean) => {
     const permissions = on ? [...permissionsOf(line), permission] : permissionsOf(line).filter((p) => p !== permission);
     if (await saveLine({ number: line.number, provider: line.provider, permissions, active: line.active }))
       reloadCompose();
+  };
+
+  const closeDelete = () => {
+    setDeleting(null);
+    setDeleteRefused(null);
   };
 
   return (
@@ -58,7 +75,9 @@ export function LinesSettings() {
             <Table.Tbody>
               {lines.map((line) => (
                 <Table.Tr key={line.id} data-testid="line-row" data-number={line.number}>
-                  <Table.Td className="ltr-value">{line.number}</Table.Td>
+                  <Table.Td>
+                    <span className="ltr-value">{line.number}</span>
+                  </Table.Td>
                   <Table.Td>{t(`provider.${line.provider}`)}</Table.Td>
                   {LINE_PERMISSIONS.map((permission) => (
                     <Table.Td key={permission}>
@@ -75,34 +94,47 @@ export function LinesSettings() {
                     </Badge>
                   </Table.Td>
                   <Table.Td>
-                    {line.active ? (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {line.active ? (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="orange"
+                          onClick={async () => (await removeLine(line.number), reloadCompose())}
+                          data-testid="line-deactivate"
+                        >
+                          {t('settings.lines.deactivate')}
+                        </Button>
+                      ) : (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={async () => {
+                            if (
+                              await saveLine({
+                                number: line.number,
+                                provider: line.provider,
+                                permissions: permissionsOf(line),
+                                active: true,
+                              })
+                            )
+                              reloadCompose();
+                          }}
+                          data-testid="line-activate"
+                        >
+                          {t('settings.lines.activate')}
+                        </Button>
+                      )}
                       <Button
                         size="xs"
                         variant="subtle"
                         color="red"
-                        onClick={async () => (await removeLine(line.number), reloadCompose())}
+                        onClick={() => setDeleting(line)}
+                        data-testid="line-delete"
                       >
-                        {t('settings.lines.deactivate')}
+                        {t('settings.lines.delete')}
                       </Button>
-                    ) : (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        onClick={async () => {
-                          if (
-                            await saveLine({
-                              number: line.number,
-                              provider: line.provider,
-                              permissions: permissionsOf(line),
-                              active: true,
-                            })
-                          )
-                            reloadCompose();
-                        }}
-                      >
-                        {t('settings.lines.activate')}
-                      </Button>
-                    )}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -110,44 +142,124 @@ export function LinesSettings() {
           </Table>
         </Paper>
       )}
-      <Paper withBorder p="md" maw={620}>
+      <Paper withBorder p="md" maw={720}>
         <form
           onSubmit={async (event) => {
             event.preventDefault();
-            const ok = await saveLine({
+            const why = await addLine({
               number: number.trim(),
               provider,
               permissions: ['can_send_api_campaign', 'can_send_panel_campaign'],
             });
-            if (ok) {
+            setRefused(why);
+            if (why === null) {
+              // The number as stored (Latin digits), which may differ from what was typed.
+              const added = settings.getState().lines.at(-1)?.number ?? number.trim();
+              notifications.show({ color: 'teal', message: t('settings.lines.added', { number: added }) });
               setNumber('');
               reloadCompose();
             }
           }}
         >
-          <Group align="end">
-            <TextInput
-              label={t('settings.lines.newNumber')}
-              value={number}
-              onChange={(event) => setNumber(event.currentTarget.value)}
-              dir="ltr"
-              data-testid="line-number"
-              style={{ flex: 1 }}
-            />
-            <Select
-              label={t('settings.lines.provider')}
-              data={PROVIDERS.map((p) => ({ value: p, label: t(`provider.${p}`) }))}
-              value={provider}
-              allowDeselect={false}
-              onChange={(value) => value && setProvider(value as Provider)}
-              w={140}
-            />
-            <Button type="submit" disabled={!number.trim()} data-testid="line-add">
-              {t('settings.lines.add')}
-            </Button>
-          </Group>
+          <Stack gap={6}>
+            <Group align="end">
+              <TextInput
+                label={t('settings.lines.newNumber')}
+                value={number}
+                onChange={(event) => {
+                  setNumber(event.currentTarget.value);
+                  setRefused(null);
+                }}
+                error={refused !== null}
+                dir="ltr"
+                data-testid="line-number"
+                style={{ flex: 1 }}
+              />
+              <Select
+                label={t('settings.lines.provider')}
+                data={PROVIDERS.map((p) => ({ value: p, label: t(`provider.${p}`) }))}
+                value={provider}
+                allowDeselect={false}
+                onChange={(value) => {
+                  if (value) setProvider(value as Provider);
+                  setRefused(null);
+                }}
+                w={140}
+                data-testid="line-provider"
+              />
+              <Button type="submit" disabled={!number.trim()} data-testid="line-add">
+                {t('settings.lines.add')}
+              </Button>
+            </Group>
+            {refused !== null ? (
+              <Text size="sm" c="red" data-testid="line-refused">
+                {refused}
+              </Text>
+            ) : (
+              <Text size="xs" c="dimmed" data-testid="line-hint">
+                {provider === 'sms'
+                  ? t('settings.lines.numberHintSms')
+                  : t('settings.lines.numberHintMessenger', { provider: t(`provider.${provider}`) })}
+              </Text>
+            )}
+          </Stack>
         </form>
       </Paper>
+
+      <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        opened={deleting !== null}
+        onClose={closeDelete}
+        title={t('settings.lines.deleteTitle')}
+        centered
+      >
+        <Stack>
+          {deleteRefused ? null : (
+            <Text size="sm">{t('settings.lines.deleteWarning', { number: deleting?.number ?? '' })}</Text>
+          )}
+          {deleteRefused ? (
+            <Text size="sm" c="red" data-testid="line-delete-refused">
+              {deleteRefused}
+            </Text>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={closeDelete}>
+              {t('common.cancel')}
+            </Button>
+            {deleteRefused && deleting?.active ? (
+              <Button
+                color="orange"
+                onClick={async () => {
+                  await removeLine(deleting.number);
+                  reloadCompose();
+                  closeDelete();
+                }}
+                data-testid="line-delete-deactivate"
+              >
+                {t('settings.lines.deactivate')}
+              </Button>
+            ) : null}
+            <Button
+              color="red"
+              disabled={deleteRefused !== null}
+              onClick={async () => {
+                if (!deleting) return;
+                const why = await deleteLine(deleting.number);
+                if (why !== null) return setDeleteRefused(why);
+                notifications.show({
+                  color: 'teal',
+                  message: t('settings.lines.deleted', { number: deleting.number }),
+                });
+                reloadCompose();
+                closeDelete();
+              }}
+              data-testid="line-delete-confirm"
+            >
+              {t('settings.lines.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 // The simulator gateway: delays of each step and the shares of the final statuses (normalized by
-// the service, so they need not sum to 1). Same seed, same outcomes.
-import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+// the service, so they need not sum to 1). Same seed, same outcomes. Numbers are typed in any
+// digits; one out of range is said next to its field and the form is not saved.
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,8 @@ import { useStores } from '../../stores/context';
 import { FINAL_STATUSES, statusLabel } from '../../lib/status';
 import { useLanguage } from '../../i18n/useLanguage';
 import type { Simulator } from '../../api';
+import { MAX_SIMULATOR_DELAY_MS } from '../../../../shared/ipc/contracts/settings';
+import { NumberField } from '../NumberField';
 
 type Outcome = keyof Simulator['outcomes'];
 /** The simulator's outcomes are the lifecycle's final statuses, in display order. */
@@ -19,18 +22,39 @@ export function SimulatorSettings() {
   return simulator ? <SimulatorForm key={JSON.stringify(simulator)} simulator={simulator} /> : null;
 }
 
+type Draft = Omit<Simulator, 'seed' | 'handoff_ms' | 'delivery_ms'> & {
+  seed: number | '';
+  handoff_ms: number | '';
+  delivery_ms: number | '';
+};
+
+const isDelay = (ms: number | '') => ms !== '' && Number.isInteger(ms) && ms >= 0 && ms <= MAX_SIMULATOR_DELAY_MS;
+
 function SimulatorForm({ simulator }: { simulator: Simulator }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const saveSimulator = useStore(useStores().settings, (s) => s.saveSimulator);
-  const [draft, setDraft] = useState(simulator);
-  const number = (value: number | string) => Math.max(0, Math.round(Number(value) || 0));
+  const [draft, setDraft] = useState<Draft>(simulator);
+  const shares = Object.values(draft.outcomes);
+  const valid =
+    Number.isSafeInteger(draft.seed) &&
+    isDelay(draft.handoff_ms) &&
+    isDelay(draft.delivery_ms) &&
+    shares.every((share) => share >= 0) &&
+    shares.some((share) => share > 0);
   return (
     <Paper withBorder p="md" maw={640}>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
-          if (await saveSimulator(draft)) notifications.show({ color: 'teal', message: t('common.saved') });
+          if (!valid || draft.seed === '' || draft.handoff_ms === '' || draft.delivery_ms === '') return;
+          const saved = await saveSimulator({
+            ...draft,
+            seed: draft.seed,
+            handoff_ms: draft.handoff_ms,
+            delivery_ms: draft.delivery_ms,
+          });
+          if (saved) notifications.show({ color: 'teal', message: t('common.saved') });
         }}
       >
         <Stack>
@@ -38,23 +62,28 @@ function SimulatorForm({ simulator }: { simulator: Simulator }) {
             {t('settings.simulator.hint')}
           </Text>
           <SimpleGrid cols={3}>
-            <NumberInput
+            <NumberField
               label={t('settings.simulator.seed')}
               value={draft.seed}
-              onChange={(v) => setDraft({ ...draft, seed: Math.round(Number(v) || 0) })}
+              min={Number.MIN_SAFE_INTEGER}
+              thousandSeparator={false}
+              onChange={(seed) => setDraft({ ...draft, seed })}
+              data-testid="simulator-seed"
             />
-            <NumberInput
+            <NumberField
               label={t('settings.simulator.handoff')}
               value={draft.handoff_ms}
               min={0}
-              onChange={(v) => setDraft({ ...draft, handoff_ms: number(v) })}
+              max={MAX_SIMULATOR_DELAY_MS}
+              onChange={(handoff_ms) => setDraft({ ...draft, handoff_ms })}
               data-testid="simulator-handoff"
             />
-            <NumberInput
+            <NumberField
               label={t('settings.simulator.delivery')}
               value={draft.delivery_ms}
               min={0}
-              onChange={(v) => setDraft({ ...draft, delivery_ms: number(v) })}
+              max={MAX_SIMULATOR_DELAY_MS}
+              onChange={(delivery_ms) => setDraft({ ...draft, delivery_ms })}
               data-testid="simulator-delivery"
             />
           </SimpleGrid>
@@ -63,7 +92,7 @@ function SimulatorForm({ simulator }: { simulator: Simulator }) {
           </Text>
           <SimpleGrid cols={{ base: 2, sm: 4 }}>
             {OUTCOMES.map((status) => (
-              <NumberInput
+              <NumberField
                 key={status}
                 label={statusLabel(Number(status), language)}
                 styles={{
@@ -71,16 +100,16 @@ function SimulatorForm({ simulator }: { simulator: Simulator }) {
                 }}
                 value={draft.outcomes[status] ?? 0}
                 min={0}
-                step={0.01}
-                decimalScale={3}
-                onChange={(v) =>
-                  setDraft({ ...draft, outcomes: { ...draft.outcomes, [status]: Math.max(0, Number(v) || 0) } })
+                allowDecimal
+                onChange={(share) =>
+                  setDraft({ ...draft, outcomes: { ...draft.outcomes, [status]: share === '' ? 0 : share } })
                 }
+                data-testid={`simulator-share-${status}`}
               />
             ))}
           </SimpleGrid>
           <Group justify="flex-end">
-            <Button type="submit" data-testid="simulator-save">
+            <Button type="submit" disabled={!valid} data-testid="simulator-save">
               {t('common.save')}
             </Button>
           </Group>

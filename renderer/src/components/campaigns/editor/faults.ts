@@ -1,9 +1,12 @@
 // What the core refuses, said in the user's language: the quote's `problem` (spec 4.3's checks,
 // in their order) and the refusals of creation and of a test send. The service's details are
 // English developer texts (`name is required`, `links[0]actual_url is required`); the common ones
-// get a sentence of their own, the rest are shown as the service gives them.
+// get a sentence of their own here (with the link's number), the others are said by their reason
+// or code as everywhere in the app (stores/errors.ts), and only what has neither as the service
+// gives it.
 import { ApiCode } from '../../../../../shared/status';
 import type { Language } from '../../../lib/format';
+import { refusalText } from '../../../stores/errors';
 
 /** An i18n key under campaignEditor.faults with its values; `other`: the service's own words in `text`. */
 export interface FaultText {
@@ -14,6 +17,8 @@ export interface FaultText {
 export interface Fault {
   code: number | null;
   detail: string | null;
+  /** The core's reason (errors.reasons.<reason>), when it gave one. */
+  reason?: string | null;
   /** The service's message (Persian for spec 7's codes). */
   message?: string;
 }
@@ -53,8 +58,12 @@ export function faultText(fault: Fault, language: Language): FaultText {
     const match = pattern.exec(detail);
     if (match) return { key, values: values(match) };
   }
+  const byReason = fault.reason ? refusalText({ code: null, reason: fault.reason }) : null;
+  if (byReason !== null) return { key: 'other', values: { text: byReason } };
   const byCode = fault.code === null ? undefined : BY_CODE[fault.code];
   if (byCode) return { key: byCode };
+  const said = refusalText(fault);
+  if (said !== null) return { key: 'other', values: { text: said } };
   const message = fault.message ?? '';
   const text =
     language === 'fa'

@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { BackLink } from '../../BackLink';
 import { useStore } from 'zustand';
 import { useStores } from '../../../stores/context';
-import { useLanguage } from '../../../i18n/useLanguage';
 import { FileExportButtons } from '../../FileExportButtons';
 import { ReportHeader } from './ReportHeader';
 import { ReportCounts } from './ReportCounts';
@@ -18,7 +17,6 @@ import { RecipientRows } from './RecipientRows';
 
 export function CampaignReport({ executionId }: { executionId: number }) {
   const { t } = useTranslation();
-  const language = useLanguage();
   const { campaigns } = useStores();
   const view = useStore(campaigns, (s) => s.view);
   useEffect(() => {
@@ -69,7 +67,7 @@ export function CampaignReport({ executionId }: { executionId: number }) {
             {t('report.rows.exportHint')}
           </Text>
           <FileExportButtons
-            run={(format) => campaigns.getState().exportReport(format, language)}
+            run={(format, locale) => campaigns.getState().exportReport(format, locale.language, locale.time_zone)}
             labels={{ csv: t('report.exportCsv'), xlsx: t('report.exportXlsx') }}
             title={t('report.exported')}
             testId="report-export"

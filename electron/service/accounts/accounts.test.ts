@@ -1,0 +1,159 @@
+// Accounts and their lines as a user meets them in Settings: a line number typed in Persian digits
+// is the same line as in Latin ones (stored once, found by the API either way), a number of the
+// wrong form is refused with a reason per provider, a duplicate says so, and a line that never
+// sent can be deleted while one with history cannot. A taken account name has its own reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../core';
+import { ManualClock } from '../clock';
+import { applySeed } from '../seed';
+import { ServiceError } from '../errors';
+import { tempDir, testSeed } from '../../../test/helpers/server';
+import { lineNumberFault, normalizeLineNumber } from '../../../shared/lines';
+import { panelSend } from '../messaging/compose';
+
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+function makeCore() {
+  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
+  cores.push(core);
+  applySeed(core, testSeed());
+  return { core, acme: core.accounts.findByName('acme')!.id, other: core.accounts.findByName('other')!.id };
+}
+
+const BOTH = ['can_send_api_campaign', 'can_send_panel_campaign'] as const;
+
+/** The reason (or, without one, the code) a core call is refused with. */
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ServiceError) return error.reason ?? `code ${error.code}`;
+    throw error;
+  }
+  throw new Error('it was not refused');
+}
+
+describe('line numbers', () => {
+  it('are normalized: Persian and Arabic digits, groups, a leading + or @, marks copied from RTL text', () => {
+    expect(normalizeLineNumber('۱۰۰۰۲۰۰۰')).toBe('10002000');
+    expect(normalizeLineNumber('١٠٠٠٢٠٠٠')).toBe('10002000');
+    expect(normalizeLineNumber(' 3000 1234 ')).toBe('30001234');
+    expect(normalizeLineNumber('+98-21-1234')).toBe('98211234');
+    expect(normalizeLineNumber('\u200f10002000\u200e')).toBe('10002000');
+    expect(normalizeLineNumber('@acme_bot')).toBe('acme_bot');
+    expect(normalizeLineNumber('abc')).toBe('abc');
+  });
+
+  it('have a form per provider: SMS 4 to 14 digits, Bale and Rubika a bot username', () => {
+    expect(lineNumberFault('10002000', 'sms')).toBeNull();
+    expect(lineNumberFault('3000', 'sms')).toBeNull();
+    expect(lineNumberFault('12345678901234', 'sms')).toBeNull();
+    for (const bad of ['abc', '123', '123456789012345', '1000-2000', ''])
+      expect(lineNumberFault(bad, 'sms')).toBe('sms_line_number_invalid');
+    expect(lineNumberFault('acme_bot', 'bale')).toBeNull();
+    expect(lineNumberFault('Rubika_Shop1', 'rubika')).toBeNull();
+    for (const bad of ['ab', 'acme bot', 'acme-bot', 'بات_من', 'a'.repeat(65)])
+      expect(lineNumberFault(bad, 'bale')).toBe('messenger_line_name_invalid');
+  });
+
+  it('typed in Persian digits are stored in Latin ones, and the API finds the line by either', () => {
+    const { core, acme } = makeCore();
+    const line = core.accounts.addLine(acme, { number: '۱۰۰۰۲۰۰۰', provider: 'sms', permissions: BOTH });
+    expect(line.number).toBe('10002000');
+    expect(core.accounts.senderLine(acme, '10002000', 'api-v2').id).toBe(line.id);
+    expect(core.accounts.senderLine(acme, '۱۰۰۰۲۰۰۰', 'api-v2').id).toBe(line.id);
+    // Only the digits are read leniently: the API's sender otherwise equals the number (spec 4.1).
+    expect(refusal(() => core.accounts.senderLine(acme, ' 10002000', 'api-v2'))).toBe('code 412');
+    // The add form takes what people type: groups, a leading +, marks copied from RTL text.
+    expect(core.accounts.addLine(acme, { number: '\u200f+3000 7777', provider: 'sms', permissions: [] }).number).toBe(
+      '30007777',
+    );
+    // The send records the stored form, whatever digits the caller wrote.
+    const sent = panelSend(core, { account_id: acme, sender: '۱۰۰۰۲۰۰۰', message: 'hi', receivers: ['09121234567'] });
+    const sender = core.db.prepare('SELECT sender FROM sends WHERE id = ?').pluck().get(sent.send_id);
+    expect(sender).toBe('10002000');
+  });
+
+  it('of the wrong form are refused with the reason of their provider', () => {
+    const { core, acme } = makeCore();
+    expect(refusal(() => core.accounts.addLine(acme, { number: 'abc', provider: 'sms', permissions: BOTH }))).toBe(
+      'sms_line_number_invalid',
+    );
+    expect(refusal(() => core.accounts.addLine(acme, { number: 'a b', provider: 'bale', permissions: BOTH }))).toBe(
+      'messenger_line_name_invalid',
+    );
+    // The seed file goes through the same rule.
+    expect(() =>
+      applySeed(core, {
+        accounts: [{ name: 'acme', lines: [{ number: 'x', provider: 'sms', permissions: [] }] }],
+      }),
+    ).toThrow(ServiceError);
+    expect(core.accounts.listLines(acme).map((l) => l.number)).not.toContain('abc');
+  });
+
+  it('already there are refused as existing, in any digits; a number of another account as taken', () => {
+    const { core, acme, other } = makeCore();
+    const add = (number: string, account = acme) =>
+      refusal(() => core.accounts.addLine(account, { number, provider: 'sms', permissions: BOTH }));
+    expect(add('30001111')).toBe('line_exists');
+    expect(add('۳۰۰۰۱۱۱۱')).toBe('line_exists');
+    expect(add('30009999')).toBe('line_taken');
+    expect(
+      refusal(() => core.accounts.upsertLine(other, { number: '30001111', provider: 'sms', permissions: [] })),
+    ).toBe('line_taken');
+  });
+
+  it('stored before the rule (Persian digits, no form) keep working: found by their Latin form, switches still apply', () => {
+    const { core, acme } = makeCore();
+    const insert = core.db.prepare(
+      `INSERT INTO lines (account_id, number, provider, can_send_api_campaign, can_send_panel_campaign, created_at)
+       VALUES (?, ?, 'sms', 1, 1, 0)`,
+    );
+    insert.run(acme, '۱۰۰۰۲۰۰۰');
+    insert.run(acme, 'abc');
+    const legacy = core.accounts.senderLine(acme, '10002000', 'api-v2');
+    expect(legacy.number).toBe('۱۰۰۰۲۰۰۰');
+    expect(refusal(() => core.accounts.addLine(acme, { number: '10002000', provider: 'sms', permissions: [] }))).toBe(
+      'line_exists',
+    );
+    const off = core.accounts.upsertLine(acme, { number: 'abc', provider: 'sms', permissions: [], active: false });
+    expect(off).toMatchObject({ number: 'abc', active: false, can_send_api_campaign: false });
+    expect(core.accounts.listLines(acme).filter((l) => l.number === 'abc')).toHaveLength(1);
+  });
+
+  it('are deleted when they never sent; one with messages, or named by a campaign, is refused (deactivate instead)', () => {
+    const { core, acme } = makeCore();
+    core.accounts.addLine(acme, { number: '30005555', provider: 'sms', permissions: BOTH });
+    core.accounts.deleteLine(acme, '۳۰۰۰۵۵۵۵');
+    expect(core.accounts.findLine(acme, '30005555')).toBeUndefined();
+    expect(refusal(() => core.accounts.deleteLine(acme, '30005555'))).toBe('line_not_found');
+
+    panelSend(core, { account_id: acme, sender: '30001111', message: 'hi', receivers: ['09121234567'] });
+    expect(refusal(() => core.accounts.deleteLine(acme, '30001111'))).toBe('line_has_messages');
+    expect(core.accounts.findLine(acme, '30001111')).toBeDefined();
+
+    core.accounts.addLine(acme, { number: '30006666', provider: 'sms', permissions: BOTH });
+    core.campaigns.create(acme, {
+      sender: '۳۰۰۰۶۶۶۶',
+      name: 'spring',
+      template_body: 'hi',
+      send_datetime: '2030-01-01T10:00:00Z',
+      inclusion_segments: [],
+      exclusion_segments: [],
+      links: [],
+      utm: {},
+    });
+    expect(refusal(() => core.accounts.deleteLine(acme, '30006666'))).toBe('line_has_messages');
+  });
+});
+
+describe('account names', () => {
+  it('are unique: a taken name has its reason, on create and on rename', () => {
+    const { core, acme } = makeCore();
+    expect(refusal(() => core.accounts.create({ name: 'other' }))).toBe('account_name_taken');
+    expect(refusal(() => core.accounts.update(acme, { name: 'other' }))).toBe('account_name_taken');
+  });
+});
