@@ -35,6 +35,7 @@ import {
   type SegmentSourceKind,
   type ImportProgress,
   type ImportRequest,
+  IMPORT_FILE_ERRORS,
   type JobKind,
   type JobStatus,
   type Preview,
@@ -687,19 +688,7 @@ function asServiceError(error: unknown): unknown {
   return error;
 }
 
-const FILE_ERROR_CODES: ReadonlySet<string> = new Set<ImportFileError['code']>([
-  'binary',
-  'xls',
-  'encrypted',
-  'corrupt_xlsx',
-  'too_large',
-  'empty',
-  'no_phone_column',
-  'sheet_not_found',
-  'file_missing',
-  'file_changed',
-  'bad_mapping',
-]);
+const FILE_ERROR_CODES: ReadonlySet<string> = new Set<ImportFileError['code']>(IMPORT_FILE_ERRORS);
 function isFileErrorCode(code: string): boolean {
   return FILE_ERROR_CODES.has(code);
 }

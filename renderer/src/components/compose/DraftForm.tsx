@@ -3,12 +3,13 @@
 // placeholders put in at the cursor (the core fills them per receiver, as campaigns do); the
 // core's quote says which placeholder matches no column, who lacks a value, and `{NAME}` written
 // with single braces.
-import { Button, Group, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Group, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { ColumnChips } from '../ColumnChips';
 import { useStores } from '../../stores/context';
 import { sendableLines } from '../../stores/compose';
 import { formatNumber, isolate } from '../../lib/format';
@@ -91,32 +92,15 @@ function Columns({ insert }: { insert: (text: string) => void }) {
     compose,
     useShallow((s) => [...(s.segments.find((segment) => segment.id === s.segmentId)?.columns ?? []), PHONE_NUMBER]),
   );
-  const named = columns.length > 1;
   return (
-    <Stack gap={6}>
-      <Group gap={6}>
-        <Text size="sm" c="dimmed">
-          {t('compose.columns')}
-        </Text>
-        {columns.map((column) => (
-          <Button
-            key={column}
-            size="compact-xs"
-            variant="light"
-            radius="xl"
-            onClick={() => insert(`{{${column}}}`)}
-            data-testid={`compose-column-${column}`}
-          >
-            {column === PHONE_NUMBER ? t('compose.phoneColumn') : <bdi dir="auto">{column}</bdi>}
-          </Button>
-        ))}
-      </Group>
-      {named ? null : (
-        <Text size="xs" c="dimmed">
-          {t('compose.columnsHint')}
-        </Text>
-      )}
-    </Stack>
+    <ColumnChips
+      columns={columns}
+      insert={insert}
+      label={t('compose.columns')}
+      hint={t('compose.columnsHint')}
+      testIdPrefix="compose-column"
+      labelOf={(column) => (column === PHONE_NUMBER ? t('compose.phoneColumn') : <bdi dir="auto">{column}</bdi>)}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 // Name, sender line and the template. The template's placeholders are offered from the inclusion
 // segments' columns (the quote's list), put in at the cursor; each placeholder some recipients
 // have no value for is said with how many.
-import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Group, Paper, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
@@ -9,6 +9,7 @@ import { campaignLines } from '../../../stores/campaignEditor';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useEditor, type BodyInsert } from './useEditor';
+import { ColumnChips } from '../../ColumnChips';
 
 export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { bodyRef: BodyInsert['ref'] }) {
   const { t } = useTranslation();
@@ -76,31 +77,14 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
           dir="auto"
           data-testid="editor-body"
         />
-        <Stack gap={6}>
-          <Group gap={6}>
-            <Text size="sm" c="dimmed">
-              {t('campaignEditor.columns')}
-            </Text>
-            {columns.map((column) => (
-              <Button
-                key={column}
-                size="compact-xs"
-                variant="light"
-                radius="xl"
-                disabled={!ready}
-                onClick={() => insert(`{{${column}}}`)}
-                data-testid={`editor-column-${column}`}
-              >
-                <bdi>{column}</bdi>
-              </Button>
-            ))}
-          </Group>
-          {columns.length <= 1 ? (
-            <Text size="xs" c="dimmed">
-              {t('campaignEditor.columnsHint')}
-            </Text>
-          ) : null}
-        </Stack>
+        <ColumnChips
+          columns={columns}
+          insert={insert}
+          label={t('campaignEditor.columns')}
+          hint={t('campaignEditor.columnsHint')}
+          testIdPrefix="editor-column"
+          disabled={!ready}
+        />
         {warnings.length > 0 ? (
           <Stack gap={4} data-testid="editor-placeholder-warnings">
             {warnings.map((p) => (
