@@ -2,6 +2,7 @@
 // is the same line as in Latin ones (stored once, found by the API either way), a number of the
 // wrong form is refused with a reason per provider, a duplicate says so, and a line that never
 // sent can be deleted while one with history cannot. A taken account name has its own reason.
+import lineNumbersAscii from '../db/migrations/0011-line-numbers-ascii';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
@@ -59,20 +60,20 @@ describe('line numbers', () => {
       expect(lineNumberFault(bad, 'bale')).toBe('messenger_line_name_invalid');
   });
 
-  it('typed in Persian digits are stored in Latin ones, and the API finds the line by either', () => {
+  it('typed in Persian digits are stored in Latin ones, which the API sender must equal', () => {
     const { core, acme } = makeCore();
     const line = core.accounts.addLine(acme, { number: '۱۰۰۰۲۰۰۰', provider: 'sms', permissions: BOTH });
     expect(line.number).toBe('10002000');
     expect(core.accounts.senderLine(acme, '10002000', 'api-v2').id).toBe(line.id);
-    expect(core.accounts.senderLine(acme, '۱۰۰۰۲۰۰۰', 'api-v2').id).toBe(line.id);
-    // Only the digits are read leniently: the API's sender otherwise equals the number (spec 4.1).
+    // The API's sender equals the number, to the letter (spec 4.1): other digits or spaces are another text.
+    expect(refusal(() => core.accounts.senderLine(acme, '۱۰۰۰۲۰۰۰', 'api-v2'))).toBe('code 412');
     expect(refusal(() => core.accounts.senderLine(acme, ' 10002000', 'api-v2'))).toBe('code 412');
     // The add form takes what people type: groups, a leading +, marks copied from RTL text.
     expect(core.accounts.addLine(acme, { number: '\u200f+3000 7777', provider: 'sms', permissions: [] }).number).toBe(
       '30007777',
     );
-    // The send records the stored form, whatever digits the caller wrote.
-    const sent = panelSend(core, { account_id: acme, sender: '۱۰۰۰۲۰۰۰', message: 'hi', receivers: ['09121234567'] });
+    // The send records the stored form.
+    const sent = panelSend(core, { account_id: acme, sender: '10002000', message: 'hi', receivers: ['09121234567'] });
     const sender = core.db.prepare('SELECT sender FROM sends WHERE id = ?').pluck().get(sent.send_id);
     expect(sender).toBe('10002000');
   });
@@ -106,17 +107,22 @@ describe('line numbers', () => {
     ).toBe('line_taken');
   });
 
-  it('stored before the rule (Persian digits, no form) keep working: found by their Latin form, switches still apply', () => {
+  it('stored before the rule keep working: Persian digits rewritten by migration 0011, odd forms still switchable', () => {
     const { core, acme } = makeCore();
     const insert = core.db.prepare(
       `INSERT INTO lines (account_id, number, provider, can_send_api_campaign, can_send_panel_campaign, created_at)
        VALUES (?, ?, 'sms', 1, 1, 0)`,
     );
     insert.run(acme, '۱۰۰۰۲۰۰۰');
+    insert.run(acme, '٣٠٠٠٧٧٧٧');
+    // Both spellings already there: the Persian one stays (the rewrite would collide), usable as it is.
+    insert.run(acme, '۳۰۰۰۱۱۱۱');
     insert.run(acme, 'abc');
-    const legacy = core.accounts.senderLine(acme, '10002000', 'api-v2');
-    expect(legacy.number).toBe('۱۰۰۰۲۰۰۰');
-    expect(refusal(() => core.accounts.addLine(acme, { number: '10002000', provider: 'sms', permissions: [] }))).toBe(
+    core.db.exec(lineNumbersAscii);
+    expect(core.accounts.senderLine(acme, '10002000', 'api-v2').number).toBe('10002000');
+    expect(core.accounts.senderLine(acme, '30007777', 'api-v2').number).toBe('30007777');
+    expect(core.accounts.listLines(acme).filter((l) => l.number.includes('۳۰۰۰۱۱۱۱'))).toHaveLength(1);
+    expect(refusal(() => core.accounts.addLine(acme, { number: '۱۰۰۰۲۰۰۰', provider: 'sms', permissions: [] }))).toBe(
       'line_exists',
     );
     const off = core.accounts.upsertLine(acme, { number: 'abc', provider: 'sms', permissions: [], active: false });
@@ -137,7 +143,7 @@ describe('line numbers', () => {
 
     core.accounts.addLine(acme, { number: '30006666', provider: 'sms', permissions: BOTH });
     core.campaigns.create(acme, {
-      sender: '۳۰۰۰۶۶۶۶',
+      sender: '30006666',
       name: 'spring',
       template_body: 'hi',
       send_datetime: '2030-01-01T10:00:00Z',

@@ -264,18 +264,12 @@ export class Accounts {
   }
 
   /**
-   * The account's line by this number, whatever digits it is written in (Persian, Arabic or
-   * Latin; otherwise exactly: the API's `sender` must equal the number, spec 4.1). A line stored
-   * before numbers were normalized (in Persian digits) is found by its Latin form too.
+   * The account's line by exactly this number: the API's `sender` must equal it (spec 4.1). Numbers
+   * are stored in ASCII digits (normalizeLineNumber; migration 0011 rewrote older ones), so a
+   * sender written in Persian digits is not the line, as the spec's letter says.
    */
   findLine(accountId: number, number: string): Line | undefined {
-    const wanted = toAsciiDigits(number);
-    const row =
-      this.lineByNumber.get(accountId, wanted) ??
-      this.db
-        .prepare<[number], LineRow>('SELECT * FROM lines WHERE account_id = ? ORDER BY id')
-        .all(accountId)
-        .find((line) => toAsciiDigits(line.number) === wanted);
+    const row = this.lineByNumber.get(accountId, number);
     return row ? toLine(row) : undefined;
   }
 

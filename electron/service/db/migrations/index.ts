@@ -9,6 +9,7 @@ import coreSeams from './0007-core-seams';
 import campaigns from './0008-campaigns';
 import contactsUi from './0009-contacts-ui';
 import campaignDrafts from './0010-campaign-drafts';
+import lineNumbersAscii from './0011-line-numbers-ascii';
 
 export interface Migration {
   name: string;
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   { name: '0008-campaigns', sql: campaigns },
   { name: '0009-contacts-ui', sql: contactsUi },
   { name: '0010-campaign-drafts', sql: campaignDrafts },
+  { name: '0011-line-numbers-ascii', sql: lineNumbersAscii },
 ];
