@@ -257,30 +257,10 @@ export const BRIDGE_BACKUPS_PATH = '/bridge/backups';
  * folder; restore it afterwards with backup:restore and the returned path.
  */
 export async function uploadBackup(
-  file: NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>,
+  file: UploadBody,
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
 ): Promise<IpcResult<Backup>> {
-  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
-  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-  let response: Awaited<ReturnType<typeof fetch>>;
-  let text: string;
-  try {
-    response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_BACKUPS_PATH}`, {
-      method: 'POST',
-      headers,
-      credentials: 'same-origin',
-      body: file,
-    });
-    text = await response.text();
-  } catch {
-    return offlineResult();
-  }
-  try {
-    return JSON.parse(text) as IpcResult<Backup>;
-  } catch {
-    return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
-  }
+  return postFile<Backup>(BRIDGE_BACKUPS_PATH, file, options);
 }
 
 export const BRIDGE_UPLOADS_PATH = '/bridge/uploads';
@@ -291,17 +271,31 @@ export const BRIDGE_UPLOADS_PATH = '/bridge/uploads';
  * and optouts:import take. The browser never holds the file in memory (fetch streams a File body).
  */
 export async function uploadSpreadsheet(
-  file: NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>,
+  file: UploadBody,
   name: string,
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
 ): Promise<IpcResult<{ file: string; name: string; bytes: number }>> {
+  return postFile(`${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, file, options);
+}
+
+type UploadBody = NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>;
+
+/**
+ * A file's bytes posted to one of the bridge's upload paths; the answer is the bridge's result. A
+ * network failure is the transport's offline error, an answer that is not a result a transport error.
+ */
+async function postFile<T>(
+  pathAndQuery: string,
+  file: UploadBody,
+  options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'>,
+): Promise<IpcResult<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   let response: Awaited<ReturnType<typeof fetch>>;
   let text: string;
   try {
-    response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, {
+    response = await doFetch(`${options.baseUrl ?? ''}${pathAndQuery}`, {
       method: 'POST',
       headers,
       credentials: 'same-origin',
@@ -312,7 +306,7 @@ export async function uploadSpreadsheet(
     return offlineResult();
   }
   try {
-    return JSON.parse(text) as IpcResult<{ file: string; name: string; bytes: number }>;
+    return JSON.parse(text) as IpcResult<T>;
   } catch {
     return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
   }

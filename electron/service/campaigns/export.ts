@@ -25,9 +25,10 @@ import {
   setColumnWidths,
   sheetOptions,
   zonedTimeFormatter,
+  type ExportLanguage,
 } from '../messaging/export-format';
 
-export type ReportLanguage = 'fa' | 'en';
+export type ReportLanguage = ExportLanguage;
 export type ReportFormat = 'csv' | 'xlsx';
 
 export interface ReportFilter {

@@ -64,11 +64,12 @@ function compose(core: Core, input: ComposeInput): Composed {
   let memberFields: string[] = [];
   let segmentColumns: string[] = [];
   if (input.segment_id !== undefined)
-    // One snapshot: the numbers and their values are the same members.
+    // One snapshot: the columns and the members they describe.
     core.db.transaction(() => {
       segmentColumns = core.segments.get(input.account_id, segmentId).columns;
-      members = core.segments.phones(input.account_id, segmentId);
-      if (template.personalized) memberFields = fieldsOf(core, segmentId);
+      if (template.personalized)
+        ({ phones: members, fields: memberFields } = core.segments.phonesWithFields(input.account_id, segmentId));
+      else members = core.segments.phones(input.account_id, segmentId);
     })();
   const columns = segmentColumns.map((c) => c.toUpperCase());
   if (!columns.includes(PHONE_COLUMN)) columns.push(PHONE_COLUMN);
@@ -117,14 +118,6 @@ function compose(core: Core, input: ComposeInput): Composed {
     fill,
     columns,
   };
-}
-
-/** The members' column values in the order Segments.phones lists them (the key's: by number). */
-function fieldsOf(core: Core, segmentId: number): string[] {
-  return core.db
-    .prepare<[number], string>('SELECT fields FROM segment_members WHERE segment_id = ? ORDER BY phone')
-    .pluck()
-    .all(segmentId);
 }
 
 export function preview(core: Core, input: ComposeInput): ComposePreview {

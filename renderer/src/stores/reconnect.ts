@@ -41,20 +41,8 @@ async function rereadJobs(stores: Stores, accountId: number): Promise<void> {
   for (const jobId of open) {
     try {
       const job = await api.invoke('imports:get', { account_id: accountId, job_id: jobId });
-      const progress: Progress = {
-        job_id: job.job_id,
-        kind: job.kind,
-        segment_id: job.segment_id,
-        upload_id: null,
-        status: job.status,
-        rows: job.rows,
-        fraction: job.fraction,
-        valid: job.valid,
-        invalid: job.invalid,
-        duplicates: job.duplicates,
-        opted_out: job.opted_out,
-        error: job.error,
-      };
+      // The job as it is now, as its push would say it (a job read back names no upload).
+      const progress: Progress = { ...job, upload_id: null };
       stores.imports.getState().follow(progress);
       stores.contacts.getState().followOptOuts(progress);
       stores.campaigns.getState().followImport(progress);

@@ -3,10 +3,11 @@
 // are so their pages can be fetched.
 // Rows past a browser's height limit stay reachable: lib/windowing.ts.
 import { Paper, Skeleton } from '@mantine/core';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { digits } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { visibleRows } from '../../lib/windowing';
+import { useScrollBox } from '../useScrollBox';
 
 const ROW_HEIGHT = 40;
 
@@ -29,17 +30,7 @@ export function VirtualRows({
   testId: string;
   height?: string;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
-    observer.observe(element);
-    setViewport(element.clientHeight);
-    return () => observer.disconnect();
-  }, []);
+  const { ref: scrollRef, scrollTop, viewport, onScroll } = useScrollBox();
   const { height: spacer, first, last, offset } = visibleRows(count, ROW_HEIGHT, scrollTop, viewport);
   useEffect(() => {
     if (count > 0) onRange(first, last);
@@ -65,7 +56,7 @@ export function VirtualRows({
       <div
         ref={scrollRef}
         style={{ height, minHeight: 200, overflowY: 'auto', contain: 'strict' }}
-        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        onScroll={onScroll}
         data-testid={`${testId}-scroll`}
       >
         <div style={{ height: spacer, position: 'relative' }}>

@@ -7,7 +7,7 @@
 // "no messages".
 import { Box, Loader, Paper, Skeleton, Text } from '@mantine/core';
 import { IconCloudOff, IconInbox } from '@tabler/icons-react';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
@@ -16,6 +16,7 @@ import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { visibleRows } from '../../lib/windowing';
 import { StatusBadge } from '../StatusBadge';
+import { useScrollBox } from '../useScrollBox';
 import { Money } from '../Money';
 import { EmptyState } from '../EmptyState';
 import type { MessageRow } from '../../api';
@@ -35,24 +36,13 @@ export function MessageTable() {
   const query = useStore(messages, (s) => s.filter);
   const scope = useStore(messages, (s) => s.scope);
   const accountId = useStore(messages, (s) => s.accountId);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
   // The scroll box exists once there are rows; measure it then, and whenever it is resized.
   const hasRows = (count ?? 0) > 0;
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
-    observer.observe(element);
-    setViewport(element.clientHeight);
-    setScrollTop(element.scrollTop);
-    return () => observer.disconnect();
-  }, [hasRows]);
+  const { ref: scrollRef, scrollTop, viewport, onScroll } = useScrollBox(hasRows);
   // (The box's scroll event brings scrollTop along; a box mounted anew starts at 0 anyway.)
   useLayoutEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [query, scope, accountId]);
+  }, [scrollRef, query, scope, accountId]);
   const { height, first, last, offset } = visibleRows(count ?? 0, ROW_HEIGHT, scrollTop, viewport);
   useEffect(() => {
     if (hasRows) ensureRows(first, last);
@@ -107,12 +97,7 @@ export function MessageTable() {
           <div role="columnheader">{t('messages.columns.cost')}</div>
           <div role="columnheader">{t('messages.columns.text')}</div>
         </div>
-        <div
-          ref={scrollRef}
-          className={classes.scroll}
-          onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
-          data-testid="messages-scroll"
-        >
+        <div ref={scrollRef} className={classes.scroll} onScroll={onScroll} data-testid="messages-scroll">
           <div style={{ height, position: 'relative' }}>
             {Array.from({ length: last - first + 1 }, (_, k) => first + k).map((index) => (
               <Box
