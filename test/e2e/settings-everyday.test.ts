@@ -201,15 +201,18 @@ for (const [locale, language] of [
       await page.keyboard.press('Escape');
       await page.getByTestId('apikey-value').waitFor({ state: 'detached' });
 
-      // Three messages, all cancelled and refunded: one refund row, which opens to three.
+      // Three messages, all cancelled and refunded: one refund row, which opens to three. The tab is
+      // open before the send, so the rows arrive by push: the credit ends where it was, and the
+      // ledger is read again all the same.
+      await page.getByTestId('settings-tab-credit').click();
+      expect(await page.evaluate('window.location.hash')).toBe('#/settings/credit');
+      await page.getByTestId('ledger-row').first().waitFor();
       const sent = await post(
         `${app.url}/v2/sms/send`,
         { message: 'x', sender: '30001111', receivers: ['09121234567', '09121234568', '09121234569'] },
         KEY,
       );
       expect(sent.body.return.status).toBe(200);
-      await page.getByTestId('settings-tab-credit').click();
-      expect(await page.evaluate('window.location.hash')).toBe('#/settings/credit');
       const group = page.locator('[data-testid="ledger-row"][data-refunds="3"]');
       await group.waitFor({ timeout: 20_000 });
       expect(await group.innerText()).toContain(text.refundGroup);

@@ -221,6 +221,37 @@ describe('the header’s credit during a big run', () => {
   });
 });
 
+describe('the ledger during refunds', () => {
+  it('is read again after a refund push even when the credit ends where it was (a send refunded whole)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, transport } = fakeApi({
+        'accounts:list': () => [account({ id: 1 })],
+        'dashboard:stats': () => stats(1),
+        'campaigns:list': () => [],
+        'credit:balance': () => ({ account_id: 1, credit_rials: 10_000_000 }),
+        'credit:ledger': () => ({ entries: [], next_before_id: null }),
+      });
+      const stores = createStores(api, 'en-US', null);
+      const stop = connectStores(api, stores);
+      await stores.session.getState().loadAccounts();
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      const ledgerReads = () => transport.calls.filter((c) => c.channel === 'credit:ledger').length;
+      const before = ledgerReads();
+      transport.emit('messages:status-changed', { changes: [{ id: 100, account_id: 1, status: 13 }] });
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      expect(ledgerReads()).toBe(before + 1);
+      // A delivery refunds nothing: the ledger is left alone.
+      transport.emit('messages:status-changed', { changes: [{ id: 101, account_id: 1, status: 10 }] });
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      expect(ledgerReads()).toBe(before + 1);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('the next step of an empty dashboard', () => {
   it('is a line to send from first, then a first message', async () => {
     expect(nextStep([])).toBe('addLine');

@@ -65,9 +65,17 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>
     stores.compose.getState().applyStatusChanges(changes),
   );
-  // Refunds change the credit shown in the header: during a big run they come in every push
-  // batch, so the accounts are read at most once per ACCOUNTS_REFRESH_MS (and once after the last).
-  const refreshCredit = throttled(() => stores.session.getState().refreshAccounts(), ACCOUNTS_REFRESH_MS);
+  // Refunds change the credit shown in the header and the ledger's rows: during a big run they
+  // come in every push batch, so both are read at most once per ACCOUNTS_REFRESH_MS (and once after
+  // the last). The ledger is read here too, not only when the header's figure moves: a send charged
+  // and then refunded whole leaves that figure where it was, yet the ledger has new rows.
+  const refreshCredit = throttled(
+    () =>
+      Promise.all([stores.session.getState().refreshAccounts(), stores.settings.getState().refreshCredit()]).then(
+        () => undefined,
+      ),
+    ACCOUNTS_REFRESH_MS,
+  );
   const unsubscribeDashboard = api.on('messages:status-changed', ({ changes }) => {
     const accountId = stores.dashboard.getState().accountId;
     if (changes.some((c) => c.account_id === accountId)) {
