@@ -219,6 +219,15 @@ for (const [locale, language] of [
       await group.getByTestId('ledger-refunds-toggle').click();
       await poll(() => page.getByTestId('ledger-refund-row').count()).toBe(3);
       await screenshot(page, `${language}-settings-ledger-refunds`);
+      // Another send's refunds re-read the ledger: the open group stays open, with its rows.
+      const again = await post(
+        `${app.url}/v2/sms/send`,
+        { message: 'y', sender: '30001111', receivers: ['09121234570'] },
+        KEY,
+      );
+      expect(again.body.return.status).toBe(200);
+      await page.locator('[data-testid="ledger-row"][data-refunds="1"]').waitFor({ timeout: 20_000 });
+      await poll(() => page.getByTestId('ledger-refund-row').count()).toBe(3);
 
       await page.getByTestId('settings-tab-backup').click();
       await page.getByTestId('backup-create').click();

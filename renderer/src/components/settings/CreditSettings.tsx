@@ -3,7 +3,7 @@
 // row of the ledger, which opens to show each refund.
 import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconChevronDown, IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -46,12 +46,22 @@ export function CreditSettings() {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const valid = amount !== '' && Number.isInteger(amount) && amount >= 1 && amount <= MAX_CREDIT_CHANGE_RIALS;
 
+  // A re-read of the ledger forgets the refunds it had loaded (new ones may have joined a group):
+  // a group left open is read again, so it stays open with its rows instead of showing none.
+  const loading = useRef(new Set<number>());
+  useEffect(() => {
+    for (const sendId of open)
+      if (!refunds[sendId] && !loading.current.has(sendId)) {
+        loading.current.add(sendId);
+        void loadRefunds(sendId).finally(() => loading.current.delete(sendId));
+      }
+  }, [open, refunds, loadRefunds]);
+
   const toggle = (sendId: number) => {
     const next = new Set(open);
     if (next.has(sendId)) next.delete(sendId);
     else {
       next.add(sendId);
-      if (!refunds[sendId]) void loadRefunds(sendId);
     }
     setOpen(next);
   };
