@@ -9,9 +9,8 @@ import { Core } from './core';
 import { applySeed } from './seed';
 import { tempDir, testSeed } from '../../test/helpers/server';
 import { writeSegment } from '../../test/helpers/segments';
-import type { Channel, InputOf } from '../../shared/ipc/contracts';
-import type { IpcError } from '../../shared/ipc/contract';
 import { createDispatcher, type IpcDispatcher } from './ipc/dispatcher';
+import { ipcCalls } from '../../test/helpers/ipc';
 import type { AppHost } from './ipc/dispatcher';
 
 let core: Core;
@@ -25,11 +24,9 @@ function dispatcher(host: AppHost = { mode: 'desktop' }): IpcDispatcher {
   return created;
 }
 
-async function refused<C extends Channel>(channel: C, input: InputOf<C>, host?: AppHost): Promise<IpcError> {
-  const result = await dispatcher(host).invoke(channel, input);
-  if (result.ok) throw new Error(`${channel} was accepted`);
-  return result.error;
-}
+/** A refusal on a new dispatcher of `host` (the desktop's by default). */
+const refused = (channel: string, input: unknown, host?: AppHost) =>
+  ipcCalls(() => dispatcher(host)).refused(channel, input);
 
 function file(name: string, content: string | Buffer): string {
   const target = path.join(dir, name);

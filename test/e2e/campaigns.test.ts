@@ -13,7 +13,7 @@ import { createSegment, get } from '../campaigns/support';
 import { priceText } from '../../shared/pricing';
 import { toAsciiDigits } from '../../shared/digits';
 import { advanceClock, screenshot, startApp, type RunningApp } from './app';
-import { poll, switchToPersian } from './scenarios';
+import { bridge, poll, switchToPersian } from './scenarios';
 
 const ZONE = 'Asia/Tehran';
 const NAMES = ['Sara', 'Ali', 'Reza', 'Maryam', 'Neda', 'Omid'];
@@ -30,23 +30,6 @@ const RECIPIENTS: Array<[string, string]> = [
 ];
 const LINK = 'https://shop.example/friday';
 const BODY = `Hi {{NAME}}, Friday sale: ${LINK}`;
-
-/** An IPC call over the web bridge from inside the page (its token cookie), as the UI makes it. */
-async function bridge<T>(page: Page, channel: string, input: unknown): Promise<T> {
-  const result = await page.evaluate(
-    async ([name, body]) => {
-      const response = await fetch(`/bridge/invoke/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { ok: boolean; value?: unknown; error?: unknown };
-    },
-    [channel, input] as const,
-  );
-  if (!result.ok) throw new Error(`${channel}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 /** The wall date and time of `ms` in the zone: ['YYYY-MM-DD', 'HH:MM']. */
 function wallTime(ms: number, zone: string): [string, string] {

@@ -6,28 +6,12 @@
 // and typing stays quick with 20,000 pasted receivers (measured here). Real serve, real Chromium.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { eventually, KEY, post, testSeed } from '../helpers/server';
+import { testSeed } from '../helpers/server';
+import { createSegment } from '../campaigns/support';
 import { appForSuite, openPage, screenshot, startApp } from './app';
-import { confirmSend, poll } from './scenarios';
+import { bridge, confirmSend, poll } from './scenarios';
 
-/** A channel of the app's bridge, called from the page as the UI calls it. */
-async function invoke<T>(page: Page, channel: string, input: unknown): Promise<T> {
-  const result = (await page.evaluate(
-    async ([name, body]) => {
-      const response = await fetch(`/bridge/invoke/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { ok: boolean; value?: unknown };
-    },
-    [channel, input] as const,
-  )) as { ok: boolean; value?: T };
-  expect(result.ok).toBe(true);
-  return result.value!;
-}
-
-const sendCount = async (page: Page) => (await invoke<{ total: number }>(page, 'sends:list', { account_id: 1 })).total;
+const sendCount = async (page: Page) => (await bridge<{ total: number }>(page, 'sends:list', { account_id: 1 })).total;
 
 /** Waits for the core's quote of the draft as typed (its total is on the preview). */
 async function quoted(page: Page, totalRials: number): Promise<void> {
@@ -105,21 +89,8 @@ describe('sending safety in Compose (web UI)', () => {
 
   it("fills {{NAME}} from the segment's columns and warns of what would go out wrong", async () => {
     const { page, url } = app();
-    const members = [
-      { phone_number: '09131000001', NAME: 'Ali' },
-      { phone_number: '09131000002', NAME: 'Sara' },
-      { phone_number: '09131000003', NAME: '' },
-    ];
-    const upload = await post(`${url}/v2/sms/campaigns/contacts`, members, KEY);
-    expect(upload.status).toBe(201);
-    const uploadId = upload.body.entries.upload_data_id as number;
-    await eventually(async () => {
-      const response = await fetch(`${url}/v2/sms/campaigns/contacts/${uploadId}`, {
-        headers: { authorization: `Bearer ${KEY}` },
-      });
-      const body = (await response.json()) as { entries: { status: string } };
-      return body.entries.status === 'COMPLETED' ? true : undefined;
-    });
+    const names = ['Ali', 'Sara', ''];
+    await createSegment(url, ['09131000001', '09131000002', '09131000003'], { NAME: (i) => names[i]! });
     const segment = page.getByTestId('compose-segment');
     await poll(() => segment.isEnabled()).toBe(true);
     await page.getByTestId('compose-receivers').fill('');
@@ -146,7 +117,7 @@ describe('sending safety in Compose (web UI)', () => {
     await confirmSend(page);
     await page.getByTestId('compose-result').waitFor();
     const sendId = Number(await page.getByTestId('result-open-send').getAttribute('data-send-id'));
-    const listed = await invoke<{ rows: Array<{ receptor: string; text: string; cost_rials: number }> }>(
+    const listed = await bridge<{ rows: Array<{ receptor: string; text: string; cost_rials: number }> }>(
       page,
       'messages:list',
       { account_id: 1, send_id: sendId },

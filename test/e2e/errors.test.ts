@@ -3,7 +3,7 @@
 // English in the English UI (no Persian words), in Persian in the Persian UI (no English ones).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { eventually, KEY, post } from '../helpers/server';
+import { createSegment } from '../campaigns/support';
 import { en } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';
 import { screenshot, startApp, type RunningApp } from './app';
@@ -14,23 +14,6 @@ const PHOTO = Buffer.from([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0,
 ]);
 const PERSIAN = /[\u0600-\u06ff]/;
-
-async function uploadSegment(url: string): Promise<void> {
-  const upload = await post(
-    `${url}/v2/sms/campaigns/contacts`,
-    ['09131000001', '09131000002'].map((phone_number) => ({ phone_number, NAME: 'x' })),
-    KEY,
-  );
-  expect(upload.status).toBe(201);
-  const uploadId = upload.body.entries.upload_data_id as number;
-  await eventually(async () => {
-    const response = await fetch(`${url}/v2/sms/campaigns/contacts/${uploadId}`, {
-      headers: { authorization: `Bearer ${KEY}` },
-    });
-    const body = (await response.json()) as { entries: { status: string } };
-    return body.entries.status === 'COMPLETED' ? true : undefined;
-  });
-}
 
 /** The notification saying `text`, once shown. */
 async function notified(page: Page, text: string): Promise<string> {
@@ -75,8 +58,7 @@ describe('translated errors (web UI)', () => {
 
   beforeAll(async () => {
     app = await startApp({ locale: 'en-US' });
-    await uploadSegment(app.url);
-    await uploadSegment(app.url);
+    for (let i = 0; i < 2; i++) await createSegment(app.url, ['09131000001', '09131000002'], { NAME: () => 'x' });
   }, 180_000);
 
   afterAll(async () => {

@@ -84,3 +84,32 @@ export async function switchToPersian(page: Page): Promise<void> {
   await poll(() => page.locator('html').getAttribute('dir')).toBe('rtl');
   expect(await page.locator('html').getAttribute('lang')).toBe('fa');
 }
+
+/** What the web bridge answers a call: the value, or the refusal. */
+export interface BridgeAnswer<T> {
+  ok: boolean;
+  value?: T;
+  error?: { code: number; message: string; reason?: string; detail?: string };
+}
+
+/** An IPC call over the web bridge from inside the page (its token cookie), as the UI makes it. */
+export function bridgeCall<T = any>(page: Page, channel: string, input: unknown): Promise<BridgeAnswer<T>> {
+  return page.evaluate(
+    async ([name, body]) => {
+      const response = await fetch(`/bridge/invoke/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as BridgeAnswer<T>;
+    },
+    [channel, input] as const,
+  );
+}
+
+/** A bridge call that must succeed: its value (a refusal fails the test with what it said). */
+export async function bridge<T>(page: Page, channel: string, input: unknown): Promise<T> {
+  const result = await bridgeCall<T>(page, channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}

@@ -1,7 +1,7 @@
 // Sending to a segment: contacts uploaded through the HTTP API (spec 4.4) become a segment, which
 // the composer offers once the import is done (import:progress push) and sends to.
 import { describe, expect, it } from 'vitest';
-import { eventually, KEY, post } from '../helpers/server';
+import { createSegment } from '../campaigns/support';
 import { openPage, appForSuite } from './app';
 import { acceptedResultRows, confirmSend, poll, waitAllFinal } from './scenarios';
 
@@ -14,21 +14,8 @@ describe('send to a segment (web UI)', () => {
     const { page, url } = app();
     await openPage(page, 'compose');
 
-    const upload = await post(
-      `${url}/v2/sms/campaigns/contacts`,
-      CONTACTS.map((phone_number) => ({ phone_number, NAME: 'x' })),
-      KEY,
-    );
-    expect(upload.status).toBe(201);
-    const uploadId = upload.body.entries.upload_data_id as number;
     // The import runs in the background; the API's own status says when it is done.
-    await eventually(async () => {
-      const response = await fetch(`${url}/v2/sms/campaigns/contacts/${uploadId}`, {
-        headers: { authorization: `Bearer ${KEY}` },
-      });
-      const body = (await response.json()) as { entries: { status: string } };
-      return body.entries.status === 'COMPLETED' ? true : undefined;
-    });
+    await createSegment(url, CONTACTS, { NAME: () => 'x' });
 
     // The push of the finished import brings the segment into the composer, without a reload.
     const segment = page.getByTestId('compose-segment');

@@ -8,28 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { KEY, post } from '../helpers/server';
 import { screenshot, startApp, type RunningApp } from './app';
-import { poll } from './scenarios';
+import { bridgeCall, poll } from './scenarios';
 
 let app: RunningApp | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-/** Calls the core over the web bridge, as the page itself does. */
-async function bridge(page: Page, channel: string, input: unknown): Promise<{ ok: boolean; value?: any; error?: any }> {
-  return page.evaluate(
-    async ([name, body]) => {
-      const response = await fetch(`/bridge/invoke/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { ok: boolean; value?: unknown; error?: unknown };
-    },
-    [channel, input] as const,
-  );
-}
 
 /** Opens a Settings tab by its address, as a link from another screen would. */
 async function openTab(page: Page, tab: string): Promise<void> {
@@ -149,7 +134,7 @@ for (const [locale, language] of [
       await screenshot(page, `${language}-settings-topup-too-large`);
       // Near the most an account may hold, the service refuses what would pass it.
       for (let i = 0; i < 99; i++)
-        expect((await bridge(page, 'credit:topUp', { account_id: 1, amount_rials: 10 ** 13 })).ok).toBe(true);
+        expect((await bridgeCall(page, 'credit:topUp', { account_id: 1, amount_rials: 10 ** 13 })).ok).toBe(true);
       await amount.fill(language === 'fa' ? '۱۰۰۰۰۰۰۰۰۰۰۰۰۰' : '10000000000000');
       await page.getByTestId('credit-topup').click();
       await poll(() => page.getByTestId('credit-refused').innerText()).toContain(text.balanceTooLarge);
@@ -165,10 +150,10 @@ for (const [locale, language] of [
       await poll(() => page.locator('body').innerText()).toContain(text.atLeast);
       expect(await page.getByTestId('pricing-save').isDisabled()).toBe(true);
       await screenshot(page, `${language}-settings-price-negative`);
-      expect((await bridge(page, 'pricing:get', null)).value.sms_page_tomans).toBe(150);
+      expect((await bridgeCall(page, 'pricing:get', null)).value.sms_page_tomans).toBe(150);
       await sms.fill('۲۰۰');
       await page.getByTestId('pricing-save').click();
-      await poll(async () => (await bridge(page, 'pricing:get', null)).value.sms_page_tomans).toBe(200);
+      await poll(async () => (await bridgeCall(page, 'pricing:get', null)).value.sms_page_tomans).toBe(200);
       await poll(() => sms.inputValue()).toBe(language === 'fa' ? '۲۰۰' : '200');
       expect(unexpectedProblems(app)).toEqual([]);
     });

@@ -9,6 +9,7 @@ import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { refusal } from '../../../test/helpers/refusal';
 import { lineNumberFault, normalizeLineNumber } from '../../../shared/lines';
 import { panelSend } from '../messaging/compose';
 
@@ -25,17 +26,6 @@ function makeCore() {
 }
 
 const BOTH = ['can_send_api_campaign', 'can_send_panel_campaign'] as const;
-
-/** The reason (or, without one, the code) a core call is refused with. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ServiceError) return error.reason ?? `code ${error.code}`;
-    throw error;
-  }
-  throw new Error('it was not refused');
-}
 
 describe('line numbers', () => {
   it('are normalized: Persian and Arabic digits, groups, a leading + or @, marks copied from RTL text', () => {

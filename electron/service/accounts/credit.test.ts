@@ -7,6 +7,7 @@ import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { refusal } from '../../../test/helpers/refusal';
 import { MAX_BALANCE_RIALS, MAX_CREDIT_CHANGE_RIALS } from '../../../shared/credit';
 import type { LedgerRow } from './credit';
 import { panelSend } from '../messaging/compose';
@@ -22,16 +23,6 @@ function makeCore(outcomes: Record<string, number> = { '10': 1 }) {
   cores.push(core);
   applySeed(core, { ...testSeed(), simulator: { seed: 1, handoff_ms: 10, delivery_ms: 20, outcomes } });
   return { core, clock, acme: core.accounts.findByName('acme')!.id };
-}
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ServiceError) return error.reason ?? `code ${error.code}`;
-    throw error;
-  }
-  throw new Error('it was not refused');
 }
 
 describe('credit entering an account', () => {

@@ -8,27 +8,17 @@ import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { writeSegment } from '../../../test/helpers/segments';
-import type { Channel, InputOf, OutputOf } from '../../../shared/ipc/contracts';
 import { CampaignDraftFieldsSchema, type CampaignDraftFields } from '../../../shared/campaigns';
 import { priceText } from '../../../shared/pricing';
 import { createDispatcher, type IpcDispatcher } from './dispatcher';
+import { ipcCalls } from '../../../test/helpers/ipc';
 
 let core: Core;
 let clock: ManualClock;
 let dispatcher: IpcDispatcher;
 let account: number;
 
-async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
-  const result = await dispatcher.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as OutputOf<C>;
-}
-
-async function refused<C extends Channel>(channel: C, input?: InputOf<C>): Promise<number> {
-  const result = await dispatcher.invoke(channel, input);
-  if (result.ok) throw new Error(`${channel} was accepted`);
-  return result.error.code;
-}
+const { ok, refused } = ipcCalls(() => dispatcher);
 
 const fields = (overrides: Partial<CampaignDraftFields> = {}): CampaignDraftFields =>
   CampaignDraftFieldsSchema.parse({ ...overrides });
@@ -82,7 +72,7 @@ it('saves drafts as they are typed, lists them newest first, and keeps them per 
   ]);
   const other = core.accounts.findByName('other')!.id;
   expect(await ok('campaigns:drafts', { account_id: other })).toEqual([]);
-  expect(await refused('campaigns:draftGet', { account_id: other, draft_id: first.draft_id })).toBe(400);
+  expect((await refused('campaigns:draftGet', { account_id: other, draft_id: first.draft_id })).code).toBe(400);
   expect(await ok('campaigns:draftDelete', { account_id: account, draft_id: second.draft_id })).toEqual({
     deleted: true,
   });
@@ -218,7 +208,7 @@ it('creating from a draft deletes it: the same draft cannot be scheduled twice',
   const created = await ok('campaigns:create', input);
   expect(created.execution_status).toBe('SCHEDULED');
   expect(await ok('campaigns:drafts', { account_id: account })).toEqual([]);
-  expect(await refused('campaigns:create', input)).toBe(400);
+  expect((await refused('campaigns:create', input)).code).toBe(400);
   expect(await ok('campaigns:list', { account_id: account })).toHaveLength(1);
 });
 
@@ -239,11 +229,13 @@ it('sends a test of the first recipient’s text to one number, charged as one m
   expect(core.credit.balance(account)).toBe(before - sent.cost_rials);
   expect((await ok('sends:get', { send_id: sent.send_id })).messages).toBe(1);
   expect(
-    await refused('campaigns:sendTest', {
-      account_id: account,
-      fields: fields({ sender: '30001111', template_body: 'Hi', inclusion_segments: [a] }),
-      receptor: '123',
-    }),
+    (
+      await refused('campaigns:sendTest', {
+        account_id: account,
+        fields: fields({ sender: '30001111', template_body: 'Hi', inclusion_segments: [a] }),
+        receptor: '123',
+      })
+    ).code,
   ).toBe(411);
 });
 
@@ -320,6 +312,6 @@ it('lists direct sends and campaign executions as rows, and filters messages by 
   const messages = await ok('messages:list', { account_id: account, execution_id: created.execution_id });
   expect(messages.rows.map((m) => m.receptor).sort()).toEqual(['09120000001', '09120000002', '09120000003']);
   expect(
-    await refused('sends:get', { account_id: core.accounts.findByName('other')!.id, send_id: panel.send_id }),
+    (await refused('sends:get', { account_id: core.accounts.findByName('other')!.id, send_id: panel.send_id })).code,
   ).toBe(400);
 });

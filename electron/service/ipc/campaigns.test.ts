@@ -7,19 +7,16 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import type { Channel, InputOf, OutputOf, PayloadOf } from '../../../shared/ipc/contracts';
+import type { PayloadOf } from '../../../shared/ipc/contracts';
 import { createDispatcher, type IpcDispatcher } from './dispatcher';
+import { ipcCalls } from '../../../test/helpers/ipc';
 
 let core: Core;
 let clock: ManualClock;
 let dispatcher: IpcDispatcher;
 let account: number;
 
-async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
-  const result = await dispatcher.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as OutputOf<C>;
-}
+const { ok } = ipcCalls(() => dispatcher);
 
 beforeEach(() => {
   clock = new ManualClock(Date.UTC(2026, 0, 5, 10, 0, 0));

@@ -11,7 +11,6 @@ import { Core } from '../core';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { writeSegment } from '../../../test/helpers/segments';
-import type { Channel, InputOf, OutputOf } from '../../../shared/ipc/contracts';
 import { importErrorCode } from '../../../shared/contacts';
 import { createDispatcher, type IpcDispatcher } from './dispatcher';
 import {
@@ -24,23 +23,14 @@ import {
   utf8BomCsv,
   windows1256Csv,
 } from '../../../test/e2e/spreadsheets';
+import { ipcCalls } from '../../../test/helpers/ipc';
 
 let core: Core;
 let dispatcher: IpcDispatcher;
 let account: number;
 let dir: string;
 
-async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
-  const result = await dispatcher.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.detail ?? result.error.message}`);
-  return result.value as OutputOf<C>;
-}
-
-async function refused<C extends Channel>(channel: C, input: InputOf<C>): Promise<{ code: number; detail?: string }> {
-  const result = await dispatcher.invoke(channel, input);
-  if (result.ok) throw new Error(`${channel} was accepted`);
-  return result.error;
-}
+const { ok, refused } = ipcCalls(() => dispatcher);
 
 function file(name: string, content: string | Buffer): string {
   const target = path.join(dir, name);

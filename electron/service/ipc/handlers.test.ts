@@ -6,15 +6,9 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import {
-  CHANNELS,
-  events,
-  type Channel,
-  type InputOf,
-  type OutputOf,
-  type PayloadOf,
-} from '../../../shared/ipc/contracts';
+import { CHANNELS, events, type PayloadOf } from '../../../shared/ipc/contracts';
 import { createDispatcher, registerHandlers, type AppHost, type IpcDispatcher } from './dispatcher';
+import { ipcCalls } from '../../../test/helpers/ipc';
 
 let core: Core;
 let clock: ManualClock;
@@ -23,17 +17,7 @@ let account: number;
 
 const host: AppHost = { mode: 'desktop' };
 
-async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
-  const result = await dispatcher.invoke(channel, input);
-  if (!result.ok)
-    throw new Error(`${channel}: ${result.error.code} ${result.error.message} ${result.error.detail ?? ''}`);
-  return result.value as OutputOf<C>;
-}
-async function refused(channel: string, input?: unknown): Promise<{ code: number; message: string; detail?: string }> {
-  const result = await dispatcher.invoke(channel, input);
-  if (result.ok) throw new Error(`${channel} was accepted`);
-  return result.error;
-}
+const { ok, refused } = ipcCalls(() => dispatcher);
 
 /** Moves the manual clock past the simulator's delays until every message is final. */
 async function deliverAll(): Promise<void> {

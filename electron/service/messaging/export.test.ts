@@ -11,10 +11,10 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import type { Channel, InputOf, OutputOf } from '../../../shared/ipc/contracts';
 import { statusShortLabel } from '../../../shared/status-labels';
 import { createDispatcher, type IpcDispatcher } from '../ipc/dispatcher';
 import { messageExportHeaders } from './export';
+import { ipcCalls } from '../../../test/helpers/ipc';
 
 // 2026-01-05 10:00:00 UTC = 13:30 in Tehran = 1404/10/15.
 const NOW = Date.UTC(2026, 0, 5, 10, 0, 0);
@@ -23,12 +23,7 @@ let clock: ManualClock;
 let dispatcher: IpcDispatcher;
 let account: number;
 
-async function ok<C extends Channel>(channel: C, input?: InputOf<C>): Promise<OutputOf<C>> {
-  const result = await dispatcher.invoke(channel, input);
-  if (!result.ok)
-    throw new Error(`${channel}: ${result.error.code} ${result.error.message} ${result.error.detail ?? ''}`);
-  return result.value as OutputOf<C>;
-}
+const { ok } = ipcCalls(() => dispatcher);
 
 beforeEach(async () => {
   clock = new ManualClock(NOW);

@@ -8,9 +8,9 @@ import Database from 'better-sqlite3';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
-import { ServiceError } from '../errors';
 import { nativeBinding } from '../db/native';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { refusalOf } from '../../../test/helpers/refusal';
 import { createBackup, restoreBackup } from './backup';
 
 const cores: Core[] = [];
@@ -18,35 +18,27 @@ afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
 });
 
-async function refusal(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ServiceError) return error.reason ?? `code ${error.code}`;
-    throw error;
-  }
-  throw new Error('it was not refused');
-}
-
 describe('restore', () => {
   it('says why it refuses a file: missing, not a backup, the live database, amounts past exact counting', async () => {
     const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
     cores.push(core);
     applySeed(core, testSeed());
-    expect(await refusal(() => restoreBackup(core, path.join(core.dataDir, 'missing.db')))).toBe('backup_file_missing');
+    expect(await refusalOf(() => restoreBackup(core, path.join(core.dataDir, 'missing.db')))).toBe(
+      'backup_file_missing',
+    );
     const junk = path.join(core.dataDir, 'junk.db');
     fs.writeFileSync(junk, 'not a database at all, just text');
-    expect(await refusal(() => restoreBackup(core, junk))).toBe('backup_not_chapar');
-    expect(await refusal(() => restoreBackup(core, path.join(core.dataDir, 'chapar.db')))).toBe(
+    expect(await refusalOf(() => restoreBackup(core, junk))).toBe('backup_not_chapar');
+    expect(await refusalOf(() => restoreBackup(core, path.join(core.dataDir, 'chapar.db')))).toBe(
       'backup_is_live_database',
     );
 
     const backup = await createBackup(core);
-    expect(await refusal(() => createBackup(core, backup.path))).toBe('backup_target_exists');
+    expect(await refusalOf(() => createBackup(core, backup.path))).toBe('backup_target_exists');
     const edited = new Database(backup.path, { nativeBinding: nativeBinding() });
     edited.prepare("UPDATE accounts SET credit_rials = 18014398509481982 WHERE name = 'acme'").run();
     edited.close();
-    expect(await refusal(() => restoreBackup(core, backup.path))).toBe('backup_damaged');
+    expect(await refusalOf(() => restoreBackup(core, backup.path))).toBe('backup_damaged');
     expect(core.credit.balance(core.accounts.findByName('acme')!.id)).toBe(10_000_000);
   });
 });

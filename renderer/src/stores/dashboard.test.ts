@@ -187,24 +187,35 @@ describe('dashboard store, campaigns', () => {
   });
 });
 
+/** All stores wired to a fake core with account 1 chosen and settled; reads(channel) counts calls. */
+async function connectedOnAccount1() {
+  const { api, transport } = fakeApi({
+    'accounts:list': () => [account({ id: 1 })],
+    'dashboard:stats': () => stats(1),
+    'campaigns:list': () => [],
+    'credit:balance': () => ({ account_id: 1, credit_rials: 10_000_000 }),
+    'credit:ledger': () => ({ entries: [], next_before_id: null }),
+  });
+  const stores = createStores(api, 'en-US', null);
+  const stop = connectStores(api, stores);
+  await stores.session.getState().loadAccounts();
+  await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+  const reads = (channel: string) => transport.calls.filter((c) => c.channel === channel).length;
+  const push = (id: number, status: number) =>
+    transport.emit('messages:status-changed', { changes: [{ id, account_id: 1, status }] });
+  return { reads, push, stop };
+}
+
 describe('the header’s credit during a big run', () => {
   it('reads the accounts at most once per ACCOUNTS_REFRESH_MS however many refunds are pushed, and once after the last', async () => {
     vi.useFakeTimers();
     try {
-      const { api, transport } = fakeApi({
-        'accounts:list': () => [account({ id: 1 })],
-        'dashboard:stats': () => stats(1),
-        'campaigns:list': () => [],
-      });
-      const stores = createStores(api, 'en-US', null);
-      const stop = connectStores(api, stores);
-      await stores.session.getState().loadAccounts();
-      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      const reads = () => transport.calls.filter((c) => c.channel === 'accounts:list').length;
+      const { reads: readsOf, push, stop } = await connectedOnAccount1();
+      const reads = () => readsOf('accounts:list');
       const before = reads();
       // Three push batches a second, each with a refund (13: not delivered), for three seconds.
       for (let i = 0; i < 9; i++) {
-        transport.emit('messages:status-changed', { changes: [{ id: 100 + i, account_id: 1, status: 13 }] });
+        push(100 + i, 13);
         await vi.advanceTimersByTimeAsync(333);
       }
       await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
@@ -225,26 +236,15 @@ describe('the ledger during refunds', () => {
   it('is read again after a refund push even when the credit ends where it was (a send refunded whole)', async () => {
     vi.useFakeTimers();
     try {
-      const { api, transport } = fakeApi({
-        'accounts:list': () => [account({ id: 1 })],
-        'dashboard:stats': () => stats(1),
-        'campaigns:list': () => [],
-        'credit:balance': () => ({ account_id: 1, credit_rials: 10_000_000 }),
-        'credit:ledger': () => ({ entries: [], next_before_id: null }),
-      });
-      const stores = createStores(api, 'en-US', null);
-      const stop = connectStores(api, stores);
-      await stores.session.getState().loadAccounts();
+      const { reads, push, stop } = await connectedOnAccount1();
+      const before = reads('credit:ledger');
+      push(100, 13);
       await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      const ledgerReads = () => transport.calls.filter((c) => c.channel === 'credit:ledger').length;
-      const before = ledgerReads();
-      transport.emit('messages:status-changed', { changes: [{ id: 100, account_id: 1, status: 13 }] });
-      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      expect(ledgerReads()).toBe(before + 1);
+      expect(reads('credit:ledger')).toBe(before + 1);
       // A delivery refunds nothing: the ledger is left alone.
-      transport.emit('messages:status-changed', { changes: [{ id: 101, account_id: 1, status: 10 }] });
+      push(101, 10);
       await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      expect(ledgerReads()).toBe(before + 1);
+      expect(reads('credit:ledger')).toBe(before + 1);
       stop();
     } finally {
       vi.useRealTimers();
