@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll } from 'vitest';
 import { ROOT, spawnServe, tempDir, testSeed, type ServeProcess } from '../helpers/server';
 import type { Seed } from '../../electron/service/seed';

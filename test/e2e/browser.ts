@@ -2,7 +2,7 @@
 // /usr/bin/chromium, then playwright-core's own download. None found is a failure that says how
 // to install one, never a silent skip.
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright';
 
 const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 

@@ -6,7 +6,7 @@
 // screens in Persian (Jalali picker, Persian digits, right to left), with screenshots of each.
 import fs from 'node:fs';
 import Papa from 'papaparse';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, testSeed } from '../helpers/server';
 import { createSegment, get } from '../campaigns/support';

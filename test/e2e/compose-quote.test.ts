@@ -2,7 +2,7 @@
 // a line that loses its panel permission while the page is open is refused in the preview, in the
 // user's language, before anything is sent, exactly as the send would refuse it (412).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 import { poll } from './scenarios';
 

@@ -5,7 +5,7 @@
 // columns. Every pasted entry is counted once, result rows are numbered by their place in the send,
 // and typing stays quick with 20,000 pasted receivers (measured here). Real serve, real Chromium.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { testSeed } from '../helpers/server';
 import { createSegment } from '../campaigns/support';
 import { appForSuite, openPage, screenshot, startApp } from './app';

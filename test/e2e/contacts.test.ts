@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server';
 import { screenshot, startApp, type RunningApp } from './app';

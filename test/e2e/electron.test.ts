@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { _electron as electron, type ElectronApplication } from 'playwright-core';
+import { _electron as electron, type ElectronApplication } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir, testSeed } from '../helpers/server';
 import { Core } from '../../electron/service/core';

@@ -2,7 +2,7 @@
 // spreadsheet given as an opt-out list, and a segment renamed after someone else deleted it. In
 // English in the English UI (no Persian words), in Persian in the Persian UI (no English ones).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { createSegment } from '../campaigns/support';
 import { en } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';

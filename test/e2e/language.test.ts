@@ -4,7 +4,7 @@
 // languages; a new one follows its locale). Every screen is photographed in both languages
 // (test/screenshots/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { KEY, post } from '../helpers/server';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 import { acceptedResultRows, confirmSend, poll, switchToPersian, waitAllFinal } from './scenarios';

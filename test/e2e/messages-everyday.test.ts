@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, post } from '../helpers/server';
 import { openPage, startApp, type RunningApp } from './app';

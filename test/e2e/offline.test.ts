@@ -3,7 +3,7 @@
 // the server comes back on the same port and the banner goes by itself, and what happened
 // meanwhile (sends the page never heard of) shows without a reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { KEY, post, spawnServe } from '../helpers/server';
 import { SCREENSHOTS, openPage, startApp, stopServer, type RunningApp } from './app';
 import { poll } from './scenarios';

@@ -1,7 +1,7 @@
 // Steps shared by the web and the Electron variants of the end-to-end suite: what a user does,
 // in terms of the app's test ids, with waits on the app's own states (no sleeps).
 import { expect } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright';
 
 export const FINAL_STATUSES = ['10', '11', '13', '14'];
 

@@ -5,7 +5,7 @@
 // something else); a restore says it succeeded and stays on its tab; the new API key's dialog asks
 // before closing unseen; a send's refunds are one ledger row that opens; each tab has an address.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from 'playwright';
 import { KEY, post } from '../helpers/server';
 import { screenshot, startApp, type RunningApp } from './app';
 import { bridgeCall, poll } from './scenarios';
