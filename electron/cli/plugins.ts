@@ -30,6 +30,12 @@ export async function extraHttpPlugins(
         setImmediate(() => log(`chapar: web UI: ${url}`));
       });
     },
-    webUiPlugin({ core, token, rendererDir: built ? RENDERER_DIR : null, url: () => baseUrl }),
+    webUiPlugin({
+      core,
+      token,
+      host: options.host,
+      rendererDir: built ? RENDERER_DIR : null,
+      url: () => baseUrl,
+    }),
   ];
 }

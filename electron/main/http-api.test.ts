@@ -1,10 +1,13 @@
 // The desktop app's HTTP API switched from Settings, through the same dispatcher the window uses
 // (no Electron needed: the API server and the dispatcher are plain Node).
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Core } from '../service/core';
+import { createLogger, LOG_FILE } from '../service/log';
 import { applySeed } from '../service/seed';
 import { createDispatcher, type IpcDispatcher } from '../service/ipc/dispatcher';
-import { tempDir, testSeed } from '../../test/helpers/server';
+import { KEY, tempDir, testSeed } from '../../test/helpers/server';
 import { HttpApi } from './http-api';
 
 let core: Core;
@@ -58,4 +61,34 @@ it('stays off with a line saying why when the port is taken', async () => {
   await second.start({ enabled: true, host: '127.0.0.1', port });
   expect(second.url()).toBeNull();
   expect(lines.at(-1)).toMatch(/HTTP API not started on 127\.0\.0\.1:\d+/);
+});
+
+it("writes its unexpected errors to the workspace's log file with the request id, never the key", async () => {
+  const dataDir = tempDir('chapar-desktop-log-');
+  const broken = new Core({ dataDir, startScheduler: false });
+  applySeed(broken, testSeed(), { warn: () => {} });
+  const logs = path.join(dataDir, 'logs');
+  const logged = new HttpApi(broken, (line) => lines.push(line), createLogger({ kind: 'file', dir: logs }));
+  try {
+    await logged.start({ enabled: true, host: '127.0.0.1', port: 0 });
+    // The store gone from under the API: every authenticated call fails unexpectedly.
+    broken.db.close();
+    const answer = await fetch(`${logged.url()}/v2/sms/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ message: 'secret text', sender: '30001111', receivers: ['09121234567'] }),
+    });
+    expect(answer.status).toBe(500);
+    const id = answer.headers.get('x-request-id');
+    expect(id).toBeTruthy();
+    const file = path.join(logs, LOG_FILE);
+    await vi.waitFor(() => expect(fs.existsSync(file) && fs.readFileSync(file, 'utf8')).toContain('unexpected error'));
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain(id);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('secret text');
+  } finally {
+    await logged.stop();
+    await broken.close();
+  }
 });

@@ -1,6 +1,8 @@
 // The local HTTP API inside the desktop app: the same server `serve` runs (without the web UI),
-// on the address from Settings (127.0.0.1:8080 unless changed), restartable when it changes.
+// on the address from Settings (127.0.0.1:8080 unless changed), restartable when it changes. Its
+// unexpected errors go to the logger given (the workspace's log file in the app).
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { Core } from '../service/core';
 import { buildHttpServer } from '../service/http/server';
 
@@ -17,6 +19,7 @@ export class HttpApi {
   constructor(
     private readonly core: Core,
     private readonly log: (line: string) => void,
+    private readonly logger?: Logger,
   ) {}
 
   url(): string | null {
@@ -26,7 +29,7 @@ export class HttpApi {
   async start(config: HttpApiConfig): Promise<void> {
     await this.stop();
     if (!config.enabled) return;
-    const server = await buildHttpServer({ core: this.core });
+    const server = await buildHttpServer({ core: this.core, logger: this.logger });
     try {
       await server.listen({ host: config.host, port: config.port });
     } catch (error) {

@@ -4,12 +4,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, shell } from 'electron';
+import pino, { type Logger } from 'pino';
 import { Core } from '../service/core';
 import { ensureDemoAccount } from '../service/seed';
 import { defaultDataDir } from '../service/workspace/paths';
+import { createLogger } from '../service/log';
 import { createDispatcher, type IpcDispatcher } from '../service/ipc/dispatcher';
 import { readAppSettings } from '../service/settings/app-settings';
-import { APP_ENTRY, enforceSessionPolicy, lockDownContents, registerAppScheme, serveRenderer } from './security';
+import {
+  APP_ENTRY,
+  WINDOW_POLICY,
+  applyMenuPolicy,
+  enforceSessionPolicy,
+  lockDownContents,
+  registerAppScheme,
+  serveRenderer,
+} from './security';
 import { HttpApi } from './http-api';
 import { wireIpc } from './ipc';
 import { WorkspaceLocation } from './workspace';
@@ -19,7 +29,32 @@ const RENDERER_DIR = path.join(here, '../renderer');
 // electron-vite emits the CommonJS preload as index.cjs (the package is "type": "module").
 const PRELOAD = path.join(here, '../preload/index.cjs');
 
-const log = (line: string) => console.log(line);
+// The workspace's rotating log file (<workspace>/logs/chapar.log) once the workspace is open;
+// the console always, for a terminal that started the app.
+let logger: Logger = createLogger({ kind: 'silent' });
+let logFile = false;
+const log = (line: string) => {
+  console.log(line);
+  logger.info(line);
+};
+const logError = (message: string, error: unknown) => {
+  console.error(`chapar: ${message}`, error);
+  logger.error({ err: error }, message);
+};
+
+/** Lets the log file take its last lines before the process exits (at most a second). */
+function closeLog(): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    { end?: (done: () => void) => void } | undefined;
+  if (!logFile || typeof stream?.end !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    stream.end!(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 // The window and `serve` share one workspace: the user data folder is serve's default data folder;
 // Chromium's own files (cache, local storage) go to a subfolder of it, apart from the workspace's.
@@ -57,6 +92,8 @@ function createWindow(): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // Production builds have no DevTools at all (window-policy.ts).
+      devTools: WINDOW_POLICY.devTools,
     },
   });
   win.once('ready-to-show', () => win.show());
@@ -66,16 +103,19 @@ function createWindow(): BrowserWindow {
 
 async function start(): Promise<void> {
   enforceSessionPolicy();
+  applyMenuPolicy();
   serveRenderer(RENDERER_DIR);
 
   const location = new WorkspaceLocation(app.getPath('userData'));
   const dataDir = location.open();
+  logger = createLogger({ kind: 'file', dir: path.join(dataDir, 'logs') });
+  logFile = true;
   core = new Core({ dataDir });
   const demo = ensureDemoAccount(core);
   // Keys are shown only once; the window's Settings creates the ones the user will copy.
   if (demo) log('chapar: demo account created');
 
-  httpApi = new HttpApi(core, log);
+  httpApi = new HttpApi(core, log, logger);
   const api = httpApi;
   dispatcher = createDispatcher(core, {
     mode: 'desktop',
@@ -83,9 +123,11 @@ async function start(): Promise<void> {
     nextDataDir: { get: () => location.next(), set: (dir) => location.setNext(dir) },
     chooseFile: (purpose, defaultPath) => chooseFile(purpose, defaultPath),
     reveal: (file) => shell.showItemInFolder(file),
-    log: (message, error) => console.error(`chapar: ${message}`, error),
+    log: logError,
   });
   unwireIpc = wireIpc(dispatcher);
+  // A failing scheduler worker or job goes on with its loop; the log keeps what went wrong.
+  core.events.on('worker-error', ({ worker, error }) => logError(`worker ${worker} failed`, error));
   await api.start(readAppSettings(core.settings).http_api);
 
   window = createWindow();
@@ -146,8 +188,8 @@ app.on('before-quit', (event) => {
   stopping = true;
   event.preventDefault();
   stop()
-    .catch((error: unknown) => console.error('chapar: stopping failed', error))
-    .finally(() => app.exit(0));
+    .catch((error: unknown) => logError('stopping failed', error))
+    .finally(() => closeLog().finally(() => app.exit(0)));
 });
 
 if (primary)
@@ -155,9 +197,9 @@ if (primary)
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
-      console.error('chapar: could not start', error);
+      logError('could not start', error);
       // better-sqlite3 built for Node, not for this Electron: the one step `npm start` does first.
       if (String(error).includes('NODE_MODULE_VERSION'))
         console.error('chapar: run `node electron/cli/electron-native.mjs` to build better-sqlite3 for Electron');
-      app.exit(1);
+      void closeLog().finally(() => app.exit(1));
     });

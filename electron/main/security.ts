@@ -1,10 +1,11 @@
 // Window security: the app's own origin (app://chapar, a privileged scheme serving out/renderer,
-// or the dev server's origin under `electron-vite dev`), the CSP header on everything the renderer
-// loads, no navigation away from the app, no new windows, no webviews, no permissions. Links to
-// the web open in the user's browser.
+// or, in development builds only, the dev server's origin under `electron-vite dev`), the CSP
+// header on everything the renderer loads, no navigation away from the app, no new windows, no
+// webviews, no permissions, and in production no DevTools and no reload. Links to the web open in
+// the user's browser.
 import path from 'node:path';
 import fs from 'node:fs';
-import { app, protocol, session, shell, type WebContents, type WebFrameMain } from 'electron';
+import { app, Menu, protocol, session, shell, type WebContents, type WebFrameMain } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security';
 import {
   APP_SCHEME,
@@ -14,8 +15,11 @@ import {
   isTrustedFrame as trustedFrame,
   rendererFile,
 } from './origin';
+import { isDeveloperShortcut, productionMenu, windowPolicy } from './window-policy';
 
-const DEV_URL = process.env['ELECTRON_RENDERER_URL'];
+/** Development or production rules (window-policy.ts): a packaged app has no dev server, no DevTools. */
+export const WINDOW_POLICY = windowPolicy({ isPackaged: app.isPackaged, env: process.env });
+const DEV_URL = WINDOW_POLICY.devUrl;
 
 /** Where the renderer is loaded from: the dev server, or the app's own scheme. */
 export const APP_ORIGIN = appOrigin(DEV_URL);
@@ -109,5 +113,19 @@ export function lockDownContents(): void {
       openOutside(url);
       return { action: 'deny' };
     });
+    if (!WINDOW_POLICY.devTools) {
+      // webPreferences.devTools is false in production; these close any other way in.
+      contents.on('before-input-event', (event, input) => {
+        if (isDeveloperShortcut(input)) event.preventDefault();
+      });
+      contents.on('devtools-opened', () => contents.closeDevTools());
+    }
   });
+}
+
+/** Production builds: the menu without reload and DevTools (window-policy.ts). Call once ready. */
+export function applyMenuPolicy(): void {
+  if (WINDOW_POLICY.devTools) return;
+  const template = productionMenu(process.platform);
+  Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openDatabase, type Db } from './db/database';
 import { systemClock, ManualClock, OffsetClock, type Clock } from './clock';
 import { Accounts } from './accounts/accounts';
+import { KeyHasher, workspaceSecret } from './accounts/keys';
 import { Credit } from './accounts/credit';
 import { Settings } from './settings/settings';
 import { Files } from './files/files';
@@ -25,7 +26,7 @@ export interface CoreEvents {
 }
 
 export interface CoreOptions {
-  /** The workspace folder: chapar.db and files/ live here. */
+  /** The workspace folder: chapar.db, files/ and secret.key (the API keys' hashing secret) live here. */
   dataDir: string;
   clock?: Clock;
   /** Start the scheduler at once (default true); tests may start it by hand. */
@@ -60,7 +61,9 @@ export class Core {
     this.db = openDatabase({ file: path.join(options.dataDir, 'chapar.db') });
     this.settings = new Settings(this.db);
     this.credit = new Credit(this.db, this.clock);
-    this.accounts = new Accounts(this.db, this.clock, this.credit);
+    // The secret lives beside the database, never in it (accounts/keys.ts).
+    this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
+    this.accounts.adoptKeyHashes('keep');
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
     this.jobs = new Jobs({

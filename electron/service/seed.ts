@@ -3,12 +3,14 @@
 // matched by name, lines by number, keys by their hash, and credit is granted only when the
 // account is created. Its money and lines obey the same rules as the app's forms: an opening credit
 // of at most MAX_CREDIT_CHANGE_RIALS (shared/credit.ts), prices within PricingSchema's bounds, line
-// numbers normalized and checked for their provider (accounts.upsertLine).
+// numbers normalized and checked for their provider (accounts.upsertLine). A key shorter than
+// MIN_SEED_KEY_LENGTH is applied but warned about (naming the account, never the key): anyone who
+// reaches the API could guess it.
 import { z } from 'zod';
 import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema } from './settings/settings';
-import { hashApiKey } from './accounts/accounts';
+import { MIN_SEED_KEY_LENGTH } from './accounts/keys';
 import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
 
 /** The email relay's accounts (spec 4.6), kept in the settings until the email domain owns them. */
@@ -45,8 +47,25 @@ export const SeedSchema = z.object({
 });
 export type Seed = z.input<typeof SeedSchema>;
 
-export function applySeed(core: Core, input: unknown): void {
+export interface SeedOptions {
+  /** Where warnings go (a short key); the console unless given. */
+  warn?: (line: string) => void;
+}
+
+export function applySeed(core: Core, input: unknown, options: SeedOptions = {}): void {
   const seed = SeedSchema.parse(input);
+  const warn = options.warn ?? ((line: string) => console.warn(line));
+  const short = (keys: readonly string[]) => keys.filter((key) => key.length < MIN_SEED_KEY_LENGTH).length;
+  for (const spec of seed.accounts)
+    if (short(spec.api_keys) > 0)
+      warn(
+        `chapar: seed: account ${JSON.stringify(spec.name)} has ${short(spec.api_keys)} API key(s) shorter than ${MIN_SEED_KEY_LENGTH} characters; anyone who reaches the API could guess them`,
+      );
+  for (const entry of seed.email_accounts)
+    if (short(entry.api_keys) > 0)
+      warn(
+        `chapar: seed: email account of account ${entry.account_id} has ${short(entry.api_keys)} API key(s) shorter than ${MIN_SEED_KEY_LENGTH} characters; anyone who reaches the API could guess them`,
+      );
   core.db.transaction(() => {
     if (seed.pricing) core.settings.setPricing(seed.pricing);
     if (seed.simulator) core.settings.setSimulator(seed.simulator);
@@ -71,7 +90,7 @@ export function applySeed(core: Core, input: unknown): void {
       // Kept for the email relay; keys hashed like every other key.
       const hashed = seed.email_accounts.map((entry) => ({
         ...entry,
-        api_keys: entry.api_keys.map(hashApiKey),
+        api_keys: entry.api_keys.map((key) => core.accounts.hashKey(key)),
       }));
       core.settings.write('email_accounts', EmailAccountsSchema, hashed);
     }

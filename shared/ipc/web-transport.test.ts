@@ -3,7 +3,13 @@
 // is opened again with its subscribers once the server is back. Fake fetch and EventSource: the
 // real server's side is test/e2e/offline.test.ts.
 import { describe, expect, it, vi } from 'vitest';
-import { createWebTransport, OFFLINE_CODE, OFFLINE_REASON, type ConnectionState } from './web-transport';
+import {
+  createWebTransport,
+  OFFLINE_CODE,
+  OFFLINE_REASON,
+  signOutOtherBrowsers,
+  type ConnectionState,
+} from './web-transport';
 
 type Listener = (event: { data: string }) => void;
 
@@ -34,12 +40,16 @@ class FakeSource {
 
 /** A server that is up or down; answers /health and the bridge. */
 function fakeServer() {
-  const server = { up: true, gateway: false, calls: [] as string[] };
+  const server = { up: true, gateway: false, signedIn: true, calls: [] as string[] };
   const fetch = vi.fn(async (url: string) => {
     server.calls.push(url);
     if (!server.up) throw new TypeError('Failed to fetch');
     if (server.gateway) return new Response('<html>Bad Gateway</html>', { status: 502 });
     if (url.endsWith('/health')) return new Response('{"message":"ok"}', { status: 200 });
+    if (url.endsWith('/bridge/session')) return new Response(null, { status: server.signedIn ? 204 : 401 });
+    if (!server.signedIn)
+      return new Response('{"ok":false,"error":{"code":401,"message":"x","reason":"signed_out"}}', { status: 401 });
+    if (url.endsWith('/bridge/session/rotate')) return new Response('{"ok":true,"value":null}', { status: 200 });
     if (url.includes('refused'))
       return new Response('{"ok":false,"error":{"code":400,"message":"x"}}', { status: 400 });
     return new Response('{"ok":true,"value":42}', { status: 200 });
@@ -47,11 +57,12 @@ function fakeServer() {
   return { server, fetch: fetch as unknown as typeof globalThis.fetch };
 }
 
-function setup() {
+function setup(onSignedOut?: () => void) {
   const { server, fetch } = fakeServer();
   const sources: FakeSource[] = [];
   const transport = createWebTransport({
     fetch,
+    onSignedOut,
     eventSource: (url) => {
       const source = new FakeSource(url);
       sources.push(source);
@@ -138,5 +149,52 @@ describe('web transport offline', () => {
     expect(sources[0]!.closed).toBe(true);
     transport.on('import:progress', () => undefined);
     expect(sources).toHaveLength(2);
+  });
+});
+
+describe('web transport signed out', () => {
+  it('tells once when the bridge refuses the session, and answers the refusal', async () => {
+    const signedOut = vi.fn();
+    const { server, transport } = setup(signedOut);
+    server.signedIn = false;
+    const result = await transport.invoke('accounts:list', null);
+    expect(result).toMatchObject({ ok: false, error: { code: 401, reason: 'signed_out' } });
+    await transport.invoke('accounts:list', null);
+    expect(signedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks whether it is still signed in when its stream broke and the server is there', async () => {
+    const signedOut = vi.fn();
+    const { server, transport, sources } = setup(signedOut);
+    transport.on('import:progress', () => undefined);
+    sources[0]!.fire('open');
+    // Another browser signed this one out: the server ended its stream.
+    server.signedIn = false;
+    sources[0]!.fire('error');
+    await vi.waitFor(() => expect(signedOut).toHaveBeenCalledTimes(1));
+    // No stream opened again and again, no more checks.
+    const checks = server.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.calls.length).toBe(checks);
+    expect(sources).toHaveLength(1);
+  });
+
+  it('without onSignedOut (a script with the token) a 401 is only an answer', async () => {
+    const { server, transport } = setup();
+    server.signedIn = false;
+    expect(await transport.invoke('accounts:list', null)).toMatchObject({ ok: false, error: { code: 401 } });
+    server.up = false;
+    await transport.invoke('accounts:list', null);
+    server.up = true;
+    server.signedIn = true;
+    await vi.waitFor(() => expect(transport.connection.state()).toBe('online'));
+  });
+
+  it('signs out the other browsers with a POST to the session’s rotate path', async () => {
+    const { server, fetch } = fakeServer();
+    expect(await signOutOtherBrowsers({ fetch })).toEqual({ ok: true, value: null });
+    expect(server.calls).toEqual(['/bridge/session/rotate']);
+    server.up = false;
+    expect(await signOutOtherBrowsers({ fetch })).toMatchObject({ ok: false, error: { reason: OFFLINE_REASON } });
   });
 });

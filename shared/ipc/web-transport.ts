@@ -1,7 +1,9 @@
 // The web-mode transport: the same contracts over the HTTP bridge of `serve` (POST
 // /bridge/invoke/:channel and server-sent events from GET /bridge/events). Browser APIs only
 // (fetch, EventSource), reached through globalThis so this file also compiles without the DOM lib.
-// The bridge's token travels in an HttpOnly cookie set when the page was opened with ?token=...
+// The browser's session travels in an HttpOnly cookie set when the page was opened with ?token=...;
+// when the server no longer takes it (it expired, or "sign out other browsers" was used
+// elsewhere), the transport tells `onSignedOut` (the page reloads to the server's sign-in message).
 // A server that cannot be reached is not an error of the call: the transport says it is offline
 // (OFFLINE_CODE, reason 'offline'), checks until the server answers again and reopens the event
 // stream, and tells its `connection` watchers both times.
@@ -65,10 +67,20 @@ export interface WebTransportOptions {
   eventSource?: EventSourceFactory;
   /** Waits between reconnection checks (tests shorten them); default RECONNECT_DELAYS_MS. */
   reconnectDelaysMs?: readonly number[];
+  /**
+   * The bridge refused this browser's session (401): called once. Calls keep answering the
+   * refusal; the event stream is not opened again.
+   */
+  onSignedOut?: () => void;
 }
 
 export const BRIDGE_INVOKE_PATH = '/bridge/invoke/';
 export const BRIDGE_EVENTS_PATH = '/bridge/events';
+/** 204 while this browser's session is valid, 401 once it is not. */
+export const BRIDGE_SESSION_PATH = '/bridge/session';
+export const BRIDGE_SESSION_ROTATE_PATH = '/bridge/session/rotate';
+/** The bridge's answer to a request without a valid session or token. */
+const UNAUTHORIZED_STATUS = 401;
 /** The API's health check (spec 4.5): the cheapest question to ask whether the server is back. */
 export const HEALTH_PATH = '/health';
 
@@ -107,6 +119,15 @@ export function createWebTransport(options: WebTransportOptions = {}): WebTransp
   const watchers = new Set<(state: ConnectionState) => void>();
   let check: ReturnType<typeof setTimeout> | null = null;
   let attempt = 0;
+  /** Signed out (onSignedOut only): no more checks, no stream opened again. */
+  let signedOut = false;
+  const signOut = () => {
+    if (signedOut || !options.onSignedOut) return;
+    signedOut = true;
+    if (check !== null) clearTimeout(check);
+    check = null;
+    options.onSignedOut();
+  };
   const setState = (next: ConnectionState) => {
     if (state === next) return;
     state = next;
@@ -125,10 +146,17 @@ export function createWebTransport(options: WebTransportOptions = {}): WebTransp
     try {
       const response = await doFetch(`${base}${HEALTH_PATH}`);
       up = response.ok;
+      // The server is there, but a stream refused with it would be opened again and again: ask
+      // whether this browser is still signed in.
+      if (up && options.onSignedOut) {
+        const session = await doFetch(`${base}${BRIDGE_SESSION_PATH}`, { credentials: 'same-origin' });
+        if (session.status === UNAUTHORIZED_STATUS) return signOut();
+      }
     } catch {
       up = false;
     }
     check = null;
+    if (signedOut) return;
     if (up) serverBack();
     else if (state === 'offline' || reopening !== null) scheduleCheck();
   };
@@ -213,7 +241,8 @@ export function createWebTransport(options: WebTransportOptions = {}): WebTransp
       try {
         const result = JSON.parse(text) as IpcResult<unknown>;
         if (result && typeof result === 'object' && 'ok' in result) {
-          serverBack();
+          if (response.status === UNAUTHORIZED_STATUS && !result.ok) signOut();
+          else serverBack();
           return result;
         }
       } catch {
@@ -313,10 +342,38 @@ async function postFile<T>(
 }
 
 /**
+ * Web mode: "sign out other browsers". Every session but this browser's ends (their pages show
+ * the sign-in message); this browser gets a fresh session cookie in the answer and stays signed in.
+ */
+export async function signOutOtherBrowsers(
+  options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
+): Promise<IpcResult<null>> {
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  try {
+    const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_SESSION_ROTATE_PATH}`, {
+      method: 'POST',
+      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      credentials: 'same-origin',
+    });
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as IpcResult<null>;
+    } catch {
+      return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
+    }
+  } catch {
+    return offlineResult();
+  }
+}
+
+/**
  * Electron's preload bridge when present (it cannot lose the core: no connection to watch), else
- * the HTTP bridge of the page's own origin.
+ * the HTTP bridge of the page's own origin; signed out there, the page reloads to the server's
+ * sign-in message.
  */
 export function defaultTransport(): Transport | WebTransport {
   const bridge = (globalThis as { chapar?: ChaparBridge }).chapar;
-  return bridge ?? createWebTransport();
+  if (bridge) return bridge;
+  const page = (globalThis as { location?: { reload(): void } }).location;
+  return createWebTransport({ onSignedOut: page ? () => page.reload() : undefined });
 }

@@ -1,10 +1,12 @@
 // The headless command's contract: the URL line, the demo account of a fresh workspace, the seed
-// applied idempotently, and a clean stop on SIGTERM / SIGINT with nothing lost.
+// applied idempotently, a clean stop on SIGTERM / SIGINT with nothing lost, and no listening beyond
+// this computer without --allow-remote.
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { post, spawnServe, tempDir, testSeed, KEY, type ServeProcess } from '../helpers/server';
+import { post, spawnServe, tempDir, testSeed, KEY, ROOT, type ServeProcess } from '../helpers/server';
 
 const running: ServeProcess[] = [];
 afterAll(async () => {
@@ -97,5 +99,66 @@ describe('npm run serve', () => {
 
   it('refuses a bad port with a clear message', async () => {
     await expect(spawnServe({ dataDir: tempDir(), port: 70000 })).rejects.toThrow(/--port must be 0-65535/);
+  });
+});
+
+/** Runs serve with `args` until it exits (it must, before listening); its exit code and output. */
+function serveUntilExit(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/serve.ts'), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CHAPAR_WEB_UI: 'off' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('npm run serve on a non-loopback address', () => {
+  it('refuses --host 0.0.0.0 without --allow-remote, saying what to do, and opens no workspace', async () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20']) {
+      const dataDir = path.join(tempDir(), 'data');
+      const { code, output } = await serveUntilExit(['--host', host, '--port', '0', '--data', dataDir]);
+      expect(code, output).not.toBe(0);
+      expect(output).toMatch(/plain HTTP/);
+      expect(output).toMatch(/--allow-remote/);
+      expect(output).toMatch(/--host 127\.0\.0\.1/);
+      expect(output).not.toMatch(/listening on/);
+      expect(fs.existsSync(dataDir)).toBe(false);
+    }
+  });
+
+  it('with --allow-remote goes on, after a warning that the token travels over plain HTTP', async () => {
+    // A seed file that does not exist stops it right after the checks, before it binds any address.
+    const dir = tempDir();
+    const { code, output } = await serveUntilExit([
+      '--host',
+      '0.0.0.0',
+      '--allow-remote',
+      '--port',
+      '0',
+      '--data',
+      path.join(dir, 'data'),
+      '--seed',
+      path.join(dir, 'missing.json'),
+    ]);
+    expect(output).toMatch(/WARNING: listening on 0\.0\.0\.0/);
+    expect(output).toMatch(/token and the API keys travel over plain HTTP/);
+    expect(output).toMatch(/missing\.json/);
+    expect(output).not.toMatch(/listening on http/);
+    expect(code).toBe(1);
+  });
+
+  it('takes loopback addresses without the flag', async () => {
+    const server = await serve({ dataDir: path.join(tempDir(), 'data'), env: { CHAPAR_WEB_UI: 'off' } });
+    expect(server.output()).not.toMatch(/WARNING/);
+    expect(await server.stop()).toBe(0);
   });
 });

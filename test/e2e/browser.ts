@@ -1,5 +1,5 @@
 // Finds and launches a Chromium for the end-to-end tests: CHAPAR_CHROMIUM, then the system's
-// /usr/bin/chromium, then playwright-core's own download. None found is a failure that says how
+// /usr/bin/chromium, then playwright's own download. None found is a failure that says how
 // to install one, never a silent skip.
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright';
@@ -8,7 +8,7 @@ const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const INSTALL_HINT =
   'No Chromium found for the end-to-end tests. Install one: `apt-get install -y chromium` (Debian/Ubuntu), ' +
-  'or `npx playwright-core install chromium`, or point CHAPAR_CHROMIUM at a Chromium/Chrome binary.';
+  'or `npx playwright install chromium`, or point CHAPAR_CHROMIUM at a Chromium/Chrome binary.';
 
 export function findChromium(): string {
   const fromEnv = process.env['CHAPAR_CHROMIUM'];

@@ -1,6 +1,7 @@
-// Accounts, their API keys (stored as SHA-256 digests, shown once) and their sender lines (stored
-// in the form of shared/lines.ts: ASCII digits, checked per provider when a line is added).
-import { createHash, randomBytes } from 'node:crypto';
+// Accounts, their API keys (shown once, stored as keyed hashes: accounts/keys.ts) and their sender
+// lines (stored in the form of shared/lines.ts: ASCII digits, checked per provider when a line is
+// added).
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
@@ -9,6 +10,7 @@ import { lineNumberFault, normalizeLineNumber, senderLineFault, type Origin } fr
 import { toAsciiDigits } from '../../../shared/digits';
 import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
+import type { KeyHasher } from './keys';
 
 export type { Account, ApiKeyInfo, Line };
 
@@ -30,10 +32,6 @@ interface LineRow {
   active: number;
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
 function toAccount(row: AccountRow): Account {
   return { ...row, active: row.active === 1, ip_allowlist: JSON.parse(row.ip_allowlist) as string[] };
 }
@@ -48,6 +46,13 @@ function toLine(row: LineRow): Line {
 
 export type Authentication = { ok: true; account: Account } | { ok: false; code: 401 | 403 };
 
+/**
+ * Whose secret the stored key hashes are sealed with: this workspace's ('current'), none yet (a
+ * database from before migration 0012, now 'sealed'), or another workspace's ('foreign': its keys
+ * cannot be verified here).
+ */
+export type KeyHashState = 'current' | 'sealed' | 'foreign';
+
 export class Accounts {
   private readonly byId;
   private readonly byKeyHash;
@@ -57,6 +62,7 @@ export class Accounts {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly credit: Credit,
+    private readonly hasher: KeyHasher,
   ) {
     this.byId = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
     this.byKeyHash = db.prepare<[string], AccountRow>(
@@ -166,7 +172,7 @@ export class Accounts {
     this.get(accountId);
     const info = this.db
       .prepare('INSERT INTO api_keys (account_id, key_hash, hint, label, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(accountId, hashApiKey(key), key.slice(-4), label, this.clock.now());
+      .run(accountId, this.hasher.hash(key), key.slice(-4), label, this.clock.now());
     return { key, info: this.apiKey(Number(info.lastInsertRowid)) };
   }
 
@@ -174,10 +180,49 @@ export class Accounts {
   ensureApiKey(accountId: number, key: string, label = 'seed'): boolean {
     const existing = this.db
       .prepare<[string], { account_id: number }>('SELECT account_id FROM api_keys WHERE key_hash = ?')
-      .get(hashApiKey(key));
+      .get(this.hasher.hash(key));
     if (existing) return false;
     this.createApiKey(accountId, label, key);
     return true;
+  }
+
+  /** The stored form of a key given in clear (the email relay's seeded keys are kept the same way). */
+  hashKey(key: string): string {
+    return this.hasher.hash(key);
+  }
+
+  /**
+   * Brings the stored key hashes to this workspace's secret, right after the migrations (at open
+   * and after a restore). Plain SHA-256 digests of a database from before 0012 are sealed, which
+   * keeps their keys working. Hashes sealed with another workspace's secret (a database or backup
+   * brought from elsewhere) cannot be: at open they are left as they are (keys answer 403; the
+   * workspace's own secret.key put back makes them work again), and on a restore, which the user
+   * asked for, the keys are revoked, so Settings shows them as revoked instead of as working ones,
+   * and the secret is adopted; the restore's result counts them.
+   */
+  adoptKeyHashes(onForeign: 'keep' | 'revoke'): { state: KeyHashState; revoked: number } {
+    return this.db.transaction(() => {
+      const fingerprint = this.db
+        .prepare<[], string | null>('SELECT secret_fingerprint FROM api_key_hashing WHERE id = 1')
+        .pluck()
+        .get();
+      if (fingerprint === this.hasher.fingerprint) return { state: 'current' as const, revoked: 0 };
+      const adopt = () =>
+        this.db.prepare('UPDATE api_key_hashing SET secret_fingerprint = ? WHERE id = 1').run(this.hasher.fingerprint);
+      if (fingerprint === null || fingerprint === undefined) {
+        const rows = this.db.prepare<[], { id: number; key_hash: string }>('SELECT id, key_hash FROM api_keys').all();
+        const update = this.db.prepare('UPDATE api_keys SET key_hash = ? WHERE id = ?');
+        for (const row of rows) update.run(this.hasher.seal(row.key_hash), row.id);
+        adopt();
+        return { state: 'sealed' as const, revoked: 0 };
+      }
+      if (onForeign === 'keep') return { state: 'foreign' as const, revoked: 0 };
+      const revoked = this.db
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL')
+        .run(this.clock.now()).changes;
+      adopt();
+      return { state: 'foreign' as const, revoked };
+    })();
   }
 
   apiKey(id: number): ApiKeyInfo {
@@ -206,7 +251,7 @@ export class Accounts {
   /** Spec 5 rule 2: an unknown or revoked key is 403, a known key of an inactive account 401. */
   authenticate(key: string | undefined): Authentication {
     if (!key) return { ok: false, code: 403 };
-    const row = this.byKeyHash.get(hashApiKey(key));
+    const row = this.byKeyHash.get(this.hasher.hash(key));
     if (!row) return { ok: false, code: 403 };
     if (row.active !== 1) return { ok: false, code: 401 };
     return { ok: true, account: toAccount(row) };

@@ -77,6 +77,13 @@ describe('redirectAddress', () => {
       `https://shop.ir/${encodeURIComponent('حراج')}?q=${encodeURIComponent('کفش')}`,
     );
   });
+  it('sends half a character (a lone surrogate) as U+FFFD instead of failing', () => {
+    // Once a 500 of campaigns:quote (and of a click): encodeURIComponent throws on it.
+    expect(redirectAddress('https://shop.ir/\ud800a', { ...utm, source: 'x\udc00' })).toBe(
+      'https://shop.ir/%EF%BF%BDa?utm_source=x%EF%BF%BD&utm_medium=sms&utm_campaign=12',
+    );
+    expect(redirectAddress('https://shop.ir/😀', null)).toBe(`https://shop.ir/${encodeURIComponent('😀')}`);
+  });
 });
 
 describe('campaign texts', () => {

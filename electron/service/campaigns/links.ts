@@ -123,7 +123,7 @@ export function redirectAddress(
   utm: { source: string; medium: string; campaign: string } | null,
 ): string {
   // A Location header carries ASCII only: what is outside it (a Persian path) goes UTF-8 percent-encoded.
-  const ascii = actualUrl.replace(/[^\x21-\x7e]+/gu, (run) => encodeURIComponent(run));
+  const ascii = actualUrl.replace(/[^\x21-\x7e]+/gu, (run) => encodeText(run));
   const absolute = schemeOf(ascii) !== null ? ascii : `https://${ascii}`;
   if (utm === null) return absolute;
   const hashAt = absolute.indexOf('#');
@@ -135,11 +135,19 @@ export function redirectAddress(
   const given = new Set(['utm_source', 'utm_medium', 'utm_campaign']);
   const kept = own.filter((pair) => pair !== '' && !given.has(decodeKey(pair)));
   const added = [
-    `utm_source=${encodeURIComponent(utm.source)}`,
-    `utm_medium=${encodeURIComponent(utm.medium)}`,
-    `utm_campaign=${encodeURIComponent(utm.campaign)}`,
+    `utm_source=${encodeText(utm.source)}`,
+    `utm_medium=${encodeText(utm.medium)}`,
+    `utm_campaign=${encodeText(utm.campaign)}`,
   ];
   return `${base}?${[...kept, ...added].join('&')}${fragment}`;
+}
+
+/**
+ * UTF-8 percent-encoding of any text: a lone surrogate (half of a character, which no UTF-8 can
+ * carry and encodeURIComponent throws on) goes as U+FFFD, so a quote or a click never fails on it.
+ */
+function encodeText(text: string): string {
+  return encodeURIComponent(text.replace(/[\ud800-\udfff]/gu, '\ufffd'));
 }
 
 function decodeKey(pair: string): string {

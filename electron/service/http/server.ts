@@ -1,7 +1,20 @@
 // The HTTP API server (Fastify): JSON parsing that maps every failure to the envelope, the error
-// and not-found handlers of spec 7, and the route modules. Listening is the caller's business.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+// and not-found handlers of spec 7, and the route modules. Hostile traffic is bounded here too:
+// deadlines and a cap on connections (connection-guard.ts), bodies read only once the path and the
+// key are known and parsed only within their route's size and shape (json-body.ts), and every
+// unexpected error logged with the request id its answer carries. Listening is the caller's business.
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import multipart from '@fastify/multipart';
+import type { Logger } from 'pino';
 import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
@@ -12,6 +25,9 @@ import { healthRoutes } from './routes/health';
 import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
 import { buildOpenApiDocument } from './openapi';
+import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
+import { DEFAULT_JSON_SHAPE, checkShape, readJsonText, type BodyRefusal } from './json-body';
+import { createLogger } from '../log';
 
 export function parseForm(text: string): Record<string, string | string[]> {
   const form: Record<string, string | string[]> = Object.create(null);
@@ -29,20 +45,63 @@ export function sendPlainNotFound(reply: FastifyReply): FastifyReply {
   return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
 }
 
-/** Large enough for any legitimate request, small enough that a hostile body cannot exhaust memory. */
+/** Multipart text fields (a campaign's template) may be this long; files have their own limits. */
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bodies read whole (JSON, forms) of routes that set no limit of their own: the bridge's calls, a
+ * campaign's JSON. A send of 10,000 receivers is about 200 KB and sets 1 MB; the contact upload
+ * sets more (routes/contacts.ts).
+ */
+export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export const OUTBOX_PATH = '/v2/sms/outbox';
+const NOT_IMPLEMENTED = JSON.stringify({ error: 'not implemented yet' });
 
 export interface HttpOptions {
   core: Core;
   /** Extra route plugins (web UI bridge, later API generations), registered after the API's own. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
-  logger?: boolean;
+  /** Where unexpected errors go (createLogger in ../log); silent when absent. */
+  logger?: Logger;
+  /** Deadlines and caps of connections; tests shorten them. */
+  limits?: Partial<ConnectionLimits>;
 }
 
-export async function buildHttpServer({ core, plugins = [], logger = false }: HttpOptions): Promise<FastifyInstance> {
+/** The method and path of the request a parser error interrupted, when its first bytes are at hand. */
+function requestLine(error: { rawPacket?: unknown }): { method: string; path: string } | null {
+  if (!Buffer.isBuffer(error.rawPacket)) return null;
+  const match = /^([A-Z]{1,20}) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket.subarray(0, 8192).toString('latin1'));
+  return match ? { method: match[1]!, path: match[2]!.split('?')[0]! } : null;
+}
+
+/**
+ * A whole response written on a socket Node's parser gave up on; HEAD gets the head only. The
+ * socket is closed a moment later even if the client never closes its side (a slow-header
+ * attacker would otherwise keep it half open).
+ */
+function rawAnswer(socket: Socket, method: string | undefined, status: string, type: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${method === 'HEAD' ? '' : body}`,
+  );
+  setTimeout(() => socket.destroy(), RAW_ANSWER_GRACE_MS).unref();
+}
+
+/** Time a client has to read a raw answer before its socket is closed. */
+const RAW_ANSWER_GRACE_MS = 1_000;
+
+export async function buildHttpServer({ core, plugins = [], logger, limits }: HttpOptions): Promise<FastifyInstance> {
+  const connectionLimits: ConnectionLimits = { ...DEFAULT_LIMITS, ...limits };
   const app = Fastify({
-    logger,
-    bodyLimit: BODY_LIMIT_BYTES,
+    loggerInstance: logger ?? createLogger({ kind: 'silent' }),
+    // Only what goes wrong is logged: a line per request would bury the 500s (and name paths).
+    logController: new LogController({ disableRequestLogging: true }),
+    // Random, so the id a user quotes from `x-request-id` finds one line; never taken from the client.
+    genReqId: () => randomBytes(6).toString('hex'),
+    requestIdHeader: false,
+    serverFactory: guardedServerFactory(connectionLimits),
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     // Trailing slashes are routed too (an old SDK appends one).
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: false,
@@ -50,20 +109,54 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
     // A URL that cannot be decoded (`/%`) names no path of ours: the plain 404 of spec 7, not
     // Fastify's JSON error.
     frameworkErrors: (_error, request, reply) => notFound(request, reply),
-    // A request Node's HTTP parser cannot read (a bad Content-Length, a broken chunk) never reaches
-    // a route: it still gets the envelope's 400, not Fastify's own error body.
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+    // A request Node's HTTP parser cannot read (a bad Content-Length, a broken chunk, headers too
+    // large) never reaches a route: it still gets the envelope's 400, not Fastify's own error body;
+    // the outbox keeps its 501 (spec 7) and HEAD gets no body.
+    clientErrorHandler: (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+      const line = requestLine(error);
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+        return rawAnswer(
+          socket,
+          line?.method,
+          '408 Request Timeout',
+          'text/plain; charset=utf-8',
+          '408 request timeout',
+        );
+      if (line?.method === 'POST' && line.path.replace(/\/$/, '') === OUTBOX_PATH)
+        return rawAnswer(
+          socket,
+          line.method,
+          '501 Not Implemented',
+          'application/json; charset=utf-8',
+          NOT_IMPLEMENTED,
+        );
       const body = JSON.stringify(envelope(ApiCode.BadRequest, []));
-      socket.end(
-        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      rawAnswer(socket, line?.method, '400 Bad Request', 'application/json; charset=utf-8', body);
     },
+  }) as unknown as FastifyInstance;
+
+  // Every answer carries its request id, so a user can quote it and the log line be found.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
+  installBodyWatchdog(app, connectionLimits);
+  // An unknown path or method is answered before its body is read (spec 7: the plain 404/405 does
+  // not depend on the body), so nobody can make the server read and parse a body for nothing.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
+
+  function refusal(verdict: BodyRefusal): ServiceError {
+    if (verdict === 'too_large' || verdict === 'too_many')
+      return new ServiceError(ApiCode.TooLarge, `body ${verdict.replace('_', ' ')}`);
+    return new ServiceError(ApiCode.BadRequest, `body ${verdict.replace('_', ' ')}`);
+  }
 
   // JSON bodies: plain JSON.parse (fast, and our handlers never merge parsed objects into
   // prototypes). A body without a content type is tried as JSON too, as curl users expect.
+  // Read and counted as it arrives (json-body.ts): a body of too many values is refused before the
+  // rest of it is read, and what is parsed is bounded by its route's shape.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const parseJson = (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
     if (body.length === 0) return done(null, undefined);
@@ -73,13 +166,25 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
       done(new ServiceError(ApiCode.BadRequest, 'body is not valid JSON'));
     }
   };
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  const readJson = (request: FastifyRequest, payload: Readable, done: (err: Error | null, value?: unknown) => void) => {
+    const limits = {
+      maxBytes: request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES,
+      shape: request.routeOptions.config?.json ?? DEFAULT_JSON_SHAPE,
+    };
+    readJsonText(payload, Number(request.headers['content-length']), limits, (refused, text) =>
+      refused ? done(refusal(refused)) : parseJson(request, text!, done),
+    );
+  };
+  app.addContentTypeParser(['application/json', 'text/plain'], readJson);
+  app.addContentTypeParser('*', readJson);
   // Form bodies: repeated keys become arrays (campaign segments repeat). A JSON text sent with
   // curl's default form content type is taken as JSON, which is what its sender meant.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (/^\s*[[{]/.test(text)) return parseJson(request, text, done);
+    if (/^\s*[[{]/.test(text)) {
+      const verdict = checkShape(text, request.routeOptions.config?.json ?? DEFAULT_JSON_SHAPE);
+      return verdict === 'ok' ? parseJson(request, text, done) : done(refusal(verdict));
+    }
     done(null, parseForm(text));
   });
   await app.register(multipart, { limits: { fileSize: BODY_LIMIT_BYTES } });
@@ -104,7 +209,7 @@ export async function buildHttpServer({ core, plugins = [], logger = false }: Ht
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
       return sendError(reply, ApiCode.BadRequest);
-    request.log.error(error);
+    request.log.error({ err: error, req: request }, 'unexpected error');
     return reply.code(500).send({ message: 'خطای داخلی سرور؛ لطفا بعدا دوباره تلاش کنید' });
   });
 

@@ -120,8 +120,11 @@ export class IpcDispatcher {
     this.handlers = createHandlers(services);
   }
 
-  /** Answers one call. Never throws: every failure is an `{ok: false}` result. */
-  async invoke(channel: unknown, input: unknown): Promise<IpcResult<unknown>> {
+  /**
+   * Answers one call. Never throws: every failure is an `{ok: false}` result. `log` replaces the
+   * host's for this call (the web bridge passes its request's logger, so the line has its id).
+   */
+  async invoke(channel: unknown, input: unknown, log = this.services.host.log): Promise<IpcResult<unknown>> {
     if (!isChannel(channel))
       return {
         ok: false,
@@ -141,12 +144,12 @@ export class IpcDispatcher {
       const value = await handler(parsed.data);
       const output = contract.output.safeParse(value);
       if (!output.success) {
-        this.services.host.log?.(`ipc ${channel}: output does not match its contract`, output.error);
+        log?.(`ipc ${channel}: output does not match its contract`, output.error);
         return { ok: false, error: { code: IpcErrorCode.Internal, message: apiCodeMessage[500] } };
       }
       return { ok: true, value: output.data as OutputOf<typeof channel> };
     } catch (error) {
-      return { ok: false, error: toIpcError(error, this.services.host.log) };
+      return { ok: false, error: toIpcError(error, log) };
     }
   }
 

@@ -20,25 +20,90 @@ export function backupsDir(core: Core): string {
   return path.resolve(core.dataDir, 'backups');
 }
 
-/** A name for a backup file arriving from elsewhere (an upload through the web bridge). */
+/**
+ * A new file in the backups folder for a backup arriving from elsewhere (an upload through the web
+ * bridge): its `.part` is already created (empty) for the caller to write, so two uploads in the
+ * same millisecond never share a file.
+ */
 export function uploadedBackupPath(core: Core): string {
-  return stampedName(core, 'uploaded');
+  return reserveName(core, 'uploaded').file;
 }
 
-function stampedName(core: Core, prefix: string): string {
+/**
+ * Claims a fresh name in the backups folder: `<prefix>-<time>.db`, or `-2`, `-3`, ... after it when
+ * taken. The claim is the exclusive creation of the name's `.part` (which the backup then writes),
+ * so concurrent backups in one millisecond each get their own file instead of sharing one.
+ */
+function reserveName(core: Core, prefix: string): { file: string; partial: string } {
+  const dir = backupsDir(core);
+  fs.mkdirSync(dir, { recursive: true });
   const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 23);
-  return path.join(backupsDir(core), `${prefix}-${stamp}.db`);
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, `${prefix}-${stamp}${n === 1 ? '' : `-${n}`}.db`);
+    const partial = `${file}.part`;
+    try {
+      fs.closeSync(fs.openSync(partial, 'wx'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    if (!fs.existsSync(file)) return { file, partial };
+    fs.rmSync(partial, { force: true });
+  }
 }
 
+/**
+ * The file in the backups folder a web-mode caller means: a plain name from that folder, or the
+ * path of one the server itself answered (backup:list, backup:create, an upload). Anything else is
+ * refused: in web mode the browser never chooses a place on the server's disk.
+ */
+export function backupInFolder(core: Core, given: string): string {
+  const dir = backupsDir(core);
+  const name = path.basename(given);
+  const plainName = name === given;
+  if ((!plainName && path.dirname(path.resolve(given)) !== dir) || !/^[^\\/]+\.db$/.test(name))
+    throw new ServiceError(
+      ApiCode.BadRequest,
+      'only a backup of the backups folder, by its name',
+      'backup_path_not_allowed',
+    );
+  return path.join(dir, name);
+}
+
+/** Web mode: backups are named by the server, in the backups folder. */
+export function refuseBackupPath(): never {
+  throw new ServiceError(
+    ApiCode.BadRequest,
+    'the server names backups in its backups folder: leave out path',
+    'backup_path_not_allowed',
+  );
+}
+
+/**
+ * An online copy of the whole workspace: to `target` (the desktop's save dialog), else to a new
+ * name in the backups folder.
+ */
 export async function createBackup(core: Core, target?: string): Promise<BackupInfo> {
-  const file = path.resolve(target ?? stampedName(core, 'chapar'));
+  return target === undefined ? copyInto(core, reserveName(core, 'chapar')) : copyTo(core, path.resolve(target));
+}
+
+async function copyTo(core: Core, file: string): Promise<BackupInfo> {
   if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`, 'backup_target_exists');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = file + '.part';
   fs.rmSync(partial, { force: true });
-  // Small steps keep each synchronous slice short; better-sqlite3 yields to the loop between them.
-  await core.db.backup(partial, { progress: () => 256 });
-  fs.renameSync(partial, file);
+  return copyInto(core, { file, partial });
+}
+
+async function copyInto(core: Core, { file, partial }: { file: string; partial: string }): Promise<BackupInfo> {
+  try {
+    // Small steps keep each synchronous slice short; better-sqlite3 yields to the loop between them.
+    await core.db.backup(partial, { progress: () => 256 });
+    fs.renameSync(partial, file);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
   return { path: file, bytes: fs.statSync(file).size, created_at: core.clock.now() };
 }
 
@@ -102,16 +167,25 @@ function checkBackup(file: string): number {
   }
 }
 
-export async function restoreBackup(
+/** The restore under way per core: restores run one after the other, never into each other. */
+const restoring = new WeakMap<Core, Promise<unknown>>();
+
+export function restoreBackup(core: Core, file: string): ReturnType<typeof restoreNow> {
+  const next = (restoring.get(core) ?? Promise.resolve()).catch(() => undefined).then(() => restoreNow(core, file));
+  restoring.set(core, next);
+  return next;
+}
+
+async function restoreNow(
   core: Core,
   file: string,
-): Promise<{ restored_from: string; safety_backup: BackupInfo }> {
+): Promise<{ restored_from: string; safety_backup: BackupInfo; api_keys_revoked: number }> {
   const source = path.resolve(file);
   const live = path.join(core.dataDir, 'chapar.db');
   if (path.resolve(live) === source)
     throw new ServiceError(ApiCode.BadRequest, 'that is the live database', 'backup_is_live_database');
   checkBackup(source);
-  const safety = await createBackup(core, stampedName(core, 'before-restore'));
+  const safety = await copyInto(core, reserveName(core, 'before-restore'));
   // The backup API writes into the live file under SQLite's own locks; the core's connection sees
   // the restored pages on its next read. The copy is one step: between steps the live file would
   // stay locked, and a write of the core (which waits for that lock synchronously) would stall
@@ -121,6 +195,7 @@ export async function restoreBackup(
   await core.scheduler.stop();
   await core.jobs.pause();
   const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
+  let keys = { revoked: 0 };
   try {
     await reader.backup(live, { progress: () => 0x7fffffff });
   } finally {
@@ -128,6 +203,10 @@ export async function restoreBackup(
     // An older backup gets this build's migrations (before anything reads it); cached settings
     // are re-read, imports and the scheduler go on with the restored jobs and messages.
     migrate(core.db);
+    // A backup holds the database only, never the workspace's secret.key: its API keys work again
+    // here when it was taken here (or before keys were keyed); a backup from another workspace
+    // has keys sealed with that one's secret, which are revoked and counted in the result.
+    keys = core.accounts.adoptKeyHashes('revoke');
     core.settings.reload();
     // Imports the restored database holds without a job get one; every job type goes on.
     core.imports.recover();
@@ -135,5 +214,5 @@ export async function restoreBackup(
     if (wasRunning) core.scheduler.start();
   }
   core.scheduler.poke();
-  return { restored_from: source, safety_backup: safety };
+  return { restored_from: source, safety_backup: safety, api_keys_revoked: keys.revoked };
 }

@@ -66,6 +66,10 @@ export const en = {
         'The balance would pass 1,000,000,000,000,000 rials, the most an account can hold. Enter a smaller amount.',
       price_out_of_range: 'A price is from 0 to 1,000,000 tomans. Correct it and save again.',
       backup_file_missing: 'The backup file was not found. Check the path, or choose the file again.',
+      backup_path_not_allowed:
+        "Backups made from the browser stay in the server's backups folder. Choose a backup from the list, or upload one from this computer.",
+      signed_out:
+        'This browser is signed out. Open the address Chapar printed when it started (…/?token=…) to sign in again.',
       backup_not_chapar: 'This file is not a Chapar backup. Choose a backup made by Chapar (a .db file).',
       backup_from_newer_version: 'This backup was made by a newer version of Chapar. Update the app, then restore it.',
       backup_damaged: 'This backup is damaged and cannot be restored. Choose another backup.',
@@ -1006,7 +1010,17 @@ export const en = {
         'Everything shown now is replaced by the backup’s data. A safety backup of the current data is made first.',
       restored: 'Restored. The app reloads its data.',
       restoredFrom: 'Restored from {{file}}. The data you had before is kept in the backup {{safety}}.',
+      keysRevoked:
+        'The backup came from another workspace: its {{count}} API keys cannot be checked here and were revoked. Create new ones in Settings → Accounts.',
     },
+  },
+  webSession: {
+    title: 'Browsers signed in',
+    hint: 'A browser opened with the address Chapar printed stays signed in for 30 days. Sign out every other browser if that address was opened on a computer that should not have it; they can sign in again only with the address Chapar prints.',
+    signOutOthers: 'Sign out other browsers',
+    confirmTitle: 'Sign out every other browser?',
+    confirmText: 'Every other browser signed in to Chapar is signed out at once; this one stays signed in.',
+    done: 'Other browsers are signed out. This browser stays signed in.',
   },
 } as const;
 

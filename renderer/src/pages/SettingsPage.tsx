@@ -12,6 +12,7 @@ import { CreditSettings } from '../components/settings/CreditSettings';
 import { PricingSettings } from '../components/settings/PricingSettings';
 import { SimulatorSettings } from '../components/settings/SimulatorSettings';
 import { BackupSettings } from '../components/settings/BackupSettings';
+import { WebSessionSettings } from '../components/settings/WebSessionSettings';
 import { navigate, useSubPath } from '../components/useRoute';
 
 // The tabs in order, each with the panel it shows.
@@ -62,6 +63,7 @@ export function SettingsPage() {
           return (
             <Tabs.Panel key={name} value={name} pt="md">
               <Panel />
+              {name === 'general' ? <WebSessionSettings /> : null}
             </Tabs.Panel>
           );
         })}

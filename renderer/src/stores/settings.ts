@@ -76,7 +76,7 @@ export interface WorkspaceSlice {
   saveSimulator(simulator: Simulator): Promise<boolean>;
   backup(): Promise<Backup | null>;
   /** What was restored and where the replaced data was kept; null when refused. */
-  restore(path: string): Promise<{ restored_from: string; safety_backup: Backup } | null>;
+  restore(path: string): Promise<{ restored_from: string; safety_backup: Backup; api_keys_revoked: number } | null>;
   /** Web mode: a backup file from this computer, put in the server's backups folder. */
   uploadBackup(file: Blob): Promise<Backup | null>;
   /** Desktop: the system's file or folder dialog; null when cancelled. */

@@ -32,6 +32,12 @@ export const backupContracts = {
   'backup:restore': defineContract({
     channel: 'backup:restore',
     input: z.object({ path: z.string().min(1) }),
-    output: z.object({ restored_from: z.string(), safety_backup: BackupSchema }),
+    output: z.object({
+      restored_from: z.string(),
+      safety_backup: BackupSchema,
+      /** Keys of a backup from another workspace cannot be verified here (their hashes are keyed
+       * with that workspace's secret), so the restore revokes them: the user makes new ones. */
+      api_keys_revoked: z.number().int().nonnegative(),
+    }),
   }),
 } as const;

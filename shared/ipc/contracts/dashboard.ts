@@ -16,12 +16,22 @@ export const StatusCountsSchema = z.object({
 });
 export type StatusCounts = z.infer<typeof StatusCountsSchema>;
 
+const DAY_MS = 86_400_000;
+/** The latest time a JavaScript date can hold. */
+const LAST_DATE_MS = 8_640_000_000_000_000;
+
 export const DashboardInputSchema = z.object({
   account_id: Id.optional(),
   /** The user's offset from UTC in minutes (Tehran: 210), so "today" is the user's day. */
   utc_offset_minutes: z.number().int().min(-840).max(840).optional(),
-  /** "Now" for the figures; defaults to the core's clock. */
-  now: EpochMs.optional(),
+  /**
+   * "Now" for the figures; defaults to the core's clock. From the 9th of January 1970, so the week's
+   * buckets start at an epoch time, to two days before the last date JavaScript can hold, so they
+   * end at one.
+   */
+  now: EpochMs.min(8 * DAY_MS)
+    .max(LAST_DATE_MS - 2 * DAY_MS)
+    .optional(),
 });
 
 export const DashboardBucketSchema = StatusCountsSchema.extend({ start: EpochMs, end: EpochMs });

@@ -10,6 +10,7 @@ import campaigns from './0008-campaigns';
 import contactsUi from './0009-contacts-ui';
 import campaignDrafts from './0010-campaign-drafts';
 import lineNumbersAscii from './0011-line-numbers-ascii';
+import keyedApiKeyHashes from './0012-keyed-api-key-hashes';
 
 export interface Migration {
   name: string;
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   { name: '0009-contacts-ui', sql: contactsUi },
   { name: '0010-campaign-drafts', sql: campaignDrafts },
   { name: '0011-line-numbers-ascii', sql: lineNumbersAscii },
+  { name: '0012-keyed-api-key-hashes', sql: keyedApiKeyHashes },
 ];

@@ -394,7 +394,7 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
   await app.register(async (authed) => {
     authed.addHook('onRequest', bearerAuth(core));
 
-    authed.post('/v2/sms/campaigns', async (request, reply) => {
+    authed.post('/v2/sms/campaigns', { config: { upload: true } }, async (request, reply) => {
       const form = request.isMultipart() ? await multipartForm(request) : campaignForm(objectFields(request.body));
       return sendOk(reply, core.campaigns.create(request.account.id, form), 201);
     });

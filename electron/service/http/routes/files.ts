@@ -12,7 +12,7 @@ export async function fileRoutes(app: FastifyInstance, { core }: { core: Core })
   await app.register(async (authed) => {
     authed.addHook('onRequest', bearerAuth(core));
     for (const provider of MESSENGER_PROVIDERS) {
-      authed.post(`/upload-file/${provider}`, async (request, reply) => {
+      authed.post(`/upload-file/${provider}`, { config: { upload: true } }, async (request, reply) => {
         if (!request.isMultipart()) return sendError(reply, ApiCode.BadRequest);
         let part: MultipartFile | undefined;
         let data: Buffer;

@@ -1,8 +1,9 @@
 // Version 2 SMS endpoints: shared-text send (spec 4.1), status lookup (4.2), and the outbox that
 // answers 501 (4.5). Thin: validation with the shared zod schemas, the rules live in the core.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
+import { OUTBOX_PATH } from '../server';
 import { sendError, sendOk } from '../envelope';
 import { sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
@@ -61,19 +62,23 @@ function isObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
+/** 10,000 receivers of 15 characters and a long text fit in a fifth of it. */
+export const SEND_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }) {
-  // Outside the authenticated scope: the spec says it always answers 501 with its own body, so a
-  // body that fails to parse (or is too large) gets the same answer, not the envelope's 400.
+  // Outside the authenticated scope: the spec says it always answers 501 with its own body, so it
+  // answers before the body is read (whatever its size or shape) and before any key is checked.
   await app.register(async (outbox) => {
     const notImplemented = { error: 'not implemented yet' };
+    const answer = async (_request: unknown, reply: FastifyReply) => reply.code(501).send(notImplemented);
     outbox.setErrorHandler((_error, _request, reply) => reply.code(501).send(notImplemented));
-    outbox.post('/v2/sms/outbox', async (_request, reply) => reply.code(501).send(notImplemented));
+    outbox.post(OUTBOX_PATH, { onRequest: answer }, answer);
   });
 
   await app.register(async (authed) => {
     authed.addHook('onRequest', bearerAuth(core));
 
-    authed.post('/v2/sms/send', async (request, reply) => {
+    authed.post('/v2/sms/send', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
       const body = request.body;
       // Spec 4.1 rule 4 (414) is checked before validation, so 100,000 receivers are not walked.
       if (isObject(body) && Array.isArray(body['receivers']) && body['receivers'].length > MAX_RECEIVERS)
@@ -93,7 +98,7 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
       return sendMessageEntries(reply, messageInfos(acceptance));
     });
 
-    authed.post('/v2/sms/status', async (request, reply) => {
+    authed.post('/v2/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
       const body = request.body;
       if (isObject(body) && Array.isArray(body['messageids']) && body['messageids'].length > MAX_STATUS_IDS)
         return sendError(reply, ApiCode.TooLarge);

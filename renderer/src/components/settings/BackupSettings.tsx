@@ -39,6 +39,7 @@ const RESTORED_KEY = 'chapar.settings.restored';
 interface RestoredNote {
   from: string;
   safety: string;
+  revokedKeys?: number;
 }
 
 function readRestoredNote(): RestoredNote | null {
@@ -110,6 +111,11 @@ export function BackupSettings() {
               safety: isolate(fileName(restored.safety)),
             })}
           </span>
+          {restored.revokedKeys ? (
+            <Text size="sm" mt={4} data-testid="restore-revoked-keys">
+              {t('settings.backup.keysRevoked', { count: restored.revokedKeys })}
+            </Text>
+          ) : null}
         </Alert>
       ) : null}
       <Paper withBorder p="md">
@@ -279,7 +285,11 @@ export function BackupSettings() {
                 // tab, which then says what happened.
                 const done = await store.restore(path.trim());
                 if (!done) return;
-                keepRestoredNote({ from: done.restored_from, safety: done.safety_backup.path });
+                keepRestoredNote({
+                  from: done.restored_from,
+                  safety: done.safety_backup.path,
+                  revokedKeys: done.api_keys_revoked,
+                });
                 window.location.reload();
               }}
               data-testid="restore-confirm"
