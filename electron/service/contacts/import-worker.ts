@@ -1,5 +1,6 @@
 // Entry of the import worker thread: previews, the reading half of import / opt-out / combine jobs
-// (batches posted to the main process, which writes them), and exports. The thread opens the
+// (batches posted to the main process, which writes them), exports, and large JSON contact uploads
+// (parsed, checked and written as CSV here, so the main thread never parses them). The thread opens the
 // database read-only: the main process stays its only writer. During a job it also checkpoints
 // the WAL, so that copying runs here instead of inside the writer's commits.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -8,6 +9,9 @@ import { openCheckpointer, openDatabase } from '../db/database';
 import { preview, ImportFileError } from './sources';
 import { produceCombine, produceImport, type Batch, type ImportSpec, type JobRow } from './pipeline';
 import { runExport } from './exports';
+import { writeUploadCsv } from './uploads';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
 import type { FromWorker, ToWorker, WorkerTask } from './threads';
 
 /** Batches posted and not yet committed by the writer: enough to keep both threads busy, little memory. */
@@ -55,6 +59,21 @@ async function main(task: WorkerTask): Promise<void> {
         await runJob(task.dbFile, task.jobId, new Int32Array(task.ctl));
         send({ type: 'result', value: { end: true } });
         break;
+      case 'upload-json': {
+        let body: unknown;
+        try {
+          const { json } = task;
+          body = JSON.parse(
+            typeof json === 'string'
+              ? json
+              : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'),
+          );
+        } catch {
+          throw new ServiceError(ApiCode.BadRequest, 'body is not valid JSON');
+        }
+        send({ type: 'result', value: writeUploadCsv(task.file, body) });
+        break;
+      }
       case 'export': {
         const db = openDatabase({ file: task.dbFile, readonly: true });
         try {
@@ -86,7 +105,12 @@ async function main(task: WorkerTask): Promise<void> {
   } catch (error) {
     send({
       type: 'error',
-      code: error instanceof ImportFileError ? error.code : 'internal',
+      code:
+        error instanceof ImportFileError
+          ? error.code
+          : error instanceof ServiceError
+            ? `api_${error.code}` // a refusal of the upload's rules, answered by its code
+            : 'internal',
       message: error instanceof Error ? error.message : String(error),
     });
   }

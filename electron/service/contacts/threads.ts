@@ -10,12 +10,15 @@ import { Worker } from 'node:worker_threads';
 import type { Preview, ReadOptions } from '../../../shared/contacts';
 import type { Batch, Counters } from './pipeline';
 import type { ExportRequest } from './exports';
+import type { WrittenUpload } from './uploads';
 
 export type WorkerTask =
   | { op: 'preview'; file: string; options: ReadOptions }
   /** ctl[0] counts the batches the writer committed; the worker waits on it (flow control). */
   | { op: 'job'; dbFile: string; jobId: number; ctl: SharedArrayBuffer }
-  | { op: 'export'; dbFile: string; request: ExportRequest };
+  | { op: 'export'; dbFile: string; request: ExportRequest }
+  /** A JSON contact upload: parsed, checked (spec 4.4) and written to `file` as CSV. */
+  | { op: 'upload-json'; json: string | Uint8Array; file: string };
 
 /** A started, idle thread gets its task as its first message. */
 export type ToWorker = { type: 'task'; task: WorkerTask };
@@ -23,7 +26,7 @@ export type ToWorker = { type: 'task'; task: WorkerTask };
 export type FromWorker =
   | { type: 'progress'; counters: Counters }
   | { type: 'batch'; batch: Batch }
-  | { type: 'result'; value: Preview | { rows: number } | { end: true } }
+  | { type: 'result'; value: Preview | { rows: number } | { end: true } | WrittenUpload }
   | { type: 'error'; code: string; message: string };
 
 const here = import.meta.url;

@@ -26,7 +26,14 @@ import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
 import { buildOpenApiDocument } from './openapi';
 import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
-import { DEFAULT_JSON_SHAPE, checkShape, readJsonText, type BodyRefusal } from './json-body';
+import {
+  DEFAULT_JSON_SHAPE,
+  OFF_THREAD_JSON_BYTES,
+  UnparsedJson,
+  checkShape,
+  readJsonBytes,
+  type BodyRefusal,
+} from './json-body';
 import { createLogger } from '../log';
 
 export function parseForm(text: string): Record<string, string | string[]> {
@@ -158,7 +165,7 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   // Read and counted as it arrives (json-body.ts): a body of too many values is refused before the
   // rest of it is read, and what is parsed is bounded by its route's shape.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  const parseJson = (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
+  const parseJson = (request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
     if (body.length === 0) return done(null, undefined);
     try {
       done(null, JSON.parse(body));
@@ -171,9 +178,12 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
       maxBytes: request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES,
       shape: request.routeOptions.config?.json ?? DEFAULT_JSON_SHAPE,
     };
-    readJsonText(payload, Number(request.headers['content-length']), limits, (refused, text) =>
-      refused ? done(refusal(refused)) : parseJson(request, text!, done),
-    );
+    readJsonBytes(payload, Number(request.headers['content-length']), limits, (refused, bytes) => {
+      if (refused) return done(refusal(refused));
+      if (request.routeOptions.config?.jsonOffThread && bytes!.length > OFF_THREAD_JSON_BYTES)
+        return done(null, new UnparsedJson(bytes!));
+      parseJson(request, bytes!.toString('utf8'), done);
+    });
   };
   app.addContentTypeParser(['application/json', 'text/plain'], readJson);
   app.addContentTypeParser('*', readJson);
@@ -183,7 +193,10 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
     const text = body as string;
     if (/^\s*[[{]/.test(text)) {
       const verdict = checkShape(text, request.routeOptions.config?.json ?? DEFAULT_JSON_SHAPE);
-      return verdict === 'ok' ? parseJson(request, text, done) : done(refusal(verdict));
+      if (verdict !== 'ok') return done(refusal(verdict));
+      if (request.routeOptions.config?.jsonOffThread && text.length > OFF_THREAD_JSON_BYTES / 2)
+        return done(null, new UnparsedJson(text));
+      return parseJson(request, text, done);
     }
     done(null, parseForm(text));
   });
