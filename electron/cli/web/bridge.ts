@@ -44,11 +44,16 @@ export const BRIDGE_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
-const SIGN_IN_PAGE =
-  '401: this browser is not signed in. Open the web UI with the address Chapar printed when it started ' +
-  '(http://HOST:PORT/?token=...).\n' +
-  '۴۰۱: این مرورگر وارد نشده است. پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد ' +
-  '(http://HOST:PORT/?token=...).\n';
+/** A page, not plain text: the Persian sentence needs its own direction to read right. */
+const SIGN_IN_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Chapar</title></head>
+<body>
+<p>This browser is not signed in. Open the web UI with the address Chapar printed when it started
+(<bdi>http://HOST:PORT/?token=...</bdi>).</p>
+<p lang="fa" dir="rtl">این مرورگر وارد نشده است. پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد
+(<bdi dir="ltr">http://HOST:PORT/?token=...</bdi>).</p>
+</body></html>
+`;
 
 export interface WebUiOptions {
   core: Core;
@@ -232,7 +237,7 @@ export function webUiPlugin(options: WebUiOptions) {
         return reply.redirect('/', 302);
       }
       if (!signedIn(request) && !bearerToken(request.headers.authorization, token))
-        return reply.code(401).type(PLAIN_TEXT).header('cache-control', 'no-store').send(SIGN_IN_PAGE);
+        return reply.code(401).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(SIGN_IN_PAGE);
       if (!indexFile || !fs.existsSync(indexFile))
         return reply.code(503).type(PLAIN_TEXT).send('503: the web UI is not built (npm run build)');
       reply.header('cache-control', 'no-store');
