@@ -55,17 +55,16 @@ export interface SeedOptions {
 export function applySeed(core: Core, input: unknown, options: SeedOptions = {}): void {
   const seed = SeedSchema.parse(input);
   const warn = options.warn ?? ((line: string) => console.warn(line));
-  const short = (keys: readonly string[]) => keys.filter((key) => key.length < MIN_SEED_KEY_LENGTH).length;
-  for (const spec of seed.accounts)
-    if (short(spec.api_keys) > 0)
+  const warnShortKeys = (owner: string, keys: readonly string[]) => {
+    const short = keys.filter((key) => key.length < MIN_SEED_KEY_LENGTH).length;
+    if (short > 0)
       warn(
-        `chapar: seed: account ${JSON.stringify(spec.name)} has ${short(spec.api_keys)} API key(s) shorter than ${MIN_SEED_KEY_LENGTH} characters; anyone who reaches the API could guess them`,
+        `chapar: seed: ${owner} has ${short} API key(s) shorter than ${MIN_SEED_KEY_LENGTH} characters; anyone who reaches the API could guess them`,
       );
+  };
+  for (const spec of seed.accounts) warnShortKeys(`account ${JSON.stringify(spec.name)}`, spec.api_keys);
   for (const entry of seed.email_accounts)
-    if (short(entry.api_keys) > 0)
-      warn(
-        `chapar: seed: email account of account ${entry.account_id} has ${short(entry.api_keys)} API key(s) shorter than ${MIN_SEED_KEY_LENGTH} characters; anyone who reaches the API could guess them`,
-      );
+    warnShortKeys(`email account of account ${entry.account_id}`, entry.api_keys);
   core.db.transaction(() => {
     if (seed.pricing) core.settings.setPricing(seed.pricing);
     if (seed.simulator) core.settings.setSimulator(seed.simulator);

@@ -289,7 +289,7 @@ export async function uploadBackup(
   file: UploadBody,
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
 ): Promise<IpcResult<Backup>> {
-  return postFile<Backup>(BRIDGE_BACKUPS_PATH, file, options);
+  return postToBridge<Backup>(BRIDGE_BACKUPS_PATH, file, options);
 }
 
 export const BRIDGE_UPLOADS_PATH = '/bridge/uploads';
@@ -304,21 +304,22 @@ export async function uploadSpreadsheet(
   name: string,
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
 ): Promise<IpcResult<{ file: string; name: string; bytes: number }>> {
-  return postFile(`${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, file, options);
+  return postToBridge(`${BRIDGE_UPLOADS_PATH}?name=${encodeURIComponent(name)}`, file, options);
 }
 
 type UploadBody = NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>;
 
 /**
- * A file's bytes posted to one of the bridge's upload paths; the answer is the bridge's result. A
- * network failure is the transport's offline error, an answer that is not a result a transport error.
+ * A POST to one of the bridge's own paths (a file's bytes to an upload path, or no body); the answer
+ * is the bridge's result. A network failure is the transport's offline error, an answer that is not
+ * a result a transport error.
  */
-async function postFile<T>(
+async function postToBridge<T>(
   pathAndQuery: string,
-  file: UploadBody,
+  file: UploadBody | undefined,
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'>,
 ): Promise<IpcResult<T>> {
-  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
+  const headers: Record<string, string> = file === undefined ? {} : { 'content-type': 'application/octet-stream' };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   let response: Awaited<ReturnType<typeof fetch>>;
@@ -348,22 +349,7 @@ async function postFile<T>(
 export async function signOutOtherBrowsers(
   options: Pick<WebTransportOptions, 'baseUrl' | 'token' | 'fetch'> = {},
 ): Promise<IpcResult<null>> {
-  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-  try {
-    const response = await doFetch(`${options.baseUrl ?? ''}${BRIDGE_SESSION_ROTATE_PATH}`, {
-      method: 'POST',
-      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
-      credentials: 'same-origin',
-    });
-    const text = await response.text();
-    try {
-      return JSON.parse(text) as IpcResult<null>;
-    } catch {
-      return { ok: false, error: { code: response.status || IpcErrorCode.Internal, message: text.slice(0, 200) } };
-    }
-  } catch {
-    return offlineResult();
-  }
+  return postToBridge<null>(BRIDGE_SESSION_ROTATE_PATH, undefined, options);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkShape, readJsonText, ShapeScanner, type JsonShape } from './json-body';
+import { checkShape, readJsonBytes, ShapeScanner, type JsonShape } from './json-body';
 
 const roomy: JsonShape = { maxContainers: 1_000, maxValues: 1_000, maxDepth: 10 };
 
@@ -40,11 +40,11 @@ describe('checkShape', () => {
   });
 });
 
-describe('readJsonText', () => {
+describe('readJsonBytes', () => {
   const read = (chunks: string[], declared: number, shape = roomy, maxBytes = 1_000) =>
     new Promise<[string | null, string | undefined]>((resolve) =>
-      readJsonText(Readable.from(chunks.map((c) => Buffer.from(c))), declared, { maxBytes, shape }, (refusal, text) =>
-        resolve([refusal, text]),
+      readJsonBytes(Readable.from(chunks.map((c) => Buffer.from(c))), declared, { maxBytes, shape }, (refusal, bytes) =>
+        resolve([refusal, bytes?.toString('utf8')]),
       ),
     );
 
@@ -53,11 +53,11 @@ describe('readJsonText', () => {
     const bytes = Buffer.from(text);
     const chunks = [bytes.subarray(0, 14).toString('latin1'), bytes.subarray(14).toString('latin1')];
     const answer = await new Promise<[string | null, string | undefined]>((resolve) =>
-      readJsonText(
+      readJsonBytes(
         Readable.from(chunks.map((c) => Buffer.from(c, 'latin1'))),
         bytes.length,
         { maxBytes: 100, shape: roomy },
-        (refusal, got) => resolve([refusal, got]),
+        (refusal, got) => resolve([refusal, got?.toString('utf8')]),
       ),
     );
     expect(answer).toEqual([null, text]);

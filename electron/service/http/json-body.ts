@@ -93,19 +93,10 @@ export type BodyRefusal = 'too_large' | 'too_deep' | 'too_many' | 'wrong_length'
 
 /**
  * Reads a body to be parsed as JSON: refused as soon as it passes `maxBytes` or leaves `shape`
- * (the rest is not kept), else its text once complete. Listens itself rather than through a
- * stream in between, so no refusal can fire before anyone hears it.
+ * (the rest is not kept), else its bytes once complete, undecoded (the route may decode them off
+ * the main thread). Listens itself rather than through a stream in between, so no refusal can
+ * fire before anyone hears it.
  */
-export function readJsonText(
-  payload: Readable,
-  declaredLength: number,
-  limits: { maxBytes: number; shape: JsonShape },
-  callback: (refusal: BodyRefusal | null, text?: string) => void,
-): void {
-  readJsonBytes(payload, declaredLength, limits, (refusal, bytes) => callback(refusal, bytes?.toString('utf8')));
-}
-
-/** readJsonText, answering the body's bytes undecoded. */
 export function readJsonBytes(
   payload: Readable,
   declaredLength: number,
