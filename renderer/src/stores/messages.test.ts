@@ -12,12 +12,13 @@ import { IpcCallError, OFFLINE_CODE, OFFLINE_REASON } from '../../../shared/ipc'
 import type { Api } from '../api';
 import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 
-/** A fake service holding `total` messages, newest (highest id) first. */
-function service(total: number) {
-  const rowsAt = (offset: number, limit: number) =>
-    Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => messageRow(total - offset - i));
+/** A fake service holding `total` messages (or as many as it says at each call), newest (highest id) first. */
+function service(total: number | (() => number)) {
+  const count = typeof total === 'number' ? () => total : total;
+  const rowsAt = (offset: number, limit: number, n = count()) =>
+    Array.from({ length: Math.max(0, Math.min(limit, n - offset)) }, (_, i) => messageRow(n - offset - i));
   return fakeApi({
-    'messages:count': () => ({ count: total }),
+    'messages:count': () => ({ count: count() }),
     'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({ rows: rowsAt(offset, limit), next_cursor: null }),
   });
 }
@@ -137,15 +138,7 @@ describe('messages store', () => {
 describe('messages store, new messages while scrolled', () => {
   it('keeps rows on screen while the head is re-read, then refetches the rows shown', async () => {
     let total = 1000;
-    const { api, transport } = fakeApi({
-      'messages:count': () => ({ count: total }),
-      'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({
-        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) =>
-          messageRow(total - offset - i),
-        ),
-        next_cursor: null,
-      }),
-    });
+    const { api, transport } = service(() => total);
     const store = createMessagesStore(api);
     store.getState().setAccount(1);
     await until(store, (s) => s.count === 1000);
@@ -374,15 +367,7 @@ function losable(api: Api): { now: boolean } {
 describe('messages store, when the core cannot be reached', () => {
   it('keeps the last rows and count on screen, marked stale, and reads them again once it answers', async () => {
     let total = 5;
-    const { api } = fakeApi({
-      'messages:count': () => ({ count: total }),
-      'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => ({
-        rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) =>
-          messageRow(total - offset - i),
-        ),
-        next_cursor: null,
-      }),
-    });
+    const { api } = service(() => total);
     const lost = losable(api);
     const store = createMessagesStore(api);
     store.getState().setAccount(1);
