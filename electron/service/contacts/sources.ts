@@ -1,6 +1,6 @@
 // Reading spreadsheets as streams of rows, in constant memory: CSV / delimited text (any delimiter,
 // UTF-8 with or without BOM, UTF-16 from Excel's "Unicode text", Windows-1256 from Persian Excel
-// detected by invalid UTF-8) through papaparse, and XLSX through exceljs's streaming reader. Also
+// detected by invalid UTF-8) through papaparse, and XLSX through exceljs's streaming sheet reader. Also
 // the guesses an import starts from: format, header row, phone column. Runs in the import worker.
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
@@ -292,9 +292,30 @@ function xlsxError(error: unknown): Error {
   return new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا خوانده نمی‌شود');
 }
 
+/** The parts of exceljs's streaming reader used to parse one part of the archive at a time. */
+interface WorkbookParts {
+  model?: { sheets?: Array<SheetInfo & { rId?: string }> };
+  workbookRels?: Array<{ Id: string; Target: string }>;
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(rows: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: AsyncIterable<unknown> }>;
+}
+
+/** A part's path in the archive from its target in the workbook's relationships. */
+function partPath(target: string): string {
+  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+}
+
 /**
- * Streams one sheet of an XLSX file (by name or 1-based position; default the first) through the
- * sink. Other sheets are skipped without keeping their rows.
+ * Streams one sheet of an XLSX file (by name or 1-based position in the workbook; default the
+ * first) through the sink. Other sheets are never read.
+ *
+ * The archive is opened through its central directory, and the workbook, its relationships and
+ * the shared strings are parsed before the sheet. exceljs's own single pass over the zip loses the
+ * archive's last entry now and then (unzipper ends its entry stream while that entry is still
+ * buffered; exceljs issue 3064), and exceljs itself writes the workbook last: about one read in
+ * 500 of such a file failed as "corrupt".
  */
 export async function readXlsx(
   file: string,
@@ -303,50 +324,74 @@ export async function readXlsx(
   onSheets?: (sheets: SheetInfo[]) => void,
 ): Promise<string> {
   // Loaded on first use: exceljs is large, and CSV imports (the common case) never need it.
-  // Before the file is opened: the byte counter below starts the stream flowing.
-  const { default: excel } = await import('exceljs');
-  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-  let read = 0;
-  input.on('data', (chunk) => (read += chunk.length));
-  const reader = new excel.stream.xlsx.WorkbookReader(input as unknown as Readable as never, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  let position = 0;
-  let chosen: string | null = null;
+  const [{ default: excel }, { default: unzipper }] = await Promise.all([import('exceljs'), import('unzipper')]);
+  const fileBytes = fs.statSync(file).size;
+  let chosen: string;
   try {
-    for await (const sheet of reader) {
-      position++;
-      const model = (reader as unknown as { model?: { sheets?: SheetInfo[] } }).model;
-      const names = model?.sheets ?? [];
-      if (position === 1) onSheets?.(names);
-      const name = (sheet as unknown as { name: string }).name;
-      const wanted =
-        options.sheet === undefined
-          ? position === 1
-          : typeof options.sheet === 'string'
-            ? name === options.sheet
-            : names.length > 0
-              ? names[options.sheet - 1]?.name === name
-              : position === options.sheet;
-      if (!wanted) {
-        for await (const _row of sheet) void _row;
-        continue;
-      }
-      chosen = name;
-      let stop = false;
-      const rows: string[][] = [];
-      const numbers: number[] = [];
-      const flush = () => {
-        sink.bytes(read);
-        stop = !sink.rows(rows, numbers);
-        rows.length = 0;
-        numbers.length = 0;
-      };
-      for await (const row of sheet) {
+    const archive = await unzipper.Open.file(file);
+    const entries = new Map(archive.files.map((entry) => [entry.path, entry]));
+    const part = (name: string) => entries.get(name)?.stream() as Readable | undefined;
+    const reader = new excel.stream.xlsx.WorkbookReader(file, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'ignore',
+      entries: 'ignore',
+    }) as unknown as WorkbookParts;
+    const rels = part('xl/_rels/workbook.xml.rels');
+    const workbook = part('xl/workbook.xml');
+    if (!rels || !workbook) throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
+    await reader._parseRels(rels);
+    await reader._parseWorkbook(workbook);
+    const strings = part('xl/sharedStrings.xml');
+    if (strings) for await (const _ of reader._parseSharedStrings(strings)) void _;
+    else (reader as unknown as { sharedStrings: unknown[] }).sharedStrings = [];
+
+    const sheets = (reader.model?.sheets ?? []).filter((sheet) => {
+      const rel = reader.workbookRels?.find((r) => r.Id === sheet.rId);
+      return rel !== undefined && entries.has(partPath(rel.Target));
+    });
+    onSheets?.(sheets);
+    const wanted =
+      options.sheet === undefined
+        ? sheets[0]
+        : typeof options.sheet === 'string'
+          ? sheets.find((sheet) => sheet.name === options.sheet)
+          : sheets[options.sheet - 1];
+    if (!wanted) {
+      if (sheets.length === 0) throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
+      throw new ImportFileError('sheet_not_found', 'برگهٔ انتخاب‌شده در فایل نیست');
+    }
+    const target = partPath(reader.workbookRels!.find((r) => r.Id === wanted.rId)!.Target);
+    const entry = entries.get(target)!;
+    const sheetNo = /sheet(\d+)\.xml$/i.exec(target)?.[1] ?? '1';
+    // Progress: the share of the sheet's uncompressed bytes read, as a share of the file. Counted
+    // in a pipe, not a 'data' listener: that would start the flow before the sheet reader listens.
+    let read = 0;
+    const size = Math.max(1, entry.uncompressedSize);
+    const source = entry.stream() as unknown as Readable;
+    const stream = source.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          read += chunk.length;
+          done(null, chunk);
+        },
+      }),
+    );
+    const position = () => Math.min(fileBytes, Math.round((fileBytes * read) / size));
+    const [event] = reader._parseWorksheet(stream, sheetNo);
+    chosen = wanted.name;
+    let stop = false;
+    const rows: string[][] = [];
+    const numbers: number[] = [];
+    const flush = () => {
+      sink.bytes(position());
+      stop = !sink.rows(rows, numbers);
+      rows.length = 0;
+      numbers.length = 0;
+    };
+    try {
+      for await (const row of event!.value) {
         const values = (row as ExcelJS.Row).values as CellValue[];
         const cells: string[] = new Array(Math.max(0, values.length - 1));
         for (let c = 1; c < values.length; c++) cells[c - 1] = cellText(values[c] ?? null);
@@ -356,18 +401,14 @@ export async function readXlsx(
         if (stop) break;
       }
       if (!stop && rows.length > 0) flush();
-      break;
+    } finally {
+      source.destroy();
+      stream.destroy();
     }
   } catch (error) {
     throw xlsxError(error);
-  } finally {
-    input.destroy();
   }
-  if (chosen === null) {
-    if (position === 0) throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
-    throw new ImportFileError('sheet_not_found', 'برگهٔ انتخاب‌شده در فایل نیست');
-  }
-  sink.bytes(read);
+  sink.bytes(fileBytes);
   return chosen;
 }
 
