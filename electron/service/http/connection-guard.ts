@@ -101,10 +101,40 @@ export function guardedServerFactory(limits: ConnectionLimits) {
         }
         open++;
         socket.once('close', () => open--);
+        lingerOnClose(socket, () => current.get(socket));
         accept.call(server, socket);
       });
     }
+    const current = new WeakMap<Socket, http.IncomingMessage>();
+    server.on('request', (request: http.IncomingMessage) => current.set(request.socket, request));
     return server;
+  };
+}
+
+/** How long a connection closed after an early answer keeps reading what its client still sends. */
+const LINGER_MS = 5_000;
+
+/**
+ * A lingering close, as nginx and Apache do it. An answer given before its body was read (a body
+ * over its route's limit: the framework closes such a connection) used to be followed at once by
+ * a close with the client's bytes still arriving, so the kernel reset the connection, and a client
+ * that had not read its answer yet lost it: it saw "connection reset" instead of the 414. Node
+ * closes after such an answer through `destroySoon`; here the server half-closes instead, reads
+ * and drops the rest for at most LINGER_MS, and closes when the client does.
+ */
+function lingerOnClose(socket: Socket, request: () => http.IncomingMessage | undefined): void {
+  const destroySoon = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    const unread = request();
+    if (!unread || unread.complete || !socket.writable) return destroySoon();
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('end', () => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+    socket.resume();
   };
 }
 
