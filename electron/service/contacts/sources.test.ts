@@ -120,4 +120,26 @@ describe('readXlsx', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('refuses a workbook whose sheet data is damaged as corrupt, without an unhandled error', async () => {
+    // The archive's directory is intact, the deflate stream of the sheet is not: its error once
+    // escaped the pipe as an unhandled 'error' event, which ends the import worker.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chapar-xlsx-'));
+    try {
+      const file = path.join(dir, 'damaged.xlsx');
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
+      const sheet = workbook.addWorksheet('Customers');
+      for (let i = 0; i < 50_000; i++)
+        sheet.addRow([`0912${String(i).padStart(7, '0')}`, `name ${i}`, 'تهران']).commit();
+      await sheet.commit();
+      await workbook.commit();
+      const bytes = fs.readFileSync(file);
+      bytes.fill(0xff, bytes.length >> 1, (bytes.length >> 1) + 4096);
+      fs.writeFileSync(file, bytes);
+      const sink: RowSink = { rows: () => true, bytes() {} };
+      await expect(readXlsx(file, {}, sink)).rejects.toMatchObject({ code: 'corrupt_xlsx' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

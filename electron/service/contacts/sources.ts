@@ -378,6 +378,9 @@ export async function readXlsx(
         },
       }),
     );
+    // pipe() does not pass the source's errors on: a damaged deflate stream would leave the sheet
+    // reader waiting forever.
+    source.once('error', (error) => stream.destroy(error));
     const position = () => Math.min(fileBytes, Math.round((fileBytes * read) / size));
     const [event] = reader._parseWorksheet(stream, sheetNo);
     chosen = wanted.name;
