@@ -1,44 +1,31 @@
 // The web bridge of `serve`: token and cookie flow, the contracts over HTTP (unknown channel and
 // invalid input refused), server-sent events carrying a status change, export downloads, and the
 // API routes untouched by the token. Real core, real HTTP on a loopback port.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../electron/service/core';
-import { applySeed } from '../electron/service/seed';
-import { buildHttpServer } from '../electron/service/http/server';
+import type { Core } from '../electron/service/core';
 import { webUiPlugin } from '../electron/cli/web/bridge';
 import { createClient, createWebTransport, uploadBackup, uploadSpreadsheet } from '../shared/ipc';
-import { KEY, post, spawnServe, tempDir, testSeed } from './helpers/server';
-import type { FastifyInstance } from 'fastify';
+import { KEY, post, spawnServe, startServer, stubRendererBuild, tempDir, type TestServer } from './helpers/server';
 
 const TOKEN = 'test-token-0123456789abcdef';
+let server: TestServer;
 let core: Core;
-let app: FastifyInstance;
 let base: string;
 let account: number;
 
 beforeAll(async () => {
   const dataDir = tempDir('chapar-bridge-');
-  const rendererDir = path.join(dataDir, 'renderer-build');
-  fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
-  fs.writeFileSync(
-    path.join(rendererDir, 'index.html'),
-    '<!doctype html><title>Chapar</title><script type="module" src="./assets/app.js"></script>',
-  );
-  fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("chapar")');
-  core = new Core({ dataDir });
-  applySeed(core, testSeed());
+  const rendererDir = stubRendererBuild(dataDir);
+  server = await startServer({
+    dataDir,
+    plugins: (started) => [webUiPlugin({ core: started, token: TOKEN, rendererDir, url: () => base })],
+  });
+  ({ core, url: base } = server);
   account = core.accounts.findByName('acme')!.id;
-  app = await buildHttpServer({ core, plugins: [webUiPlugin({ core, token: TOKEN, rendererDir, url: () => base })] });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  base = `http://127.0.0.1:${address.port}`;
 });
 afterAll(async () => {
-  await app.close();
-  await core.close();
+  await server.close();
 });
 
 async function invoke(channel: string, body: unknown, headers: Record<string, string> = {}) {

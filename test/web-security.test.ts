@@ -5,53 +5,45 @@
 // out other browsers"). Real core, real HTTP on a loopback port.
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { Core } from '../electron/service/core';
-import { applySeed } from '../electron/service/seed';
-import { buildHttpServer } from '../electron/service/http/server';
+import type { Core } from '../electron/service/core';
 import { BRIDGE_BODY_LIMIT_BYTES, webUiPlugin } from '../electron/cli/web/bridge';
-import { tempDir, testSeed } from './helpers/server';
+import { startServer, stubRendererBuild, tempDir, type TestServer } from './helpers/server';
 
 const TOKEN = 'security-token-0123456789abcdef';
 /** The address the server was started for besides loopback (as with --host). */
 const CONFIGURED_HOST = '192.0.2.10';
 const LIFETIME_MS = 60_000;
 let now = Date.now();
+let server: TestServer;
 let core: Core;
-let app: FastifyInstance;
 let port: number;
 let account: number;
 
 beforeAll(async () => {
   const dataDir = tempDir('chapar-security-');
-  const rendererDir = path.join(dataDir, 'renderer-build');
-  fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Chapar</title>');
-  fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("chapar")');
-  core = new Core({ dataDir });
-  applySeed(core, testSeed());
-  account = core.accounts.findByName('acme')!.id;
-  const plugin = webUiPlugin({
-    core,
-    token: TOKEN,
-    host: CONFIGURED_HOST,
-    rendererDir,
-    url: () => null,
-    sessionLifetimeMs: LIFETIME_MS,
-    now: () => now,
+  const rendererDir = stubRendererBuild(dataDir);
+  server = await startServer({
+    dataDir,
+    plugins: (started) => [
+      webUiPlugin({
+        core: started,
+        token: TOKEN,
+        host: CONFIGURED_HOST,
+        rendererDir,
+        url: () => null,
+        sessionLifetimeMs: LIFETIME_MS,
+        now: () => now,
+      }),
+    ],
   });
-  app = await buildHttpServer({ core, plugins: [plugin] });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  port = address.port;
+  core = server.core;
+  port = Number(new URL(server.url).port);
+  account = core.accounts.findByName('acme')!.id;
 });
 afterAll(async () => {
-  await app.close();
-  await core.close();
+  await server.close();
 });
 
 interface Answer {

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Core } from '../../electron/service/core';
 import type { Clock } from '../../electron/service/clock';
 import { applySeed, type Seed } from '../../electron/service/seed';
-import { buildHttpServer } from '../../electron/service/http/server';
+import { buildHttpServer, type HttpOptions } from '../../electron/service/http/server';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -67,12 +67,19 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: { seed?: Seed; clock?: Clock; dataDir?: string; startScheduler?: boolean } = {},
+  options: {
+    seed?: Seed;
+    clock?: Clock;
+    dataDir?: string;
+    startScheduler?: boolean;
+    /** Route plugins beside the API (the web UI and its bridge), made for the started core. */
+    plugins?: (core: Core) => HttpOptions['plugins'];
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   const core = new Core({ dataDir, clock: options.clock, startScheduler: options.startScheduler });
   applySeed(core, options.seed ?? testSeed());
-  const app = await buildHttpServer({ core });
+  const app = await buildHttpServer({ core, plugins: options.plugins?.(core) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -87,6 +94,18 @@ export async function startServer(
       await core.close();
     },
   };
+}
+
+/** A stand-in for the built renderer (an index page and one asset) for the web UI to serve. */
+export function stubRendererBuild(dir: string): string {
+  const rendererDir = path.join(dir, 'renderer-build');
+  fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
+  fs.writeFileSync(
+    path.join(rendererDir, 'index.html'),
+    '<!doctype html><title>Chapar</title><script type="module" src="./assets/app.js"></script>',
+  );
+  fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("chapar")');
+  return rendererDir;
 }
 
 /** POST a JSON body (or a raw string) with a Bearer key; returns status and parsed body. */

@@ -338,11 +338,10 @@ export async function readXlsx(
       styles: 'ignore',
       entries: 'ignore',
     }) as unknown as WorkbookParts;
-    const rels = part('xl/_rels/workbook.xml.rels');
-    const workbook = part('xl/workbook.xml');
-    if (!rels || !workbook) throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
-    await reader._parseRels(rels);
-    await reader._parseWorkbook(workbook);
+    if (!entries.has('xl/_rels/workbook.xml.rels') || !entries.has('xl/workbook.xml'))
+      throw new ImportFileError('corrupt_xlsx', 'فایل XLSX خراب است یا برگه‌ای ندارد');
+    await reader._parseRels(part('xl/_rels/workbook.xml.rels')!);
+    await reader._parseWorkbook(part('xl/workbook.xml')!);
     const strings = part('xl/sharedStrings.xml');
     if (strings) for await (const _ of reader._parseSharedStrings(strings)) void _;
     else (reader as unknown as { sharedStrings: unknown[] }).sharedStrings = [];
