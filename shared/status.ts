@@ -14,6 +14,16 @@ export const ApiCode = {
   InvalidSender: 412,
   TooLarge: 414,
   IpMismatch: 416,
+  /** Version 1: select/outbox reads need an IP allow-list on the account. */
+  IpNotConfigured: 407,
+  /** Version 1 sendarray: the arrays differ in length. */
+  ArrayLengthMismatch: 419,
+  /** Version 1 verify/lookup: a voice call needs a numeric token. */
+  CallNotPossible: 428,
+  /** Version 1 verify/lookup: a token's structure (spaces, newline, underscore). */
+  TokenStructure: 431,
+  /** Version 1 verify/lookup: a token given has no place in the template's text. */
+  TokenNotInTemplate: 432,
   /** Not of the spec: the app's own calls, when a newer call of the same kind replaced this one. */
   Superseded: 409,
   BadDate: 417,
@@ -36,6 +46,11 @@ export const apiCodeMessage: Record<ApiCode, string> = {
   412: 'ارسال کننده نامعتبر است',
   414: 'حجم درخواست بیشتر از حد مجاز است',
   416: 'IP سرویس مبدا با تنظیمات مطابقت ندارد',
+  407: 'دسترسی به اطلاعات مورد نظر برای شما امکان پذیر نیست',
+  419: 'طول آرایه متن و گیرنده و فرستنده هم اندازه نیست',
+  428: 'ارسال کد از طریق تماس تلفنی امکان پذیر نیست',
+  431: 'ساختار کد صحیح نمی‌باشد',
+  432: 'پارامتر کد در متن پیام پیدا نشد',
   409: 'درخواست جدیدتری جای این درخواست را گرفت',
   417: 'تاریخ ارسال اشتباه است و فرمت آن صحیح نمی باشد.',
   418: 'اعتبار شما کافی نمی‌باشد',

@@ -24,6 +24,7 @@ import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
+import { v1ApiRoutes } from './v1';
 import { buildOpenApiDocument } from './openapi';
 import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
 import {
@@ -45,6 +46,14 @@ export function parseForm(text: string): Record<string, string | string[]> {
     else form[key] = [existing, value];
   }
   return form;
+}
+
+/** `http://host:port/path?query` → `/path?query`; an origin-form target is returned as it is. */
+export function originForm(url: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!absolute) return url;
+  const rest = url.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /** Spec 7: an unknown path gets the framework's plain text, not the envelope. */
@@ -111,6 +120,9 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     // Trailing slashes are routed too (an old SDK appends one).
     routerOptions: { ignoreTrailingSlash: true },
+    // An absolute-form request target (`POST http://host/v1/...`, what the previous provider's Node
+    // client sends) is routed by its path, as a server behind that host name would.
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
     return503OnClosing: false,
     forceCloseConnections: true,
     // A URL that cannot be decoded (`/%`) names no path of ours: the plain 404 of spec 7, not
@@ -263,6 +275,7 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   await app.register(fileRoutes, { core });
   await app.register(contactsRoutes, { core });
   await app.register(campaignRoutes, { core });
+  await app.register(v1ApiRoutes, { core });
   for (const plugin of plugins) await app.register(plugin);
 
   // Built after every plugin registered its schemas and paths.

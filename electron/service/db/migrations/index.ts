@@ -11,6 +11,7 @@ import contactsUi from './0009-contacts-ui';
 import campaignDrafts from './0010-campaign-drafts';
 import lineNumbersAscii from './0011-line-numbers-ascii';
 import keyedApiKeyHashes from './0012-keyed-api-key-hashes';
+import apiV1 from './0013-api-v1';
 
 export interface Migration {
   name: string;
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   { name: '0010-campaign-drafts', sql: campaignDrafts },
   { name: '0011-line-numbers-ascii', sql: lineNumbersAscii },
   { name: '0012-keyed-api-key-hashes', sql: keyedApiKeyHashes },
+  { name: '0013-api-v1', sql: apiV1 },
 ];

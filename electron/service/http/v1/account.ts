@@ -1,0 +1,3 @@
+import type { V1Methods } from './routes';
+
+export const accountMethods: V1Methods = {};

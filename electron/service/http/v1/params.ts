@@ -1,0 +1,141 @@
+// The parameters of a version 1 call, as that provider's clients send them
+// (reference/kavenegar-v1.md §0): GET query or POST form (or JSON) body, the two merged; a key
+// repeated (Go and Node clients send lists that way) joined with commas as a comma list would be;
+// an empty value (`token2=`, `localid=`) the same as an absent one; `date=0` meaning now.
+import { ServiceError } from '../../errors';
+import { ApiCode } from '../../../../shared/status';
+import { toAsciiDigits } from '../../../../shared/digits';
+
+type Raw = Record<string, unknown> | null | undefined;
+
+export class V1Params {
+  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+
+  /** The query and the body of a request, merged: a key in both has both values, query first. */
+  static from(query: unknown, body: unknown): V1Params {
+    const values = new Map<string, string[]>();
+    for (const source of [query, body] as Raw[]) {
+      if (source === null || typeof source !== 'object' || Array.isArray(source)) continue;
+      for (const [key, value] of Object.entries(source)) {
+        const name = key.toLowerCase();
+        // Repeated keys (or a JSON body's array) are joined as a comma list would be, unless a
+        // member holds a comma itself (a sendarray text): then the array goes on as JSON.
+        const members = Array.isArray(value)
+          ? value.some((one) => typeof one !== 'string' || one.includes(','))
+            ? [JSON.stringify(value)]
+            : value
+          : [value];
+        for (const one of members) {
+          const text = scalar(one);
+          if (text === undefined || text === '') continue;
+          const list = values.get(name);
+          if (list) list.push(text);
+          else values.set(name, [text]);
+        }
+      }
+    }
+    return new V1Params(new Map([...values].map(([key, list]) => [key, list.join(',')])));
+  }
+
+  /** The value, or undefined when absent or empty. Names are case-insensitive. */
+  string(name: string): string | undefined {
+    return this.values.get(name.toLowerCase());
+  }
+
+  /** A value the method cannot do without: 400 when absent. */
+  required(name: string): string {
+    const value = this.string(name);
+    if (value === undefined) throw new ServiceError(ApiCode.BadRequest, `${name} is required`);
+    return value;
+  }
+
+  /** A comma list (`receptor=0912…,0935…`) or a JSON array, trimmed, empty members dropped. */
+  list(name: string): string[] | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (value.trimStart().startsWith('['))
+      return this.array(name)!
+        .map((part) => part.trim())
+        .filter(Boolean);
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+  }
+
+  /** A whole number (Persian or Arabic digits too); 400 when it is something else. */
+  int(name: string): number | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const latin = toAsciiDigits(value.trim());
+    if (!/^-?\d{1,15}$/.test(latin)) throw new ServiceError(ApiCode.BadRequest, `${name} is not a whole number`);
+    return Number(latin);
+  }
+
+  /** A list of whole numbers (message ids); 400 when a member is not one. */
+  ints(name: string): number[] | undefined {
+    const list = this.list(name);
+    if (list === undefined) return undefined;
+    return list.map((part) => {
+      const latin = toAsciiDigits(part);
+      if (!/^\d{1,15}$/.test(latin))
+        throw new ServiceError(ApiCode.BadRequest, `${name} has a member that is not an id`);
+      return Number(latin);
+    });
+  }
+
+  /**
+   * sendarray's arrays: a JSON array in one field (what every official client sends), or else a
+   * comma list (a client that sent repeated keys). 400 when it is JSON but not an array.
+   */
+  array(name: string): string[] | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!value.trimStart().startsWith('['))
+      return value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
+    }
+    if (!Array.isArray(parsed)) throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
+    return parsed.map((member) => (member === null || member === undefined ? '' : String(member)));
+  }
+
+  /**
+   * A send time in Unix seconds: absent or 0 is now (null); in the past or not a time is 417.
+   * `now` in ms.
+   */
+  sendDate(name: string, now: number): number | null {
+    const value = this.string(name);
+    if (value === undefined) return null;
+    const latin = toAsciiDigits(value.trim());
+    if (!/^\d{1,12}$/.test(latin)) throw new ServiceError(ApiCode.BadDate, `${name} is not a Unix time`);
+    const seconds = Number(latin);
+    if (seconds === 0) return null;
+    const at = seconds * 1000;
+    // A minute of grace: the caller's clock and ours need not agree to the second.
+    if (at < now - 60_000) throw new ServiceError(ApiCode.BadDate, `${name} is in the past`);
+    return at;
+  }
+
+  /** A time in Unix seconds (a range's start or end), as ms; 400 when it is not one. */
+  time(name: string): number | undefined {
+    const value = this.int(name);
+    if (value === undefined) return undefined;
+    if (value < 0) throw new ServiceError(ApiCode.BadRequest, `${name} is not a Unix time`);
+    return value * 1000;
+  }
+}
+
+function scalar(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // A JSON body may carry an array or object where a form carries its JSON text (sendarray).
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return undefined;
+}

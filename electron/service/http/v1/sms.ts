@@ -1,0 +1,3 @@
+import type { V1Methods } from './routes';
+
+export const smsMethods: V1Methods = {};
