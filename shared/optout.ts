@@ -2,7 +2,9 @@
 // variant the user typed (`لغو ۱۱`, `لغو11`, `laghv11`, ...) is replaced by it. Messenger lines
 // (bale, rubika) are never modified.
 
-export const OPT_OUT_PHRASE = '\nلغو۱۱';
+import { OPT_OUT_PHRASE } from './optout-phrase';
+
+export { OPT_OUT_PHRASE };
 
 // A variant: the word (Persian or Latin transliteration), optional spacing/ZWNJ/dash, then 11 in
 // any digit script, not followed by more digits. The pattern starts at the word, never at white
