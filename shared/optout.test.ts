@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalText, hasOptOutVariant, OPT_OUT_PHRASE, withOptOutPhrase } from './optout';
+import { finalText, hasOptOutVariant, isOptOutReply, OPT_OUT_PHRASE, withOptOutPhrase } from './optout';
 
 const occurrences = (text: string) => text.split('لغو').length - 1;
 
@@ -75,5 +75,48 @@ describe('finalText', () => {
     expect(finalText('hi laghv11', false)).toBe('hi\nلغو۱۱');
     expect(finalText('hi laghv11', true)).toBe('hi laghv11');
     expect(finalText('  ', true)).toBe('  ');
+  });
+});
+
+describe('isOptOutReply', () => {
+  it.each([
+    '11',
+    '۱۱',
+    '١١',
+    'لغو',
+    'لغو۱۱',
+    'لغو 11',
+    'لغو ۱۱',
+    'لغو\u200c۱۱',
+    'لغو١١',
+    'لغـو',
+    'laghv',
+    'LAGHV',
+    'Laghv11',
+    'laghv 11',
+    'laghv-11',
+    '  لغو۱۱\n',
+    '\u200cلغو\u200c',
+    'لغو!',
+    '11.',
+  ])('takes %j for an opt-out', (reply) => {
+    expect(isOptOutReply(reply)).toBe(true);
+  });
+
+  it.each([
+    'ساعت ۱۱ میام',
+    'لغو نکنید لطفا',
+    'میخوام سفارشم رو لغو کنم',
+    'کد ۱۱۱',
+    '111',
+    '12',
+    'لغو 12',
+    'لغو۱۱۱',
+    'laghvi',
+    'mamnoon',
+    '',
+    '   ',
+  ])('does not take %j for an opt-out', (reply) => {
+    expect(isOptOutReply(reply)).toBe(false);
   });
 });

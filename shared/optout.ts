@@ -3,6 +3,7 @@
 // (bale, rubika) are never modified.
 
 import { OPT_OUT_PHRASE } from './optout-phrase';
+import { toAsciiDigits } from './digits';
 
 export { OPT_OUT_PHRASE };
 
@@ -10,7 +11,13 @@ export { OPT_OUT_PHRASE };
 // any digit script, not followed by more digits. The pattern starts at the word, never at white
 // space: a leading `[\s]*` made every position of a long run of spaces a failed match attempt,
 // quadratic in the run's length (a 1 MB message of spaces blocked the server for minutes).
-const VARIANT = /(?:لغو|لغـو|laghv|laghw|laghu|lagho|laqv|lghv)[\s\u200c_\-.]*(?:11|۱۱|١١)(?![0-9۰-۹٠-٩])/giu;
+const WORD = 'لغو|لغـو|laghv|laghw|laghu|lagho|laqv|lghv';
+const VARIANT = new RegExp(`(?:${WORD})[\\s\\u200c_\\-.]*(?:11|۱۱|١١)(?![0-9۰-۹٠-٩])`, 'giu');
+// A whole reply that asks to opt out (an inbound message): the word alone, the word with 11, or 11
+// alone, in any digit script and letter case, with spacing/ZWNJ/dash between and a full stop or
+// exclamation after. Checked against the whole trimmed reply, so a sentence that merely contains
+// one ("ساعت ۱۱ میام") is not an opt-out.
+const OPT_OUT_REPLY = new RegExp(`^(?:(?:${WORD})(?:[\\s\\u200c_\\-.]*11)?|11)[.!؟?]*$`, 'iu');
 
 const SPACE = /[\s\u200c]/u;
 const isSpace = (ch: string | undefined): boolean => ch !== undefined && SPACE.test(ch);
@@ -38,6 +45,11 @@ export function hasOptOutVariant(message: string): boolean {
   const found = VARIANT.test(message);
   VARIANT.lastIndex = 0;
   return found;
+}
+
+/** Whether an inbound reply, as a whole, asks to leave the list (`11`, `لغو`, `لغو ۱۱`, `laghv11`, ...). */
+export function isOptOutReply(reply: string): boolean {
+  return OPT_OUT_REPLY.test(toAsciiDigits(reply.replace(/^[\s\u200c]+|[\s\u200c]+$/gu, '')));
 }
 
 /** Final text for a line's provider: SMS lines get the phrase, messenger lines are untouched. */

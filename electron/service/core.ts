@@ -8,6 +8,7 @@ import { systemClock, ManualClock, OffsetClock, type Clock } from './clock';
 import { Accounts } from './accounts/accounts';
 import { KeyHasher, workspaceSecret } from './accounts/keys';
 import { Credit } from './accounts/credit';
+import { AccountConfig } from './accounts/account-config';
 import { Settings } from './settings/settings';
 import { Files } from './files/files';
 import { createMessaging, type Messaging } from './messaging';
@@ -17,10 +18,15 @@ import { Jobs } from './jobs/jobs';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 import { Campaigns } from './campaigns';
 import { Sends } from './messaging/sends';
+import { Inbox, type InboundRecorded } from './messaging/inbox';
+import { Templates } from './messaging/templates';
+import { Verify } from './messaging/verify';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
   'message-status': [StatusChange[]];
+  /** Inbound messages were recorded (replies to the account's lines). */
+  inbound: [InboundRecorded];
   /** A scheduler worker failed; the loop goes on. */
   'worker-error': [{ worker: string; error: unknown }];
 }
@@ -39,6 +45,8 @@ export class Core {
   readonly events = new EventEmitter<CoreEvents>();
   readonly settings: Settings;
   readonly accounts: Accounts;
+  /** Each account's version 1 settings (account/config), its default sender among them. */
+  readonly accountConfig: AccountConfig;
   readonly credit: Credit;
   readonly files: Files;
   readonly messaging: Messaging;
@@ -53,6 +61,12 @@ export class Core {
   readonly campaigns: Campaigns;
   /** Direct sends and campaign executions as rows (the Messages page's "by send" view). */
   readonly sends: Sends;
+  /** Inbound messages: replies customers sent to the account's lines. */
+  readonly inbox: Inbox;
+  /** API version 1's verify/lookup templates, written in Settings. */
+  readonly templates: Templates;
+  /** API version 1's verify/lookup: a template filled with a code, sent through Accept. */
+  readonly verify: Verify;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -64,6 +78,7 @@ export class Core {
     // The secret lives beside the database, never in it (accounts/keys.ts).
     this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
     this.accounts.adoptKeyHashes('keep');
+    this.accountConfig = new AccountConfig(this.db, this.accounts);
     this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
     this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
     this.jobs = new Jobs({
@@ -72,6 +87,13 @@ export class Core {
       scheduler: this.scheduler,
       onError: (error) => this.events.emit('worker-error', { worker: 'jobs', error }),
     });
+    // The contacts domain is built below; an opt-out reply reaches its list only once replies come.
+    this.inbox = new Inbox(
+      this.db,
+      this.clock,
+      () => this.optouts,
+      (recorded) => this.events.emit('inbound', recorded),
+    );
     this.messaging = createMessaging({
       db: this.db,
       clock: this.clock,
@@ -86,6 +108,7 @@ export class Core {
         filter: (accountId, phones) => this.optouts.filter(accountId, phones),
       },
       onStatusChanges: (changes) => this.events.emit('message-status', changes),
+      recordReplies: (replies) => this.inbox.recordAll(replies),
     });
     ({
       imports: this.imports,
@@ -109,6 +132,8 @@ export class Core {
       db: this.db,
       executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
     });
+    this.templates = new Templates(this.db, this.clock, this.accounts);
+    this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);
     // Every job type is registered now: jobs a crash or a close left running are queued again.
     this.jobs.recover();
     this.settings.onChange(() => this.scheduler.poke());

@@ -79,6 +79,13 @@ export const CHANNEL_NAMES = [
   'campaigns:resendFailed',
   'campaigns:linkSettings',
   'campaigns:setLinkSettings',
+  'inbox:list',
+  'inbox:markRead',
+  'inbox:counts',
+  'templates:list',
+  'templates:create',
+  'templates:update',
+  'templates:remove',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -87,5 +94,6 @@ export const EVENT_NAMES = [
   'import:progress',
   'export:progress',
   'campaigns:execution',
+  'inbox:received',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAMES)[number];

@@ -123,6 +123,7 @@ function toIpcError(error: unknown): IpcError {
       code: error.code,
       message: String(error.message),
       ...('detail' in error && typeof error.detail === 'string' ? { detail: error.detail } : {}),
+      ...('reason' in error && typeof error.reason === 'string' ? { reason: error.reason } : {}),
     };
   return { code: IpcErrorCode.Internal, message: error instanceof Error ? error.message : String(error) };
 }

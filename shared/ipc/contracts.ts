@@ -13,6 +13,8 @@ import { backupContracts } from './contracts/backup';
 import { contactsContracts, contactsEvents } from './contracts/contacts';
 import { filesContracts } from './contracts/files';
 import { campaignsContracts, campaignsEvents } from './contracts/campaigns';
+import { templatesContracts } from './contracts/templates';
+import { inboxContracts, inboxEvents } from './contracts/inbox';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
@@ -25,12 +27,15 @@ export const contracts = {
   ...contactsContracts,
   ...filesContracts,
   ...campaignsContracts,
+  ...templatesContracts,
+  ...inboxContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {
   ...messagingEvents,
   ...contactsEvents,
   ...campaignsEvents,
+  ...inboxEvents,
 } as const satisfies { [E in EventNameOf]: EventContract<E> };
 
 export type Contracts = typeof contracts;

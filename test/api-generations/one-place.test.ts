@@ -19,7 +19,10 @@ describe('one place for each rule: v1, v2 and v3 follow the phrase and the price
   async function v1(message: string) {
     const query = new URLSearchParams({ receptor: RECEIVER, sender: '30001111', message });
     const response = await fetch(`${server.url}/v1/${KEY}/sms/send.json?${query}`);
-    const body = await response.json();
+    const body = (await response.json()) as {
+      return: { status: number };
+      entries: Array<{ message: string; cost: number }>;
+    };
     expect(body.return.status).toBe(200);
     return body.entries[0] as { message: string; cost: number };
   }

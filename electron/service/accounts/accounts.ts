@@ -11,6 +11,7 @@ import { toAsciiDigits } from '../../../shared/digits';
 import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
 import type { KeyHasher } from './keys';
+import { canonicalIp, isAllowlistEntry } from './ip-allowlist';
 
 export type { Account, ApiKeyInfo, Line };
 
@@ -42,6 +43,27 @@ function toLine(row: LineRow): Line {
     can_send_panel_campaign: row.can_send_panel_campaign === 1,
     active: row.active === 1,
   };
+}
+
+/**
+ * The allow-list as stored: each entry in one spelling (blanks dropped, IPv6 lower-cased and
+ * compressed, an IPv4-mapped address as its IPv4 self, a prefix without leading zeros), each once.
+ * An entry that is no address or CIDR range is refused, naming it: a list kept with a typo in it
+ * would answer the caller 416 with nothing in Settings saying why.
+ */
+export function canonicalAllowlist(entries: readonly string[]): string[] {
+  const canonical = entries.map((typed) => {
+    const entry = typed.trim();
+    const [address, bits] = entry.split('/');
+    const refuse = () =>
+      new ServiceError(ApiCode.BadRequest, `allow-list entry ${JSON.stringify(typed)}`, 'ip_allowlist_entry_invalid');
+    // A zone (fe80::1%eth0) names a network card of the caller's machine, nothing a server sees.
+    if (!isAllowlistEntry(entry) || entry.includes('%')) throw refuse();
+    let ip = canonicalIp(address!);
+    if (ip.includes(':')) ip = new URL(`http://[${ip}]`).hostname.slice(1, -1);
+    return bits === undefined ? ip : `${ip}/${Number(bits)}`;
+  });
+  return [...new Set(canonical)];
 }
 
 export type Authentication = { ok: true; account: Account } | { ok: false; code: 401 | 403 };
@@ -91,7 +113,12 @@ export class Accounts {
       this.assertNameFree(input.name);
       const info = this.db
         .prepare('INSERT INTO accounts (name, active, ip_allowlist, created_at) VALUES (?, ?, ?, ?)')
-        .run(input.name, input.active === false ? 0 : 1, JSON.stringify(input.ip_allowlist ?? []), this.clock.now());
+        .run(
+          input.name,
+          input.active === false ? 0 : 1,
+          JSON.stringify(canonicalAllowlist(input.ip_allowlist ?? [])),
+          this.clock.now(),
+        );
       const id = Number(info.lastInsertRowid);
       if (input.credit_rials) this.credit.adjust(id, input.credit_rials, input.note ?? 'opening credit');
       return this.get(id);
@@ -130,14 +157,10 @@ export class Accounts {
   ): Account {
     const current = this.get(id);
     if (changes.name) this.assertNameFree(changes.name, id);
+    const allowlist = changes.ip_allowlist ? canonicalAllowlist(changes.ip_allowlist) : current.ip_allowlist;
     this.db
       .prepare('UPDATE accounts SET name = ?, active = ?, ip_allowlist = ? WHERE id = ?')
-      .run(
-        changes.name ?? current.name,
-        (changes.active ?? current.active) ? 1 : 0,
-        JSON.stringify(changes.ip_allowlist ?? current.ip_allowlist),
-        id,
-      );
+      .run(changes.name ?? current.name, (changes.active ?? current.active) ? 1 : 0, JSON.stringify(allowlist), id);
     return this.get(id);
   }
 

@@ -11,10 +11,18 @@ import {
   StatusRequestSchema,
   envelopeOf,
 } from '../../../shared/api';
+import { ApiCode, apiCodeMessage } from '../../../shared/status';
+import { MessageStatus, messageStatusText } from '../../../shared/lifecycle';
+import { priceText } from '../../../shared/pricing';
+import { DEFAULT_PRICING } from '../settings/settings';
+import { V3MessageInfoSchema, V3SendRequestSchema } from '../../../shared/api-v3';
+import { ALLOWED_FILE_EXTENSIONS, MAX_FILE_BYTES } from '../files/files';
+import { V1_DESCRIPTION, V1_SCHEMAS, v1Paths } from './openapi-v1';
 
 const SendResponseSchema = envelopeOf(z.array(MessageInfoSchema)).meta({ id: 'SendResponse' });
 const StatusResponseSchema = envelopeOf(z.array(StatusEntrySchema)).meta({ id: 'StatusResponse' });
 const FileUploadResponseSchema = envelopeOf(FileUploadResultSchema).meta({ id: 'FileUploadResponse' });
+const V3SendResponseSchema = envelopeOf(z.array(V3MessageInfoSchema)).meta({ id: 'V3SendResponse' });
 const HealthSchema = z.object({ message: z.string() }).meta({ id: 'Health' });
 const NotImplementedSchema = z.object({ error: z.literal('not implemented yet') }).meta({ id: 'NotImplemented' });
 const InternalErrorSchema = z.object({ message: z.string() }).meta({ id: 'InternalError' });
@@ -24,6 +32,36 @@ const extraPaths: Record<string, unknown> = {};
 export function addOpenApiPaths(paths: Record<string, unknown>): void {
   Object.assign(extraPaths, paths);
 }
+
+const FILE_TYPES = ALLOWED_FILE_EXTENSIONS.join(', ');
+const FILE_MB = MAX_FILE_BYTES / (1024 * 1024);
+/** What the accepted extensions usually arrive as; the extension is what is checked. */
+const FILE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'audio/ogg', 'audio/opus', 'video/mp4'];
+
+const OK = { status: ApiCode.Ok, message: apiCodeMessage[ApiCode.Ok] };
+const EXAMPLE_TEXT = 'سلام، سفارش شما ارسال شد';
+// Final texts and costs as the acceptance path makes them, at the default prices.
+const SMS_EXAMPLE = priceText(EXAMPLE_TEXT, 'sms', DEFAULT_PRICING);
+const BALE_EXAMPLE = priceText(EXAMPLE_TEXT, 'bale', DEFAULT_PRICING);
+const V3_SEND_EXAMPLE = {
+  return: OK,
+  entries: [
+    ['sms', 1001, SMS_EXAMPLE.text, '30001111', '09121234567', SMS_EXAMPLE.costRials],
+    ['sms', 1002, SMS_EXAMPLE.text, '30001111', '09351234567', SMS_EXAMPLE.costRials],
+    ['bale', 1003, BALE_EXAMPLE.text, 'acme_bot', '09121234567', BALE_EXAMPLE.costRials],
+    ['bale', 1004, BALE_EXAMPLE.text, 'acme_bot', '09351234567', BALE_EXAMPLE.costRials],
+  ].map(([channel, messageid, message, sender, receptor, cost]) => ({
+    messageid,
+    message,
+    status: MessageStatus.Queued,
+    statustext: messageStatusText[MessageStatus.Queued],
+    sender,
+    receptor,
+    date: 1764000000,
+    cost,
+    channel,
+  })),
+};
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
@@ -42,6 +80,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // Touch the schemas so their ids are registered even if tree-shaken imports were lazy.
   void [SendRequestSchema, StatusRequestSchema, SendResponseSchema, StatusResponseSchema, FileUploadResponseSchema];
   void [HealthSchema, NotImplementedSchema, InternalErrorSchema, ErrorEnvelopeSchema];
+  void [V3SendRequestSchema, V3SendResponseSchema, ...V1_SCHEMAS];
   const generated = z.toJSONSchema(z.globalRegistry, {
     target: 'openapi-3.0',
     io: 'input',
@@ -70,6 +109,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'cost (rials) = pages x page price (tomans) x 10; messenger lines cost a fixed price per message.',
         'Lifecycle: 1 -> 4 -> 10 | 11 | 13 | 14, reported by the carrier (the simulator); 13 refunds the cost once;',
         'opted-out receivers end as 14, refunded. Status lookups take at most 10,000 ids, as many as one send makes (414 above).',
+        'Version 3 (/v3) sends one text over SMS, bale and rubika lines in one call, all or nothing.',
+        V1_DESCRIPTION,
       ].join(' '),
     },
     components: {
@@ -111,8 +152,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       '/upload-file/{provider}': {
         post: {
-          summary:
-            'Upload a file for bale or rubika sends (multipart field "file"; jpeg, jpg, png, gif, opus, ogg, mp4; at most 15 MB)',
+          summary: `Upload a file for bale or rubika sends (multipart field "file"; ${FILE_TYPES}; at most ${FILE_MB} MB)`,
+          description: [
+            `One part named "file", whose file name ends in one of ${FILE_TYPES} (any case; otherwise 400).`,
+            `At most ${FILE_MB} MB (${MAX_FILE_BYTES} bytes; more is 414); an empty file is 400.`,
+            'Answers HTTP 201 with return.status 200 and entries {file_id}, a UUID: the file belongs to the key’s',
+            'account and to the provider of the path. A send may attach it as file_id (version 2) or files.{provider}',
+            '(version 3) only from that account and from a line of that provider; otherwise 400 (spec 4.1 rule 7).',
+          ].join(' '),
           parameters: [
             { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: ['bale', 'rubika'] } },
           ],
@@ -120,17 +167,113 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             required: true,
             content: {
               'multipart/form-data': {
-                schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: {
+                    file: {
+                      type: 'string',
+                      format: 'binary',
+                      description: `${FILE_TYPES}; at most ${FILE_MB} MB`,
+                    },
+                  },
+                },
+                encoding: { file: { contentType: FILE_MIME_TYPES.join(', ') } },
               },
             },
           },
           responses: {
-            '201': { description: 'return.status 200', content: json('FileUploadResponse') },
+            '201': {
+              description: 'return.status 200; entries.file_id is the file’s UUID',
+              content: {
+                'application/json': {
+                  schema: ref('FileUploadResponse'),
+                  example: {
+                    return: OK,
+                    entries: { file_id: '3f2b9c4e-8a51-4d7e-9b0a-6c1d2e3f4a5b' },
+                  },
+                },
+              },
+            },
             ...errors(400, 401, 403, 414),
             ...internal,
           },
         },
       },
+      '/v3/sms/send': {
+        post: {
+          tags: ['Version 3'],
+          summary: 'Send one text to up to 10,000 receivers over SMS, bale and rubika at once (all or nothing)',
+          description: [
+            'senders names one line per channel to send on (at least one): senders.sms an SMS line, senders.bale',
+            'a bale line, senders.rubika a rubika line, each of the account with can_send_api_campaign (412',
+            'otherwise, and 412 for a line of another provider under a key). files optionally attaches a file',
+            'from POST /upload-file/{provider} to the bale and/or rubika messages (spec 4.1 rule 7: 400 for',
+            "another account's file, another provider's, or a channel not sent on). Each channel is a send of its",
+            'own with the rules of version 2: SMS texts get the opt-out phrase and are priced by pages, messenger',
+            'texts are unchanged at the fixed messenger price. The credit is checked for the whole call: if any',
+            'channel is refused (418 credit short for all channels together, 411, 412, 400) nothing is sent or',
+            'charged. entries: channel by channel in the order sms, bale, rubika (those in senders), and within a',
+            'channel one entry per submitted receiver in the order given (invalid: status 0, duplicate: status',
+            '15, messageid 0, on every channel). So entries[c * receivers.length + i] is receiver i on the c-th channel.',
+          ].join(' '),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('V3SendRequest'),
+                example: {
+                  message: EXAMPLE_TEXT,
+                  receivers: ['09121234567', '+989351234567'],
+                  senders: { sms: '30001111', bale: 'acme_bot' },
+                  files: { bale: '3f2b9c4e-8a51-4d7e-9b0a-6c1d2e3f4a5b' },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'One entry per channel and submitted receiver, channel by channel',
+              content: { 'application/json': { schema: ref('V3SendResponse'), example: V3_SEND_EXAMPLE } },
+            },
+            ...errors(400, 401, 403, 411, 412, 414, 418),
+            ...internal,
+          },
+        },
+      },
+      '/v3/sms/status': {
+        post: {
+          tags: ['Version 3'],
+          summary: 'Status of sent messages of any channel (unknown or foreign ids: status 100); as /v2/sms/status',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: ref('StatusRequest'), example: { messageids: [1001, 1002, 1003] } },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'One entry per id, in order',
+              content: {
+                'application/json': {
+                  schema: ref('StatusResponse'),
+                  example: {
+                    return: OK,
+                    entries: [
+                      ...[MessageStatus.Delivered, MessageStatus.HandedToCarrier, MessageStatus.UnknownId].map(
+                        (status, i) => ({ messageid: 1001 + i, status, statustext: messageStatusText[status] }),
+                      ),
+                    ],
+                  },
+                },
+              },
+            },
+            ...errors(400, 401, 403, 414),
+            ...internal,
+          },
+        },
+      },
+      ...v1Paths(),
       '/health': {
         get: {
           summary: 'Liveness',

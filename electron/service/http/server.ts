@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health';
 import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
 import { v1ApiRoutes } from './v1';
+import { v3Routes } from './routes/v3';
 import { buildOpenApiDocument } from './openapi';
 import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
 import {
@@ -276,6 +277,7 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   await app.register(contactsRoutes, { core });
   await app.register(campaignRoutes, { core });
   await app.register(v1ApiRoutes, { core });
+  await app.register(v3Routes, { core });
   for (const plugin of plugins) await app.register(plugin);
 
   // Built after every plugin registered its schemas and paths.

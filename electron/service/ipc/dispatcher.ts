@@ -21,6 +21,8 @@ import { backupHandlers } from './backup';
 import { contactsHandlers } from './contacts';
 import { filesHandlers } from './files';
 import { campaignsHandlers } from './campaigns';
+import { templatesHandlers } from './templates';
+import { inboxHandlers } from './inbox';
 
 /** What the process hosting the core (Electron main, or `serve`) contributes. */
 export interface AppHost extends AppSettingsHost {
@@ -88,6 +90,8 @@ export function createHandlers(services: AppServices): Handlers {
     ...contactsHandlers(services),
     ...filesHandlers(services),
     ...campaignsHandlers(services),
+    ...templatesHandlers(services),
+    ...inboxHandlers(services),
   };
 }
 

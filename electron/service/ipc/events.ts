@@ -1,10 +1,11 @@
 // Push events for the renderer, from the core: status changes (merged over a short window so a
 // busy gateway sends a few large batches, not thousands of small ones), contacts job progress
-// (core.imports) and export progress.
+// (core.imports), export progress and replies received (core.inbox).
 import type { Core } from '../core';
 import type { StatusChange } from '../messaging/lifecycle';
 import type { EventName, PayloadOf } from '../../../shared/ipc/contracts';
 import type { ImportProgress } from '../../../shared/contacts';
+import type { InboundRecorded } from '../messaging/inbox';
 
 export type PushListener = <E extends EventName>(event: E, payload: PayloadOf<E>) => void;
 
@@ -43,6 +44,10 @@ export class EventHub {
     const onExecution = (payload: PayloadOf<'campaigns:execution'>) => this.emit('campaigns:execution', payload);
     core.campaigns.events.on('execution', onExecution);
     this.detach.push(() => core.campaigns.events.off('execution', onExecution));
+    const onInbound = ({ accountId, ids, optOuts }: InboundRecorded) =>
+      this.emit('inbox:received', { account_id: accountId, ids, opt_outs: optOuts });
+    core.events.on('inbound', onInbound);
+    this.detach.push(() => core.events.off('inbound', onInbound));
   }
 
   subscribe(listener: PushListener): () => void {

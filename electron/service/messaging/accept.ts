@@ -22,6 +22,7 @@ import {
 } from '../../../shared/receivers';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import type { Origin } from '../../../shared/lines';
+import { LocalIds } from './local-ids';
 
 export interface AcceptCommand {
   accountId: number;
@@ -42,6 +43,12 @@ export interface AcceptCommand {
   dueAt?: number | null | undefined;
   /** The same key again returns the earlier acceptance: no second record, no second charge. */
   idempotencyKey?: string | null | undefined;
+  /**
+   * Callers' own ids (version 1's `localid`), parallel to `receivers`; undefined entries have none.
+   * Recorded with the messages of the accepted receivers, in the same transaction; one that named a
+   * message before is refused (400): callers split those off first (LocalIds.split).
+   */
+  localIds?: readonly (string | undefined)[] | undefined;
   /** A campaign batch: paid from this credit reservation first (Credit.reserve). */
   reservationId?: number | null | undefined;
   /**
@@ -98,6 +105,8 @@ export interface AcceptDeps {
 }
 
 export class Accept {
+  /** Callers' own ids of messages: recorded here, looked up and split by the transports' mappings. */
+  readonly localIds: LocalIds;
   private readonly insertSend;
   private readonly insertShared;
   private readonly insertOwn;
@@ -114,6 +123,7 @@ export class Accept {
     private readonly settings: Settings,
     private readonly deps: AcceptDeps,
   ) {
+    this.localIds = new LocalIds(db);
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
          message_count, total_rials, idempotency_key, created_at)
@@ -151,6 +161,9 @@ export class Accept {
       const earlier = this.byKey.get(command.accountId, command.idempotencyKey);
       if (earlier) return this.replay(command, earlier.id);
     }
+    if (command.localIds !== undefined && command.localIds.length !== command.receivers.length)
+      throw new ServiceError(ApiCode.BadRequest, 'local ids and receivers differ in number');
+    if (command.localIds !== undefined) this.localIds.check(command.localIds);
     const plan = this.plan(command);
     const refusal = refusalOf(plan, this.credit.spendable(command.accountId, command.reservationId));
     if (refusal !== null) throw new ServiceError(refusal);
@@ -205,6 +218,14 @@ export class Accept {
             text === price.text ? null : text,
           );
         }
+      if (command.localIds) {
+        const pairs: (readonly [string, number])[] = [];
+        classified.valid.forEach((i, n) => {
+          const localId = command.localIds![i];
+          if (localId !== undefined) pairs.push([localId, firstId + n]);
+        });
+        this.localIds.record(command.accountId, pairs);
+      }
       this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
       return { sendId, firstId };
     })();

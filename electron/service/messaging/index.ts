@@ -13,7 +13,8 @@ import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
 import { Dashboard } from './dashboard';
-import { SimulatorCarrier } from './carriers/simulator';
+import { Outbox } from './outbox';
+import { SimulatorCarrier, type SimulatedReply } from './carriers/simulator';
 import type { CarrierFactory } from './carriers/carrier';
 
 export interface MessagingDeps {
@@ -32,6 +33,8 @@ export interface MessagingDeps {
   onStatusChanges(changes: StatusChange[]): void;
   /** Who delivers; the simulator by default. */
   carrier?: CarrierFactory;
+  /** Where the simulator's replies are recorded (the Inbox); without it the simulator makes none. */
+  recordReplies?: (replies: SimulatedReply[]) => void;
 }
 
 export interface Messaging {
@@ -41,6 +44,8 @@ export interface Messaging {
   /** The app's message views (lists, counts, timelines, export pages). */
   queries: MessageQueries;
   dashboard: Dashboard;
+  /** API version 1's outbox reads and counts. */
+  outbox: Outbox;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
@@ -52,7 +57,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     settings,
     (accountId, phone) => deps.optouts.has(accountId, phone),
     deps.onStatusChanges,
-    deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports)),
+    deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports, deps.recordReplies)),
   );
   const accept = new Accept(db, clock, deps.accounts, deps.credit, deps.files, settings, {
     schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
@@ -72,5 +77,6 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     statusLookup: new StatusLookup(db),
     queries: new MessageQueries(db),
     dashboard: new Dashboard(db, clock),
+    outbox: new Outbox(db, deps.accounts),
   };
 }

@@ -153,6 +153,31 @@ export class Lifecycle implements CarrierReports {
     return result;
   }
 
+  /**
+   * Cancels the account's messages among `ids` that were not handed to the carrier yet (1 or 2):
+   * each ends 13, its cost refunded exactly once. Ids of other accounts, unknown ids and messages
+   * that moved on are left as they are. One transaction (callers pass at most a few hundred ids).
+   */
+  cancel(accountId: number, ids: readonly number[]): StatusChange[] {
+    const now = this.clock.now();
+    const changes = this.db.transaction(() => {
+      const changes: StatusChange[] = [];
+      for (const id of new Set(ids)) {
+        const row = this.byIdStmt.get(id);
+        if (
+          row &&
+          row.account_id === accountId &&
+          (row.status === MessageStatus.Queued || row.status === MessageStatus.Scheduled) &&
+          this.apply(row, MessageStatus.Cancelled, now)
+        )
+          changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Cancelled });
+      }
+      return changes;
+    })();
+    if (changes.length > 0) this.onChanges(changes);
+    return changes;
+  }
+
   /** The carrier's reports: each a guarded move, applied only when the lifecycle allows it from where the message is. */
   report(outcomes: readonly Outcome[]): StatusChange[] {
     const now = this.clock.now();

@@ -16,6 +16,9 @@ export const DEFAULT_SIMULATOR: SimulatorSettings = {
   handoff_ms: 300,
   delivery_ms: 1500,
   outcomes: { '10': 0.85, '11': 0.08, '13': 0.03, '14': 0.04 },
+  reply_share: 0.02,
+  optout_share: 0.2,
+  reply_ms: 5000,
 };
 
 export class Settings {

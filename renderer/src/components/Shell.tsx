@@ -1,10 +1,11 @@
 // The app shell: header (name, account, credit), navigation, the banner while the core cannot be
 // reached (web mode), and the current page.
-import { Alert, AppShell, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
+import { Alert, AppShell, Badge, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
   IconChartBar,
+  IconInbox,
   IconList,
   IconPlugConnectedX,
   IconSend,
@@ -23,6 +24,8 @@ import { lazy, Suspense, useEffect } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
 import { ErrorBoundary } from './ErrorBoundary';
 import { WindowFileDrop } from './import/WindowFileDrop';
+import { useLanguage } from '../i18n/useLanguage';
+import { formatNumber } from '../lib/format';
 
 // Pages load apart from the first script the window parses (the charts of the dashboard, the
 // settings forms), on first visit, and all of them a moment after the first page is drawn: a page
@@ -31,6 +34,7 @@ const PAGE_MODULES = {
   dashboard: () => import('../pages/DashboardPage'),
   compose: () => import('../pages/ComposePage'),
   messages: () => import('../pages/MessagesPage'),
+  inbox: () => import('../pages/InboxPage'),
   contacts: () => import('../pages/ContactsPage'),
   campaigns: () => import('../pages/CampaignsPage'),
   settings: () => import('../pages/SettingsPage'),
@@ -38,6 +42,7 @@ const PAGE_MODULES = {
 const DashboardPage = lazy(() => PAGE_MODULES.dashboard().then((m) => ({ default: m.DashboardPage })));
 const ComposePage = lazy(() => PAGE_MODULES.compose().then((m) => ({ default: m.ComposePage })));
 const MessagesPage = lazy(() => PAGE_MODULES.messages().then((m) => ({ default: m.MessagesPage })));
+const InboxPage = lazy(() => PAGE_MODULES.inbox().then((m) => ({ default: m.InboxPage })));
 const ContactsPage = lazy(() => PAGE_MODULES.contacts().then((m) => ({ default: m.ContactsPage })));
 const CampaignsPage = lazy(() => PAGE_MODULES.campaigns().then((m) => ({ default: m.CampaignsPage })));
 const SettingsPage = lazy(() => PAGE_MODULES.settings().then((m) => ({ default: m.SettingsPage })));
@@ -49,6 +54,7 @@ const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'contacts', icon: IconAddressBook },
   { page: 'campaigns', icon: IconSpeakerphone },
   { page: 'messages', icon: IconList },
+  { page: 'inbox', icon: IconInbox },
   { page: 'settings', icon: IconSettings },
 ];
 
@@ -90,6 +96,7 @@ export function Shell({ offline = false }: { offline?: boolean }) {
             href={`#/${target}`}
             label={t(`nav.${target}`)}
             leftSection={<IconComponent size={18} stroke={1.6} />}
+            rightSection={target === 'inbox' ? <UnreadBadge /> : undefined}
             active={page === target}
             data-testid={`nav-${target}`}
             onClick={(event) => {
@@ -111,6 +118,7 @@ export function Shell({ offline = false }: { offline?: boolean }) {
             {page === 'contacts' && <ContactsPage />}
             {page === 'campaigns' && <CampaignsPage />}
             {page === 'messages' && <MessagesPage />}
+            {page === 'inbox' && <InboxPage />}
             {page === 'settings' && <SettingsPage />}
           </Suspense>
         </ErrorBoundary>
@@ -138,6 +146,18 @@ function OfflineBanner() {
     >
       {t('offline.banner')}
     </Alert>
+  );
+}
+
+/** How many replies wait unread in the Inbox; nothing when none. */
+function UnreadBadge() {
+  const language = useLanguage();
+  const unread = useStore(useStores().inbox, (s) => s.counts?.unread ?? 0);
+  if (unread === 0) return null;
+  return (
+    <Badge size="sm" color="teal" circle={unread < 10} data-testid="nav-inbox-unread" data-value={unread}>
+      {unread > 999 ? `${formatNumber(999, language)}+` : formatNumber(unread, language)}
+    </Badge>
   );
 }
 

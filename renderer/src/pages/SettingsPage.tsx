@@ -13,6 +13,7 @@ import { PricingSettings } from '../components/settings/PricingSettings';
 import { SimulatorSettings } from '../components/settings/SimulatorSettings';
 import { BackupSettings } from '../components/settings/BackupSettings';
 import { WebSessionSettings } from '../components/settings/WebSessionSettings';
+import { VerifyTemplatesSettings } from '../components/settings/VerifyTemplatesSettings';
 import { navigate, useSubPath } from '../components/useRoute';
 
 // The tabs in order, each with the panel it shows.
@@ -64,6 +65,8 @@ export function SettingsPage() {
             <Tabs.Panel key={name} value={name} pt="md">
               <Panel />
               {name === 'general' ? <WebSessionSettings /> : null}
+              {/* Version 1's templates beside the keys its calls carry. */}
+              {name === 'apiKeys' ? <VerifyTemplatesSettings /> : null}
             </Tabs.Panel>
           );
         })}

@@ -11,6 +11,9 @@ import { createContactsStore } from './contacts';
 import { createImportsStore } from './imports';
 import { createCampaignsStore, followExecutions } from './campaigns';
 import { createCampaignEditorStore } from './campaignEditor';
+import { createInboxStore, followInbox } from './inbox';
+import { createTemplatesStore } from './templates';
+import { createAllowlistStore } from './allowlist';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import { throttled } from '../lib/throttled';
@@ -32,6 +35,10 @@ export function createStores(api: Api, navigatorLanguage?: string, storage?: Pre
     imports: createImportsStore(api),
     campaigns: createCampaignsStore(api),
     campaignEditor: createCampaignEditorStore(api),
+    inbox: createInboxStore(api),
+    templates: createTemplatesStore(api),
+    // Called only after the stores exist: the session reads back the list it saved.
+    allowlist: createAllowlistStore(api, (): Promise<void> => stores.session.getState().refreshAccounts()),
   };
   return stores;
 }
@@ -52,6 +59,8 @@ export function connectStores(api: Api, stores: Stores): () => void {
     void stores.imports.getState().resume();
     void stores.campaigns.getState().load(accountId);
     stores.campaignEditor.getState().setAccount(accountId);
+    stores.inbox.getState().setAccount(accountId);
+    void stores.templates.getState().load(accountId);
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
@@ -96,10 +105,12 @@ export function connectStores(api: Api, stores: Stores): () => void {
   });
   const unsubscribeCampaigns = followExecutions(api, stores.campaigns);
   const unsubscribeDashboardCampaigns = followDashboardExecutions(api, stores.dashboard);
+  const unsubscribeInbox = followInbox(api, stores.inbox);
   onAccount(stores.session.getState().accountId);
   return () => {
     unsubscribeCampaigns();
     unsubscribeDashboardCampaigns();
+    unsubscribeInbox();
     unsubscribeImports();
     unsubscribeSession();
     unsubscribeMessages();

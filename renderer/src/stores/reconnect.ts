@@ -25,6 +25,8 @@ export function refreshAfterReconnect(stores: Stores): void {
   void stores.settings.getState().load(accountId);
   void stores.compose.getState().refreshSegments();
   void stores.campaignEditor.getState().refreshSegments();
+  void stores.inbox.getState().refreshCounts();
+  if (stores.inbox.getState().shown) void stores.inbox.getState().load();
   void rereadJobs(stores, accountId);
 }
 

@@ -14,6 +14,9 @@ import { priceText } from '../../../shared/pricing';
 import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
 import { splitReceivers } from '../../../shared/phone';
 import { composePreviewOf } from '../../../shared/compose';
+import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templates';
+import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
+import type { InboxItem } from '../../../shared/ipc/contracts/inbox';
 
 export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
   const transport = createFakeTransport(handlers);
@@ -170,3 +173,120 @@ export const importProgress = (
   error: null,
   ...overrides,
 });
+
+/** A verify/lookup template as templates:list answers it. */
+export const verifyTemplate = (overrides: Partial<VerifyTemplate> = {}): VerifyTemplate => ({
+  id: 1,
+  account_id: 1,
+  name: 'login',
+  body: 'Your code: %token',
+  sender: null,
+  active: true,
+  created_at: 0,
+  updated_at: 0,
+  ...overrides,
+});
+
+/**
+ * The templates channels over an in-memory list, refusing as the core does by the shared rules (a
+ * name's form, a text's placeholders: 400; a name taken in the account: 400); `calls` of the
+ * transport shows what was sent.
+ */
+export function fakeTemplates(initial: VerifyTemplate[] = []): FakeHandlers {
+  let rows = [...initial];
+  let nextId = Math.max(0, ...rows.map((row) => row.id)) + 1;
+  const refuse = (detail: string) => ({
+    code: ApiCode.BadRequest,
+    message: apiCodeMessage[ApiCode.BadRequest],
+    detail,
+  });
+  const check = (accountId: number, id: number | null, name: string, body: string) => {
+    if (!TEMPLATE_NAME.test(name)) throw refuse('template_name_invalid');
+    if (rows.some((row) => row.account_id === accountId && row.name === name && row.id !== id))
+      throw refuse('template_exists');
+    const fault = templateBodyFault(body);
+    if (fault !== null) throw refuse(fault);
+  };
+  return {
+    'templates:list': ({ account_id }) => rows.filter((row) => row.account_id === account_id),
+    'templates:create': ({ account_id, name, body, sender, active }) => {
+      check(account_id, null, name, body);
+      const made = verifyTemplate({
+        id: nextId++,
+        account_id,
+        name,
+        body,
+        sender: sender ?? null,
+        active: active ?? true,
+      });
+      rows.push(made);
+      return made;
+    },
+    'templates:update': ({ account_id, id, ...changes }) => {
+      const current = rows.find((row) => row.id === id && row.account_id === account_id);
+      if (!current) throw { code: ApiCode.NotFound, message: apiCodeMessage[ApiCode.NotFound] };
+      const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+      check(account_id, id, next.name, next.body);
+      rows = rows.map((row) => (row.id === id ? next : row));
+      return next;
+    },
+    'templates:remove': ({ account_id, id }) => {
+      if (!rows.some((row) => row.id === id && row.account_id === account_id))
+        throw { code: ApiCode.NotFound, message: apiCodeMessage[ApiCode.NotFound] };
+      rows = rows.filter((row) => row.id !== id);
+      return null;
+    },
+  };
+}
+
+/** A reply as inbox:list answers it. */
+export const inboxItem = (id: number, overrides: Partial<InboxItem> = {}): InboxItem => ({
+  id,
+  line_number: '30001111',
+  sender: '09120000000',
+  text: 'ممنون',
+  received_at: 1_700_000_000_000 + id,
+  read_at: null,
+  reply_to: null,
+  opt_out: false,
+  replied: null,
+  ...overrides,
+});
+
+/**
+ * The inbox channels over an in-memory list of one or more accounts' replies (`account_id` on each),
+ * newest first, with the core's filters and cursor; `rows` is the list itself, for tests to add to.
+ */
+export function fakeInbox(initial: Array<InboxItem & { account_id: number }> = []) {
+  const rows = [...initial];
+  const handlers: FakeHandlers = {
+    'inbox:list': ({ account_id, before, limit = 50, unread_only, opt_outs_only, search }) => {
+      const matching = rows
+        .filter(
+          (row) =>
+            row.account_id === account_id &&
+            (before === undefined || row.id < before) &&
+            (!unread_only || row.read_at === null) &&
+            (!opt_outs_only || row.opt_out) &&
+            (!search || row.sender.includes(search)),
+        )
+        .sort((a, b) => b.id - a.id);
+      const items = matching.slice(0, limit).map(({ account_id: _, ...item }) => item);
+      return { items, next: matching.length > limit ? items[items.length - 1]!.id : null };
+    },
+    'inbox:markRead': ({ account_id, ids }) => {
+      let changed = 0;
+      for (const row of rows)
+        if (row.account_id === account_id && row.read_at === null && (ids === undefined || ids.includes(row.id))) {
+          row.read_at = 1;
+          changed++;
+        }
+      return changed;
+    },
+    'inbox:counts': ({ account_id }) => {
+      const mine = rows.filter((row) => row.account_id === account_id);
+      return { unread: mine.filter((row) => row.read_at === null).length, total: mine.length };
+    },
+  };
+  return { handlers, rows };
+}

@@ -19,6 +19,8 @@ export const PricingInputSchema = z.object({
 
 /** The longest a simulated step may take: a day. */
 export const MAX_SIMULATOR_DELAY_MS = 86_400_000;
+/** When a simulator's settings say nothing of it, a reply comes this long after the delivery. */
+export const DEFAULT_REPLY_MS = 5000;
 
 export const SimulatorSchema = z.object({
   seed: z.number().int(),
@@ -34,6 +36,15 @@ export const SimulatorSchema = z.object({
     })
     .partial()
     .refine((o) => Object.values(o).some((share) => share > 0), 'at least one outcome share must be positive'),
+  // Replies (inbound messages) to delivered messages. Absent in settings stored (and seeds written)
+  // before replies existed: those go on without replies, so nothing they send is opted out by
+  // surprise; a new workspace starts from DEFAULT_SIMULATOR's small share.
+  /** The share of delivered messages that get a reply, 0..1; 0 or absent means none. */
+  reply_share: z.number().min(0).max(1).optional(),
+  /** The share of those replies that ask to opt out (`لغو۱۱`, `11`, ...), 0..1; absent means none. */
+  optout_share: z.number().min(0).max(1).optional(),
+  /** How long after the delivery the reply comes (absent: DEFAULT_REPLY_MS). */
+  reply_ms: z.number().int().nonnegative().max(MAX_SIMULATOR_DELAY_MS).optional(),
 });
 export type Simulator = z.infer<typeof SimulatorSchema>;
 

@@ -12,6 +12,7 @@ import campaignDrafts from './0010-campaign-drafts';
 import lineNumbersAscii from './0011-line-numbers-ascii';
 import keyedApiKeyHashes from './0012-keyed-api-key-hashes';
 import apiV1 from './0013-api-v1';
+import inbound from './0014-inbound';
 
 export interface Migration {
   name: string;
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   { name: '0011-line-numbers-ascii', sql: lineNumbersAscii },
   { name: '0012-keyed-api-key-hashes', sql: keyedApiKeyHashes },
   { name: '0013-api-v1', sql: apiV1 },
+  { name: '0014-inbound', sql: inbound },
 ];

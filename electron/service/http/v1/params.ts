@@ -1,7 +1,7 @@
 // The parameters of a version 1 call, as that provider's clients send them
 // (reference/kavenegar-v1.md §0): GET query or POST form (or JSON) body, the two merged; a key
-// repeated (Go and Node clients send lists that way) joined with commas as a comma list would be;
-// an empty value (`token2=`, `localid=`) the same as an absent one; `date=0` meaning now.
+// repeated (Go and Node clients send lists that way) read as a comma list would be; an empty value
+// (`token2=`, `localid=`) the same as an absent one; `date=0` meaning now.
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import { toAsciiDigits } from '../../../../shared/digits';
@@ -9,7 +9,8 @@ import { toAsciiDigits } from '../../../../shared/digits';
 type Raw = Record<string, unknown> | null | undefined;
 
 export class V1Params {
-  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+  /** Per lower-cased name, its values in the order they came (query first), empty ones left out. */
+  private constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
 
   /** The query and the body of a request, merged: a key in both has both values, query first. */
   static from(query: unknown, body: unknown): V1Params {
@@ -18,28 +19,26 @@ export class V1Params {
       if (source === null || typeof source !== 'object' || Array.isArray(source)) continue;
       for (const [key, value] of Object.entries(source)) {
         const name = key.toLowerCase();
-        // Repeated keys (or a JSON body's array) are joined as a comma list would be, unless a
-        // member holds a comma itself (a sendarray text): then the array goes on as JSON.
-        const members = Array.isArray(value)
-          ? value.some((one) => typeof one !== 'string' || one.includes(','))
-            ? [JSON.stringify(value)]
-            : value
-          : [value];
-        for (const one of members) {
-          const text = scalar(one);
-          if (text === undefined || text === '') continue;
-          const list = values.get(name);
-          if (list) list.push(text);
-          else values.set(name, [text]);
-        }
+        // Repeated keys (a parsed form's array) and a JSON body's array are kept as one JSON array,
+        // the form sendarray's fields take: a member may hold a comma itself (a sendarray text),
+        // which a comma list would cut in two, and an empty member keeps its place.
+        const text = Array.isArray(value)
+          ? value.length === 0
+            ? undefined
+            : JSON.stringify(value.map((one) => scalar(one) ?? ''))
+          : scalar(value);
+        if (text === undefined || text === '') continue;
+        const list = values.get(name);
+        if (list) list.push(text);
+        else values.set(name, [text]);
       }
     }
-    return new V1Params(new Map([...values].map(([key, list]) => [key, list.join(',')])));
+    return new V1Params(values);
   }
 
-  /** The value, or undefined when absent or empty. Names are case-insensitive. */
+  /** The value (repeated ones joined with commas), or undefined when absent or empty. Names are case-insensitive. */
   string(name: string): string | undefined {
-    return this.values.get(name.toLowerCase());
+    return this.values.get(name.toLowerCase())?.join(',');
   }
 
   /** A value the method cannot do without: 400 when absent. */
@@ -49,18 +48,23 @@ export class V1Params {
     return value;
   }
 
-  /** A comma list (`receptor=0912…,0935…`) or a JSON array, trimmed, empty members dropped. */
+  /**
+   * A comma list (`receptor=0912…,0935…`), repeated keys (each maybe a comma list itself, as the
+   * provider's server joins them), or a JSON array; trimmed, empty members dropped.
+   */
   list(name: string): string[] | undefined {
-    const value = this.string(name);
-    if (value === undefined) return undefined;
-    if (value.trimStart().startsWith('['))
-      return this.array(name)!
-        .map((part) => part.trim())
-        .filter(Boolean);
-    return value
-      .split(',')
+    return this.parts(name)
+      ?.flatMap((part) => part.split(','))
       .map((part) => part.trim())
       .filter((part) => part !== '');
+  }
+
+  /**
+   * A list parallel to another (`localid` beside `receptor`): as array(), with empty members kept
+   * as undefined, so that the n-th member stays the n-th receptor's.
+   */
+  members(name: string): (string | undefined)[] | undefined {
+    return this.parts(name)?.map((part) => part.trim() || undefined);
   }
 
   /** A whole number (Persian or Arabic digits too); 400 when it is something else. */
@@ -85,25 +89,21 @@ export class V1Params {
   }
 
   /**
-   * sendarray's arrays: a JSON array in one field (what every official client sends), or else a
-   * comma list (a client that sent repeated keys). 400 when it is JSON but not an array.
+   * sendarray's arrays: a JSON array in one field (what every official client sends; repeated keys
+   * arrive so too), else a comma list. 400 when it is JSON but not an array. Members of a JSON array
+   * are as sent; those of a comma list trimmed.
    */
   array(name: string): string[] | undefined {
-    const value = this.string(name);
-    if (value === undefined) return undefined;
-    if (!value.trimStart().startsWith('['))
-      return value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
-    }
-    if (!Array.isArray(parsed)) throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
-    return parsed.map((member) => (member === null || member === undefined ? '' : String(member)));
+    return this.parts(name);
+  }
+
+  /** The members of every value of the name: a JSON array's one by one, a comma list's split. */
+  private parts(name: string): string[] | undefined {
+    const values = this.values.get(name.toLowerCase());
+    if (values === undefined) return undefined;
+    return values.flatMap((value) =>
+      value.trimStart().startsWith('[') ? jsonArray(name, value) : value.split(',').map((part) => part.trim()),
+    );
   }
 
   /**
@@ -130,6 +130,18 @@ export class V1Params {
     if (value < 0) throw new ServiceError(ApiCode.BadRequest, `${name} is not a Unix time`);
     return value * 1000;
   }
+}
+
+/** A JSON array's members as text (null as ''); 400 when the text is not a JSON array. */
+function jsonArray(name: string, value: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
+  }
+  if (!Array.isArray(parsed)) throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
+  return parsed.map((member) => (member === null || member === undefined ? '' : String(member)));
 }
 
 function scalar(value: unknown): string | undefined {

@@ -1,3 +1,90 @@
-import type { V1Methods } from './routes';
+// Version 1's reads (reference/kavenegar-v1.md §1.5–1.8, 1.10, 1.11): the outbox by id, by range,
+// newest first and counted (messaging/outbox.ts), and the inbox (messaging/inbox.ts). Only the
+// mapping of parameters lives here; the limits and ranges are the core's.
+//   startdate absent: 400; not a Unix time: 400; enddate before startdate or a range wider than a
+//   day: 417 (readRange). The Go client's misspelt `endate` is read as `enddate`.
+import type { V1Call, V1Methods } from './routes';
+import { LATEST_LIMIT, readRange, type TimeRange } from '../../messaging/outbox';
+import { ServiceError } from '../../errors';
+import { ApiCode } from '../../../../shared/status';
+import { unixSeconds } from '../../clock';
 
-export const readMethods: V1Methods = {};
+function range({ core, params }: V1Call): TimeRange {
+  const from = params.time('startdate');
+  if (from === undefined) throw new ServiceError(ApiCode.BadRequest, 'startdate is required');
+  return readRange(from, params.time('enddate') ?? params.time('endate'), core.clock.now());
+}
+
+/** A range as the count methods answer it: Unix seconds. */
+function rangeSeconds(span: TimeRange): { startdate: number; enddate: number } {
+  return { startdate: unixSeconds(span.from), enddate: unixSeconds(span.to) };
+}
+
+/** `isread` as receive/countinbox take it: 0 or 1; anything else is 400. */
+function isRead(value: number | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 0 && value !== 1) throw new ServiceError(ApiCode.BadRequest, 'isread is 0 or 1');
+  return value === 1;
+}
+
+export const readMethods: V1Methods = {
+  'sms/select': {
+    needsConfiguredIp: true,
+    handler: ({ core, account, params }) => {
+      const ids = params.ints('messageid');
+      if (ids === undefined || ids.length === 0) throw new ServiceError(ApiCode.BadRequest, 'messageid is required');
+      return core.messaging.outbox.select(account.id, ids);
+    },
+  },
+
+  'sms/selectoutbox': {
+    needsConfiguredIp: true,
+    handler: (call) => call.core.messaging.outbox.between(call.account.id, range(call), call.params.string('sender')),
+  },
+
+  'sms/latestoutbox': {
+    needsConfiguredIp: true,
+    handler: ({ core, account, params }) =>
+      core.messaging.outbox.latest(account.id, params.int('pagesize') ?? LATEST_LIMIT, params.string('sender')),
+  },
+
+  'sms/countoutbox': {
+    handler: (call) => {
+      const span = range(call);
+      const statuses = call.params.ints('status');
+      return [{ ...rangeSeconds(span), ...call.core.messaging.outbox.count(call.account.id, span, statuses) }];
+    },
+  },
+
+  'sms/receive': {
+    handler: ({ core, account, params }) => {
+      const line = core.messaging.outbox.ownLine(account.id, params.required('linenumber'));
+      const read = isRead(params.int('isread'));
+      if (read === undefined) throw new ServiceError(ApiCode.BadRequest, 'isread is required');
+      return core.inbox.receive(account.id, line.number, read).map((row) => ({
+        messageid: row.id,
+        message: row.text,
+        sender: row.sender,
+        receptor: row.line_number,
+        date: unixSeconds(row.received_at),
+      }));
+    },
+  },
+
+  'sms/countinbox': {
+    handler: (call) => {
+      const { core, account, params } = call;
+      const span = range(call);
+      const linenumber = params.string('linenumber');
+      const lineNumber =
+        linenumber === undefined ? undefined : core.messaging.outbox.ownLine(account.id, linenumber).number;
+      const sumcount = core.inbox.count(account.id, {
+        from: span.from,
+        to: span.to,
+        lineNumber,
+        isRead: isRead(params.int('isread')),
+      });
+      return [{ ...rangeSeconds(span), sumcount }];
+    },
+  },
+};

@@ -3,6 +3,10 @@
 // (seed, message id), so a seed always gives the same outcomes. What it still has to report lives
 // in simulator_due (ranges of ids, as the lifecycle's own due times), written in the hand-over's
 // transaction, so a crash neither loses nor repeats a report.
+// Replies too: a reply_share of the delivered messages get one reply_ms after the delivery, an
+// optout_share of them asking to opt out, drawn by other hashes of the same (seed, id). A pending
+// reply is a row of simulator_replies, written with the delivery's report and deleted with the
+// reply's recording, each in one transaction.
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Settings, SimulatorSettings } from '../../settings/settings';
@@ -10,6 +14,7 @@ import type { Worker } from '../../jobs/scheduler';
 import { FINAL_STATUSES, MessageStatus } from '../../../../shared/lifecycle';
 import { DueRanges, DueRuns } from '../due-ranges';
 import { BATCH } from '../lifecycle';
+import { DEFAULT_REPLY_MS } from '../../../../shared/ipc/contracts/settings';
 import type { Carrier, CarrierReports, Handover, Outcome } from './carrier';
 
 /** A deterministic uniform number in [0, 1) from (seed, id): splitmix32-style mixing. */
@@ -22,7 +27,7 @@ export function draw(seed: number, id: number): number {
 }
 
 /** The simulator ends every message in one of the final statuses, by the configured shares. */
-export function outcomeFor(simulator: SimulatorSettings, id: number): MessageStatus {
+export function outcomeFor(simulator: Pick<SimulatorSettings, 'seed' | 'outcomes'>, id: number): MessageStatus {
   const shares = FINAL_STATUSES.map((status) =>
     Math.max(0, simulator.outcomes[String(status) as keyof SimulatorSettings['outcomes']] ?? 0),
   );
@@ -35,26 +40,93 @@ export function outcomeFor(simulator: SimulatorSettings, id: number): MessageSta
   return MessageStatus.Delivered;
 }
 
+// Other draws of the same (seed, id) than the outcome's: whether a reply comes, whether it opts out,
+// and which text it has.
+const REPLY_SALT = 0x2545f491;
+const OPT_OUT_SALT = 0x68e31da4;
+const TEXT_SALT = 0x1b873593;
+
+/** What customers answer, in the ways they write. */
+export const REPLY_TEXTS: readonly string[] = [
+  'ممنون',
+  'مرسی، دریافت شد',
+  'سلام، قیمتش چنده؟',
+  'کی ارسال میشه؟',
+  'ساعت ۱۱ میام',
+  'لطفا با من تماس بگیرید',
+  'Thanks!',
+  'ok',
+];
+/** How they ask to leave the list: Persian and Latin words, Persian, Arabic and Latin digits. */
+export const OPT_OUT_TEXTS: readonly string[] = ['11', 'لغو', 'لغو۱۱', 'laghv', 'لغو 11', '١١'];
+
+/** Whether a delivered message gets a reply (0 never does). */
+export function repliesTo(simulator: SimulatorSettings, id: number): boolean {
+  const share = simulator.reply_share ?? 0;
+  return share > 0 && draw(simulator.seed ^ REPLY_SALT, id) < share;
+}
+
+/** The text of the reply to message `id`. */
+export function replyText(simulator: SimulatorSettings, id: number): string {
+  const texts = draw(simulator.seed ^ OPT_OUT_SALT, id) < (simulator.optout_share ?? 0) ? OPT_OUT_TEXTS : REPLY_TEXTS;
+  return texts[Math.floor(draw(simulator.seed ^ TEXT_SALT, id) * texts.length)]!;
+}
+
+/** A reply the simulator makes a customer send. */
+export interface SimulatedReply {
+  accountId: number;
+  lineNumber: string;
+  sender: string;
+  text: string;
+  receivedAt: number;
+  replyTo: number;
+}
+
+interface ReplyRow {
+  message_id: number;
+  account_id: number | null;
+  receptor: string | null;
+  line_number: string | null;
+}
+
 export class SimulatorCarrier implements Carrier {
   readonly name = 'simulator';
   readonly worker: Worker;
   private readonly pending: DueRanges;
   private readonly handedStmt;
+  private readonly replyAddStmt;
+  private readonly replyNextStmt;
+  private readonly replyDueStmt;
+  private readonly replyDropStmt;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: Settings,
     private readonly reports: CarrierReports,
+    /** Records replies (the Inbox), inside the simulator's transaction; without it, no replies. */
+    private readonly replies?: (replies: SimulatedReply[]) => void,
   ) {
     this.pending = new DueRanges(db, 'simulator_due');
     this.handedStmt = db.prepare<[number, number, number, number], { id: number }>(
       'SELECT id FROM messages WHERE id BETWEEN ? AND ? AND status = ? ORDER BY id LIMIT ?',
     );
+    this.replyAddStmt = db.prepare('INSERT OR IGNORE INTO simulator_replies (message_id, due_at) VALUES (?, ?)');
+    this.replyNextStmt = db.prepare<[], number | null>('SELECT MIN(due_at) FROM simulator_replies').pluck();
+    this.replyDueStmt = db.prepare<[number, number], ReplyRow>(
+      `SELECT r.message_id, m.account_id, m.receptor, s.sender AS line_number
+       FROM simulator_replies r LEFT JOIN messages m ON m.id = r.message_id LEFT JOIN sends s ON s.id = m.send_id
+       WHERE r.due_at <= ? ORDER BY r.due_at, r.message_id LIMIT ?`,
+    );
+    this.replyDropStmt = db.prepare('DELETE FROM simulator_replies WHERE message_id = ?');
     this.worker = {
       name: 'simulator',
-      nextDueAt: () => this.pending.nextDueAt(),
-      runDue: () => this.deliver(),
+      nextDueAt: () => {
+        const delivery = this.pending.nextDueAt();
+        const reply = this.replyNextStmt.get() ?? null;
+        return delivery === null ? reply : reply === null ? delivery : Math.min(delivery, reply);
+      },
+      runDue: () => this.deliver() || this.reply(),
     };
   }
 
@@ -74,8 +146,42 @@ export class SimulatorCarrier implements Carrier {
       const rows = this.handedStmt.all(range.first_id, range.last_id, MessageStatus.HandedToCarrier, BATCH);
       this.pending.consume(range, rows.length < BATCH ? range.last_id : rows[rows.length - 1]!.id);
       const outcomes: Outcome[] = rows.map((row) => ({ id: row.id, status: outcomeFor(simulator, row.id) }));
-      // Nested in this transaction: the reports and the range taken off commit together.
-      this.reports.report(outcomes);
+      // Nested in this transaction: the reports, the replies they bring and the range taken off
+      // commit together.
+      const changes = this.reports.report(outcomes);
+      if (this.replies) {
+        const at = this.clock.now() + (simulator.reply_ms ?? DEFAULT_REPLY_MS);
+        for (const change of changes)
+          if (change.status === MessageStatus.Delivered && repliesTo(simulator, change.id))
+            this.replyAddStmt.run(change.id, at);
+      }
+      return true;
+    })();
+  }
+
+  /** Records one due batch of replies; false when none was due. */
+  private reply(): boolean {
+    const record = this.replies;
+    if (!record) return false;
+    const simulator = this.settings.simulator();
+    return this.db.transaction(() => {
+      const rows = this.replyDueStmt.all(this.clock.now(), BATCH);
+      if (rows.length === 0) return false;
+      const replies: SimulatedReply[] = [];
+      for (const row of rows) {
+        this.replyDropStmt.run(row.message_id);
+        // A message deleted since (its account removed) gets no reply.
+        if (row.account_id === null || row.receptor === null || row.line_number === null) continue;
+        replies.push({
+          accountId: row.account_id,
+          lineNumber: row.line_number,
+          sender: row.receptor,
+          text: replyText(simulator, row.message_id),
+          receivedAt: this.clock.now(),
+          replyTo: row.message_id,
+        });
+      }
+      if (replies.length > 0) record(replies);
       return true;
     })();
   }

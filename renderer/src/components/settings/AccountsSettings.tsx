@@ -1,4 +1,5 @@
-// Accounts: list with active switch and credit, and a new account.
+// Accounts: list with active switch and credit, a new account, and the chosen account's IP
+// allow-list (API version 1).
 import { Button, Group, Paper, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,7 @@ import { useStores } from '../../stores/context';
 import { digits, formatDate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
+import { IpAllowlistEditor } from './IpAllowlistEditor';
 
 export function AccountsSettings() {
   const { t } = useTranslation();
@@ -70,6 +72,7 @@ export function AccountsSettings() {
           </Table.Tbody>
         </Table>
       </Paper>
+      <IpAllowlistEditor account={accounts.find((account) => account.id === accountId)} />
       <Paper withBorder p="md" maw={520}>
         <form
           onSubmit={async (event) => {

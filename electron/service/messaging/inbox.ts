@@ -1,0 +1,271 @@
+// Inbound messages: what customers send to the account's lines (today the simulator's replies;
+// an upstream's later). A reply that, as a whole, asks to opt out (shared/optout.ts isOptOutReply)
+// puts its sender on the account's opt-out list in the transaction that records it.
+//
+// Public API (core.inbox):
+//   record({accountId, lineNumber, sender, text, receivedAt?, replyTo?}) -> InboundMessage
+//   recordAll(inputs)                          -> InboundMessage[] (one transaction)
+//   receive(accountId, lineNumber, isRead, limit = 100) -> InboundMessage[]
+//       isRead false: the unread ones, oldest first, marked read in the same transaction (API v1's
+//       sms/receive with isread=0); true: the read ones, newest first.
+//   count(accountId, {from, to, lineNumber?, isRead?}) -> number (from <= received_at < to, ms)
+//   list(accountId, {before?, limit?, unread_only?, opt_outs_only?, search?}) -> {items, next}
+//       the Inbox page: newest first, each with the message it answers
+//   markRead(accountId, ids?) -> number changed;  counts(accountId) -> {unread, total}
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import { isOptOutReply } from '../../../shared/optout';
+import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
+import { normalizeLineNumber } from '../../../shared/lines';
+import { escapeLike } from '../contacts/segments';
+import type {
+  InboundMessage,
+  InboxCounts,
+  InboxFilter,
+  InboxItem,
+  InboxPage,
+} from '../../../shared/ipc/contracts/inbox';
+
+export type { InboundMessage, InboxItem, InboxPage, InboxCounts };
+
+export interface InboundInput {
+  accountId: number;
+  /** Our line that received it (any digits). */
+  lineNumber: string;
+  /** The customer's number, in any accepted form; kept as 09xxxxxxxxx when it is a mobile number. */
+  sender: string;
+  text: string;
+  /** Default: now. */
+  receivedAt?: number;
+  /** The message it answers, when known. */
+  replyTo?: number | null;
+}
+
+/** What recording needs of the contacts domain's opt-out list. */
+export interface InboxOptOuts {
+  add(accountId: number, phones: readonly string[]): { added: number };
+}
+
+export interface InboundRecorded {
+  accountId: number;
+  ids: number[];
+  optOuts: number;
+}
+
+interface Row {
+  id: number;
+  line_number: string;
+  sender: string;
+  text: string;
+  received_at: number;
+  read_at: number | null;
+  reply_to: number | null;
+  opt_out: number;
+}
+
+interface ItemRow extends Row {
+  replied_id: number | null;
+  replied_text: string | null;
+  replied_at: number | null;
+  replied_line: string | null;
+}
+
+const COLUMNS = 'id, line_number, sender, text, received_at, read_at, reply_to, opt_out';
+/** The page's rows and API reads are bounded: a caller asking more gets this many. */
+const MAX_LIMIT = 500;
+/** IN lists are chunked (STYLE.md) well below SQLite's parameter limit. */
+const CHUNK = 500;
+
+const toMessage = (row: Row): InboundMessage => ({ ...row, opt_out: row.opt_out === 1 });
+const bound = (limit: number) => Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_LIMIT);
+
+export class Inbox {
+  private readonly insertStmt;
+  private readonly unreadStmt;
+  private readonly unreadAllLinesStmt;
+  private readonly readStmt;
+  private readonly readAllLinesStmt;
+  private readonly markStmt;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    /** The contacts domain's opt-out list (read lazily: it is built after messaging). */
+    private readonly optouts: () => InboxOptOuts,
+    /** Told after replies were recorded (pushes to the window). */
+    private readonly onRecorded: (recorded: InboundRecorded) => void = () => undefined,
+  ) {
+    this.insertStmt = db.prepare<[number, string, string, string, number, number | null, number], Row>(
+      `INSERT INTO inbound_messages (account_id, line_number, sender, text, received_at, reply_to, opt_out)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    );
+    this.unreadStmt = db.prepare<[number, string, number], Row>(
+      `SELECT ${COLUMNS} FROM inbound_messages WHERE account_id = ? AND line_number = ? AND read_at IS NULL ORDER BY id LIMIT ?`,
+    );
+    this.unreadAllLinesStmt = db.prepare<[number, number], Row>(
+      `SELECT ${COLUMNS} FROM inbound_messages WHERE account_id = ? AND read_at IS NULL ORDER BY id LIMIT ?`,
+    );
+    this.readStmt = db.prepare<[number, string, number], Row>(
+      `SELECT ${COLUMNS} FROM inbound_messages WHERE account_id = ? AND line_number = ? AND read_at IS NOT NULL ORDER BY id DESC LIMIT ?`,
+    );
+    this.readAllLinesStmt = db.prepare<[number, number], Row>(
+      `SELECT ${COLUMNS} FROM inbound_messages WHERE account_id = ? AND read_at IS NOT NULL ORDER BY id DESC LIMIT ?`,
+    );
+    this.markStmt = db.prepare('UPDATE inbound_messages SET read_at = ? WHERE id = ? AND read_at IS NULL');
+  }
+
+  record(input: InboundInput): InboundMessage {
+    return this.recordAll([input])[0]!;
+  }
+
+  /** Records replies in one transaction; an opt-out reply's sender goes on its account's list in it too. */
+  recordAll(inputs: readonly InboundInput[]): InboundMessage[] {
+    const now = this.clock.now();
+    const recorded = new Map<number, InboundRecorded>();
+    const rows = this.db.transaction(() =>
+      inputs.map((input) => {
+        const sender = normalizePhone(input.sender) ?? input.sender.trim();
+        // Only a number the list can hold is an opt-out (a short code or a name cannot be).
+        const optOut = isOptOutReply(input.text) && normalizePhone(sender) !== null;
+        if (optOut) this.optouts().add(input.accountId, [sender]);
+        const row = this.insertStmt.get(
+          input.accountId,
+          normalizeLineNumber(input.lineNumber),
+          sender,
+          input.text,
+          input.receivedAt ?? now,
+          input.replyTo ?? null,
+          optOut ? 1 : 0,
+        )!;
+        const entry = recorded.get(input.accountId) ?? { accountId: input.accountId, ids: [], optOuts: 0 };
+        entry.ids.push(row.id);
+        if (optOut) entry.optOuts++;
+        recorded.set(input.accountId, entry);
+        return toMessage(row);
+      }),
+    )();
+    for (const entry of recorded.values()) this.onRecorded(entry);
+    return rows;
+  }
+
+  /** API v1's sms/receive. lineNumber null: every line of the account. */
+  receive(accountId: number, lineNumber: string | null, isRead: boolean, limit = 100): InboundMessage[] {
+    const take = bound(limit);
+    const line = lineNumber === null ? null : normalizeLineNumber(lineNumber);
+    if (isRead)
+      return (
+        line === null ? this.readAllLinesStmt.all(accountId, take) : this.readStmt.all(accountId, line, take)
+      ).map(toMessage);
+    const now = this.clock.now();
+    return this.db.transaction(() => {
+      const rows =
+        line === null ? this.unreadAllLinesStmt.all(accountId, take) : this.unreadStmt.all(accountId, line, take);
+      for (const row of rows) {
+        this.markStmt.run(now, row.id);
+        row.read_at = now;
+      }
+      return rows.map(toMessage);
+    })();
+  }
+
+  /** How many arrived from `from` (inclusive) to `to` (exclusive), ms; on one line and read or not, when given. */
+  count(
+    accountId: number,
+    { from, to, lineNumber, isRead }: { from: number; to: number; lineNumber?: string | null; isRead?: boolean | null },
+  ): number {
+    let sql = 'SELECT count(*) FROM inbound_messages WHERE account_id = ? AND received_at >= ? AND received_at < ?';
+    const params: Array<number | string> = [accountId, from, to];
+    if (lineNumber !== undefined && lineNumber !== null && lineNumber !== '') {
+      sql += ' AND line_number = ?';
+      params.push(normalizeLineNumber(lineNumber));
+    }
+    if (isRead === true) sql += ' AND read_at IS NOT NULL';
+    if (isRead === false) sql += ' AND read_at IS NULL';
+    return (
+      this.db
+        .prepare<unknown[], number>(sql)
+        .pluck()
+        .get(...params) ?? 0
+    );
+  }
+
+  /** The Inbox page: newest first, `before` the previous page's `next`; each reply with the message it answers. */
+  list(accountId: number, options: InboxFilter & { before?: number; limit?: number } = {}): InboxPage {
+    const take = Math.max(bound(options.limit ?? 50), 1);
+    const where = ['i.account_id = ?'];
+    const params: Array<number | string> = [accountId];
+    if (options.before !== undefined) {
+      where.push('i.id < ?');
+      params.push(options.before);
+    }
+    if (options.unread_only) where.push('i.read_at IS NULL');
+    if (options.opt_outs_only) where.push('i.opt_out = 1');
+    const term = options.search?.trim() ?? '';
+    if (term !== '') {
+      // Not a number at all: no sender can match.
+      const digits = phoneSearchDigits(term);
+      if (digits === null) return { items: [], next: null };
+      where.push("i.sender LIKE ? ESCAPE '\\'");
+      params.push(`%${escapeLike(digits)}%`);
+    }
+    // The answered message must be this account's: a reply_to given by an upstream is not trusted.
+    const rows = this.db
+      .prepare<unknown[], ItemRow>(
+        `SELECT i.id, i.line_number, i.sender, i.text, i.received_at, i.read_at, i.reply_to, i.opt_out,
+                m.id AS replied_id, COALESCE(m.text, s.text) AS replied_text, m.created_at AS replied_at,
+                s.sender AS replied_line
+         FROM inbound_messages i
+         LEFT JOIN messages m ON m.id = i.reply_to AND m.account_id = i.account_id
+         LEFT JOIN sends s ON s.id = m.send_id
+         WHERE ${where.join(' AND ')}
+         ORDER BY i.id DESC LIMIT ?`,
+      )
+      .all(...params, take + 1);
+    const more = rows.length > take;
+    const items = rows
+      .slice(0, take)
+      .map(({ replied_id, replied_text, replied_at, replied_line, ...row }): InboxItem => ({
+        ...toMessage(row),
+        replied:
+          replied_id === null
+            ? null
+            : { id: replied_id, text: replied_text ?? '', sent_at: replied_at ?? 0, line_number: replied_line ?? '' },
+      }));
+    return { items, next: more ? items[items.length - 1]!.id : null };
+  }
+
+  /** Marks replies read (all the account's unread ones when `ids` is absent); returns how many changed. */
+  markRead(accountId: number, ids?: readonly number[]): number {
+    const now = this.clock.now();
+    if (ids === undefined)
+      return this.db
+        .prepare('UPDATE inbound_messages SET read_at = ? WHERE account_id = ? AND read_at IS NULL')
+        .run(now, accountId).changes;
+    let changed = 0;
+    this.db.transaction(() => {
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const chunk = ids.slice(i, i + CHUNK);
+        changed += this.db
+          .prepare(
+            `UPDATE inbound_messages SET read_at = ? WHERE account_id = ? AND read_at IS NULL AND id IN (${chunk.map(() => '?').join(',')})`,
+          )
+          .run(now, accountId, ...chunk).changes;
+      }
+    })();
+    return changed;
+  }
+
+  counts(accountId: number): InboxCounts {
+    const unread =
+      this.db
+        .prepare<[number], number>('SELECT count(*) FROM inbound_messages WHERE account_id = ? AND read_at IS NULL')
+        .pluck()
+        .get(accountId) ?? 0;
+    const total =
+      this.db
+        .prepare<[number], number>('SELECT count(*) FROM inbound_messages WHERE account_id = ?')
+        .pluck()
+        .get(accountId) ?? 0;
+    return { unread, total };
+  }
+}
