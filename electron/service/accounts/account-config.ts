@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import type { Accounts } from './accounts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { normalizeLineNumber, permissionFor, type Origin } from '../../../shared/lines';
+import { normalizeLineNumber, type Origin } from '../../../shared/lines';
 import { toAsciiDigits } from '../../../shared/digits';
 
 export const LOG_LEVELS = ['justfaults', 'enabled', 'disabled'] as const;
@@ -99,9 +99,7 @@ export class AccountConfig {
   defaultSender(accountId: number, origin: Origin): string {
     const configured = this.get(accountId).defaultsender;
     if (configured !== '') return configured;
-    const line = this.accounts
-      .listLines(accountId)
-      .find((one) => one.provider === 'sms' && one.active && one[permissionFor(origin)]);
+    const line = this.accounts.firstSmsLine(accountId, origin);
     if (!line)
       throw new ServiceError(ApiCode.InvalidSender, 'no sender given and no default sender', 'no_default_sender');
     return line.number;

@@ -353,6 +353,14 @@ export class Accounts {
       .map(toLine);
   }
 
+  /**
+   * The line a send that names none goes out on (a version 1 send without a default sender, a
+   * verify template without its own line): the account's first SMS line that may send for `origin`.
+   */
+  firstSmsLine(accountId: number, origin: Origin): Line | undefined {
+    return this.listLines(accountId).find((line) => line.provider === 'sms' && senderLineFault(line, origin) === null);
+  }
+
   private knownLine(accountId: number, number: string): Line {
     const line = this.typedLine(accountId, number);
     if (!line) throw new ServiceError(ApiCode.NotFound, `line ${number}`, 'line_not_found');

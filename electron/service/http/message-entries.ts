@@ -10,7 +10,56 @@
 import type { FastifyReply } from 'fastify';
 import type { MessageInfo } from '../../../shared/api';
 import { ApiCode } from '../../../shared/status';
+import { MessageStatus, messageStatusText } from '../../../shared/lifecycle';
+import { ReceiverKind } from '../../../shared/receivers';
+import type { Acceptance } from '../messaging/accept';
+import { unixSeconds } from '../clock';
 import { envelope } from './envelope';
+
+/**
+ * Spec 2.2, for every generation (v1, v2, v3): one entry per submitted receiver, in order; invalid
+ * (0) and duplicate (15) entries carry no message.
+ */
+export function messageInfos(acceptance: Acceptance): MessageInfo[] {
+  const { classified, price, texts, costs, firstMessageId, status, line } = acceptance;
+  const date = unixSeconds(acceptance.createdAt);
+  const statustext = messageStatusText[status];
+  const entries: MessageInfo[] = new Array(classified.kinds.length);
+  let n = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const kind = classified.kinds[i]!;
+    const receptor = classified.receptors[i]!;
+    if (kind === ReceiverKind.Valid) {
+      entries[i] = {
+        messageid: firstMessageId + n,
+        message: texts?.[n] ?? price.text,
+        status,
+        statustext,
+        sender: line.number,
+        receptor,
+        date,
+        cost: costs?.[n] ?? price.costRials,
+      };
+      n++;
+    } else entries[i] = rejectedInfo(kind, receptor);
+  }
+  return entries;
+}
+
+/** The entry of a receiver that was not sent: invalid (0) or duplicate (15), messageid 0. */
+export function rejectedInfo(kind: ReceiverKind, receptor: string): MessageInfo {
+  const rejected = kind === ReceiverKind.Duplicate ? MessageStatus.Duplicate : MessageStatus.Invalid;
+  return {
+    messageid: 0,
+    message: '',
+    status: rejected,
+    statustext: messageStatusText[rejected],
+    sender: '',
+    receptor,
+    date: 0,
+    cost: 0,
+  };
+}
 
 /** Sends `entries` in the success envelope, as Fastify would with JSON.stringify, only faster. */
 export function sendMessageEntries(reply: FastifyReply, entries: readonly MessageInfo[]): FastifyReply {

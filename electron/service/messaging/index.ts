@@ -14,6 +14,7 @@ import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
 import { Dashboard } from './dashboard';
 import { Outbox } from './outbox';
+import { Multichannel } from './multichannel';
 import { SimulatorCarrier, type SimulatedReply } from './carriers/simulator';
 import type { CarrierFactory } from './carriers/carrier';
 
@@ -39,6 +40,8 @@ export interface MessagingDeps {
 
 export interface Messaging {
   accept: Accept;
+  /** One call over several channels (API version 3), all or nothing. */
+  multichannel: Multichannel;
   lifecycle: Lifecycle;
   statusLookup: StatusLookup;
   /** The app's message views (lists, counts, timelines, export pages). */
@@ -73,6 +76,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
   return {
     accept,
+    multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db),
     queries: new MessageQueries(db),

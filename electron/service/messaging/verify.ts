@@ -10,7 +10,6 @@ import type { Accept, Recorded } from './accept';
 import type { Templates } from './templates';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { senderLineFault } from '../../../shared/lines';
 import { fillTemplate, placeholdersOf, TEMPLATE_TOKENS, type TemplateToken } from '../../../shared/verify-templates';
 
 /** The longest token (§1.13: "≤100 chars"); longer is 422. */
@@ -102,9 +101,7 @@ export class Verify {
 
   /** A template without its own line goes out on the account's first SMS line that may send by API (412 when none). */
   private defaultLine(accountId: number): Line {
-    const line = this.accounts
-      .listLines(accountId)
-      .find((one) => one.provider === 'sms' && senderLineFault(one, 'api-v1') === null);
+    const line = this.accounts.firstSmsLine(accountId, 'api-v1');
     if (!line) throw new ServiceError(ApiCode.InvalidSender, 'no SMS line of the account may send by API');
     return line;
   }

@@ -5,58 +5,9 @@ import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { OUTBOX_PATH } from '../server';
 import { sendError, sendOk } from '../envelope';
-import { sendMessageEntries } from '../message-entries';
+import { messageInfos, sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
-import { MessageStatus, messageStatusText } from '../../../../shared/lifecycle';
-import { ReceiverKind } from '../../../../shared/receivers';
-import type { Acceptance } from '../../messaging/accept';
-import { unixSeconds } from '../../clock';
-import {
-  MAX_RECEIVERS,
-  MAX_STATUS_IDS,
-  SendRequestSchema,
-  StatusRequestSchema,
-  type MessageInfo,
-} from '../../../../shared/api';
-
-/** Spec 2.2: one entry per submitted receiver, in order; invalid (0) and duplicate (15) entries carry no message. */
-function messageInfos(acceptance: Acceptance): MessageInfo[] {
-  const { classified, price, texts, costs, firstMessageId, status, line } = acceptance;
-  const date = unixSeconds(acceptance.createdAt);
-  const statustext = messageStatusText[status];
-  const entries: MessageInfo[] = new Array(classified.kinds.length);
-  let n = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const kind = classified.kinds[i]!;
-    const receptor = classified.receptors[i]!;
-    if (kind === ReceiverKind.Valid) {
-      entries[i] = {
-        messageid: firstMessageId + n,
-        message: texts?.[n] ?? price.text,
-        status,
-        statustext,
-        sender: line.number,
-        receptor,
-        date,
-        cost: costs?.[n] ?? price.costRials,
-      };
-      n++;
-    } else {
-      const rejected = kind === ReceiverKind.Invalid ? MessageStatus.Invalid : MessageStatus.Duplicate;
-      entries[i] = {
-        messageid: 0,
-        message: '',
-        status: rejected,
-        statustext: messageStatusText[rejected],
-        sender: '',
-        receptor,
-        date: 0,
-        cost: 0,
-      };
-    }
-  }
-  return entries;
-}
+import { MAX_RECEIVERS, MAX_STATUS_IDS, SendRequestSchema, StatusRequestSchema } from '../../../../shared/api';
 
 function isObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);

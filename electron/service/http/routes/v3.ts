@@ -7,12 +7,10 @@ import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { ApiCode } from '../../../../shared/status';
-import { MessageStatus, messageStatusText } from '../../../../shared/lifecycle';
-import { ReceiverKind } from '../../../../shared/receivers';
 import { MAX_RECEIVERS, MAX_STATUS_IDS, StatusRequestSchema } from '../../../../shared/api';
 import { V3SendRequestSchema, type V3MessageInfo } from '../../../../shared/api-v3';
-import { Multichannel, type ChannelAcceptance } from '../../messaging/multichannel';
-import { unixSeconds } from '../../clock';
+import type { ChannelAcceptance } from '../../messaging/multichannel';
+import { messageInfos } from '../message-entries';
 import { SEND_BODY_LIMIT_BYTES } from './v2-sms';
 
 /**
@@ -21,45 +19,7 @@ import { SEND_BODY_LIMIT_BYTES } from './v2-sms';
  * the entries of one channel are what version 2 would answer for that channel's send.
  */
 export function channelEntries(accepted: readonly ChannelAcceptance[]): V3MessageInfo[] {
-  const entries: V3MessageInfo[] = [];
-  for (const { channel, recorded } of accepted) {
-    const { classified, price, texts, costs, firstMessageId, status, line } = recorded;
-    const date = unixSeconds(recorded.createdAt);
-    const statustext = messageStatusText[status];
-    let n = 0;
-    for (let i = 0; i < classified.kinds.length; i++) {
-      const kind = classified.kinds[i]!;
-      const receptor = classified.receptors[i]!;
-      if (kind === ReceiverKind.Valid) {
-        entries.push({
-          messageid: firstMessageId + n,
-          message: texts?.[n] ?? price.text,
-          status,
-          statustext,
-          sender: line.number,
-          receptor,
-          date,
-          cost: costs?.[n] ?? price.costRials,
-          channel,
-        });
-        n++;
-      } else {
-        const rejected = kind === ReceiverKind.Invalid ? MessageStatus.Invalid : MessageStatus.Duplicate;
-        entries.push({
-          messageid: 0,
-          message: '',
-          status: rejected,
-          statustext: messageStatusText[rejected],
-          sender: '',
-          receptor,
-          date: 0,
-          cost: 0,
-          channel,
-        });
-      }
-    }
-  }
-  return entries;
+  return accepted.flatMap(({ channel, recorded }) => messageInfos(recorded).map((entry) => ({ ...entry, channel })));
 }
 
 function isObject(body: unknown): body is Record<string, unknown> {
@@ -67,7 +27,7 @@ function isObject(body: unknown): body is Record<string, unknown> {
 }
 
 export async function v3Routes(app: FastifyInstance, { core }: { core: Core }) {
-  const multichannel = new Multichannel(core.db, core.accounts, core.messaging.accept);
+  const { multichannel } = core.messaging;
 
   await app.register(async (authed) => {
     authed.addHook('onRequest', bearerAuth(core));

@@ -8,30 +8,21 @@ import type { V1Call, V1Methods } from './routes';
 import type { V1Params } from './params';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
-import { MessageStatus, messageStatusText } from '../../../../shared/lifecycle';
-import { classifyReceivers, ReceiverKind } from '../../../../shared/receivers';
+import { messageStatusText } from '../../../../shared/lifecycle';
+import { classifyReceivers } from '../../../../shared/receivers';
+import { messageInfos, rejectedInfo } from '../message-entries';
 import { normalizeReceiver } from '../../../../shared/phone';
 import { unixSeconds } from '../../clock';
 import type { Recorded } from '../../messaging/accept';
+import type { MessageInfo } from '../../../../shared/api';
 import type { EarlierMessage } from '../../messaging/local-ids';
 
 /** The reference's limits: 200 receptors a send, 500 ids a status or cancel (else 414). */
 export const V1_MAX_RECEPTORS = 200;
 export const V1_MAX_IDS = 500;
 
-/** The provider's message entry (reference §1). */
-export interface V1MessageEntry {
-  messageid: number;
-  message: string;
-  status: MessageStatus;
-  statustext: string;
-  sender: string;
-  receptor: string;
-  /** Unix seconds. */
-  date: number;
-  /** Rials. */
-  cost: number;
-}
+/** The provider's message entry (reference §1) is spec 2.2's. */
+export type V1MessageEntry = MessageInfo;
 
 /** One (sender, receptor, text) of a call, with its caller's local id. */
 interface Item {
@@ -112,37 +103,9 @@ function groupsOf(items: readonly Item[], fresh: readonly number[], repeats: 'du
 
 /** One entry per submitted receptor of a group: its message, or 0 (invalid) / 15 (duplicate) without one. */
 function groupEntries(recorded: Recorded | null, receptors: readonly string[]): V1MessageEntry[] {
-  const classified = recorded?.classified ?? classifyReceivers(receptors, 'strict');
-  let n = 0;
-  return classified.kinds.map((kind, i) => {
-    const receptor = classified.receptors[i]!;
-    if (recorded && kind === ReceiverKind.Valid) {
-      const { price, texts, costs, firstMessageId, status, line } = recorded;
-      const entry = {
-        messageid: firstMessageId + n,
-        message: texts?.[n] ?? price.text,
-        status,
-        statustext: messageStatusText[status],
-        sender: line.number,
-        receptor,
-        date: unixSeconds(recorded.createdAt),
-        cost: costs?.[n] ?? price.costRials,
-      };
-      n++;
-      return entry;
-    }
-    const rejected = kind === ReceiverKind.Duplicate ? MessageStatus.Duplicate : MessageStatus.Invalid;
-    return {
-      messageid: 0,
-      message: '',
-      status: rejected,
-      statustext: messageStatusText[rejected],
-      sender: '',
-      receptor,
-      date: 0,
-      cost: 0,
-    };
-  });
+  if (recorded) return messageInfos(recorded);
+  const classified = classifyReceivers(receptors, 'strict');
+  return classified.kinds.map((kind, i) => rejectedInfo(kind, classified.receptors[i]!));
 }
 
 /** The message a local id named, as it is now (its status may have moved on). */
