@@ -2,12 +2,11 @@
 // credit and fixed expiry, account/config's read and update (its checks are core.accountConfig's:
 // 400 for a value outside its set, 412 for a default sender that is not the account's line), and
 // utils/getdate's Tehran time without a key.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testSeed, KEY, INACTIVE_KEY, type TestServer } from '../helpers/server';
 import { ManualClock } from '../../electron/service/clock';
 import { NEVER_EXPIRES } from '../../electron/service/http/v1/account';
-import { apiCodeMessage, type ApiCode } from '../../shared/status';
+import { expectV1Error, expectV1Ok, v1, type V1Params } from './calls';
 
 // 08:00 UTC is 11:30 in Tehran (UTC+3:30, no daylight saving since 2022).
 const START = Date.UTC(2026, 2, 1, 8);
@@ -25,58 +24,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface V1Result {
-  status: number;
-  body: any;
-}
-
-/**
- * A v1 call: GET with a query, or POST with a form body; repeated keys from arrays. Over node:http,
- * not fetch: fetch (undici) turns any 407 answer into a network error without reading it.
- */
-async function v1(
-  path: string,
-  params: Record<string, string | number | Array<string | number>> = {},
-  options: { key?: string; method?: 'GET' | 'POST' } = {},
-): Promise<V1Result> {
-  const form = new URLSearchParams();
-  for (const [name, value] of Object.entries(params))
-    for (const one of Array.isArray(value) ? value : [value]) form.append(name, String(one));
-  const base = `${server.url}/v1/${options.key ?? KEY}/${path}.json`;
-  const post = options.method === 'POST';
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      post ? base : `${base}?${form.toString()}`,
-      {
-        method: post ? 'POST' : 'GET',
-        headers: post ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
-    request.end(post ? form.toString() : undefined);
-  });
-}
-
-function expectError(result: V1Result, code: ApiCode) {
-  expect(result.status).toBe(code);
-  expect(result.body).toEqual({ return: { status: code, message: apiCodeMessage[code] }, entries: null });
-}
-
-function expectOk(result: V1Result) {
-  expect(result.status, JSON.stringify(result.body)).toBe(200);
-  expect(result.body.return).toEqual({ status: 200, message: apiCodeMessage[200] });
-  return result.body.entries;
+/** A v1 call to this server: the seed's key and GET unless told otherwise. */
+function call(method: string, params: V1Params = {}, options: { key?: string; method?: 'GET' | 'POST' } = {}) {
+  return v1(server.url, options.key ?? KEY, method, params, options.method ?? 'GET');
 }
 
 describe('account/info', () => {
   it('answers the credit a send may spend, in rials, a far expiry and the type master, as an object', async () => {
-    const entries = expectOk(await v1('account/info'));
+    const entries = expectV1Ok(await call('account/info'));
     expect(entries).toEqual({ remaincredit: 10_000_000, expiredate: NEVER_EXPIRES, type: 'master' });
     expect(new Date(NEVER_EXPIRES * 1000).toISOString()).toBe('2100-01-01T00:00:00.000Z');
     server.core.messaging.accept.accept({
@@ -87,20 +42,20 @@ describe('account/info', () => {
       receivers: ['09120000001'],
       rule: 'strict',
     });
-    const after = expectOk(await v1('account/info', {}, { method: 'POST' }));
+    const after = expectV1Ok(await call('account/info', {}, { method: 'POST' }));
     expect(after.remaincredit).toBe(server.core.credit.available(acme));
     expect(after.remaincredit).toBeLessThan(10_000_000);
   });
 
   it('is the frame’s 403 and 401 for a bad or inactive key', async () => {
-    expectError(await v1('account/info', {}, { key: 'no-such-key' }), 403);
-    expectError(await v1('account/info', {}, { key: INACTIVE_KEY }), 401);
+    expectV1Error(await call('account/info', {}, { key: 'no-such-key' }), 403);
+    expectV1Error(await call('account/info', {}, { key: INACTIVE_KEY }), 401);
   });
 });
 
 describe('account/config', () => {
   it('reads the six settings, defaults first; changes those named, then reads them all', async () => {
-    expect(expectOk(await v1('account/config'))).toEqual({
+    expect(expectV1Ok(await call('account/config'))).toEqual({
       apilogs: 'justfaults',
       dailyreport: 'disabled',
       debugmode: 'disabled',
@@ -108,8 +63,8 @@ describe('account/config', () => {
       mincreditalarm: 0,
       resendfailed: 'disabled',
     });
-    const changed = expectOk(
-      await v1(
+    const changed = expectV1Ok(
+      await call(
         'account/config',
         { apilogs: 'enabled', mincreditalarm: 50_000, defaultsender: '30001111' },
         { method: 'POST' },
@@ -123,23 +78,23 @@ describe('account/config', () => {
       mincreditalarm: 50_000,
       resendfailed: 'disabled',
     });
-    expect(expectOk(await v1('account/config'))).toEqual(changed);
+    expect(expectV1Ok(await call('account/config'))).toEqual(changed);
     expect(server.core.accountConfig.get(acme)).toEqual(changed);
   });
 
   it('takes the PHP client’s `debug` for debugmode, and the Go client’s settings posted to account/info', async () => {
-    expect(expectOk(await v1('account/config', { debug: 'enabled' }))).toMatchObject({ debugmode: 'enabled' });
-    const viaInfo = expectOk(await v1('account/info', { dailyreport: 'enabled' }, { method: 'POST' }));
+    expect(expectV1Ok(await call('account/config', { debug: 'enabled' }))).toMatchObject({ debugmode: 'enabled' });
+    const viaInfo = expectV1Ok(await call('account/info', { dailyreport: 'enabled' }, { method: 'POST' }));
     expect(viaInfo).toMatchObject({ dailyreport: 'enabled', debugmode: 'enabled' });
     expect(viaInfo.remaincredit).toBeUndefined();
-    expectOk(await v1('account/config', { debugmode: 'disabled', dailyreport: 'disabled' }));
+    expectV1Ok(await call('account/config', { debugmode: 'disabled', dailyreport: 'disabled' }));
   });
 
   it('refuses a value outside its set (400) and a default sender that is not the account’s line (412), changing nothing', async () => {
     const before = server.core.accountConfig.get(acme);
-    expectError(await v1('account/config', { apilogs: 'loud' }), 400);
-    expectError(await v1('account/config', { mincreditalarm: 'lots' }), 400);
-    expectError(await v1('account/config', { resendfailed: 'enabled', defaultsender: '30009999' }), 412);
+    expectV1Error(await call('account/config', { apilogs: 'loud' }), 400);
+    expectV1Error(await call('account/config', { mincreditalarm: 'lots' }), 400);
+    expectV1Error(await call('account/config', { resendfailed: 'enabled', defaultsender: '30009999' }), 412);
     expect(server.core.accountConfig.get(acme)).toEqual(before);
   });
 });
@@ -147,7 +102,7 @@ describe('account/config', () => {
 describe('utils/getdate', () => {
   it('answers Tehran time with any key (0 included), datetime as MM/DD/YYYY hh:mm:ss with the Persian designator', async () => {
     for (const key of ['0', 'anything', KEY])
-      expect(expectOk(await v1('utils/getdate', {}, { key }))).toEqual({
+      expect(expectV1Ok(await call('utils/getdate', {}, { key }))).toEqual({
         datetime: '03/01/2026 11:30:00 ق.ظ',
         year: 2026,
         month: 3,
@@ -158,12 +113,12 @@ describe('utils/getdate', () => {
         unixtime: START / 1000,
       });
     clock.advance(5 * 3_600_000 + 7_000); // 16:30:07 in Tehran
-    expect(expectOk(await v1('utils/getdate', {}, { key: '0', method: 'POST' }))).toMatchObject({
+    expect(expectV1Ok(await call('utils/getdate', {}, { key: '0', method: 'POST' }))).toMatchObject({
       datetime: '03/01/2026 04:30:07 ب.ظ',
       hour: 16,
     });
     clock.advance(7 * 3_600_000 + 30 * 60_000 - 7_000); // midnight in Tehran: the next day
-    expect(expectOk(await v1('utils/getdate', {}, { key: '0' }))).toMatchObject({
+    expect(expectV1Ok(await call('utils/getdate', {}, { key: '0' }))).toMatchObject({
       datetime: '03/02/2026 12:00:00 ق.ظ',
       day: 2,
       hour: 0,

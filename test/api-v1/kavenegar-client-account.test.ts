@@ -3,47 +3,19 @@
 // api.kavenegar.com on port 80 with absolute-form targets; an http.Agent that connects to this
 // server instead stands in for a hosts-file entry and a port forward, installed as Node's global
 // agent for these tests only.
-import http from 'node:http';
-import net from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testSeed, KEY, INACTIVE_KEY, OTHER_KEY, type TestServer } from '../helpers/server';
 import { ManualClock } from '../../electron/service/clock';
 import { NEVER_EXPIRES } from '../../electron/service/http/v1/account';
 import { finalText } from '../../shared/optout';
 import { apiCodeMessage } from '../../shared/status';
+import { call, dialServer } from './kavenegar';
 
 const START = Date.UTC(2026, 2, 1, 8);
 
 let server: TestServer;
 let acme: number;
-let savedAgent: http.Agent;
-
-interface Answer {
-  entries: any;
-  status: number;
-  message: string;
-}
-
-type ClientMethod = 'AccountInfo' | 'VerifyLookup';
-
-/** The client as its CommonJS module exports it (it ships no types). */
-const kavenegar = createRequire(import.meta.url)('kavenegar') as {
-  KavenegarApi(options: {
-    apikey: string;
-  }): Record<
-    ClientMethod,
-    (data: Record<string, unknown>, callback: (entries: unknown, status: number, message: string) => void) => void
-  >;
-};
-
-/** One call of the client, its callback's three arguments as an object. */
-function call(key: string, method: ClientMethod, data: Record<string, unknown>): Promise<Answer> {
-  const api = kavenegar.KavenegarApi({ apikey: key });
-  return new Promise((resolve) => {
-    api[method](data, (entries: unknown, status: number, message: string) => resolve({ entries, status, message }));
-  });
-}
+let restoreAgent: (() => void) | undefined;
 
 beforeAll(async () => {
   server = await startServer({ seed: testSeed(), clock: new ManualClock(START), startScheduler: false });
@@ -51,19 +23,10 @@ beforeAll(async () => {
   server.core.templates.create(acme, { name: 'login', body: 'Your code: %token' });
   // Its line may send from the panel only.
   server.core.templates.create(acme, { name: 'panelonly', body: 'Code %token', sender: '30002222' });
-  const port = Number(new URL(server.url).port);
-  class ToChapar extends http.Agent {
-    override createConnection(_options: unknown, callback?: (error: Error | null, socket: net.Socket) => void) {
-      const socket = net.createConnection({ host: '127.0.0.1', port });
-      callback?.(null, socket);
-      return socket;
-    }
-  }
-  savedAgent = http.globalAgent;
-  http.globalAgent = new ToChapar();
+  restoreAgent = dialServer(server.url);
 });
 afterAll(async () => {
-  if (savedAgent) http.globalAgent = savedAgent;
+  restoreAgent?.();
   await server?.close();
 });
 

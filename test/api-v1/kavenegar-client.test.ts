@@ -3,34 +3,18 @@
 // instead (what a hosts-file entry and a port forward would do). Send, Status, a scheduled send
 // cancelled and refunded, StatusLocalMessageid, SendArray, and each error code the client passes
 // to its callback.
-import http from 'node:http';
-import net from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INACTIVE_KEY, KEY, startServer, testSeed, type TestServer } from '../helpers/server';
 import { ApiCode, apiCodeMessage } from '../../shared/status';
 import { MessageStatus, messageStatusText } from '../../shared/lifecycle';
 import { receptors } from './calls';
-
-type Callback = (entries: any, status: number, message: string) => void;
-type Method = (params: Record<string, unknown>, callback: Callback) => void;
-interface KavenegarApi {
-  Send: Method;
-  SendArray: Method;
-  Status: Method;
-  StatusLocalMessageid: Method;
-  Cancel: Method;
-}
-const Kavenegar = createRequire(import.meta.url)('kavenegar') as {
-  KavenegarApi: (options: { apikey: string }) => KavenegarApi;
-};
+import { call, dialServer, type Answer } from './kavenegar';
 
 const WALLED_KEY = 'k-walled-v1-client';
 const POOR_KEY = 'k-poor-v1-client';
 
 let server: TestServer;
-let savedAgent: http.Agent;
-let agent: http.Agent;
+let restoreAgent: (() => void) | undefined;
 beforeAll(async () => {
   const seed = testSeed();
   seed.accounts!.push(
@@ -50,31 +34,12 @@ beforeAll(async () => {
     },
   );
   server = await startServer({ seed, startScheduler: false });
-  const port = Number(new URL(server.url).port);
-  agent = new http.Agent();
-  agent.createConnection = () => net.createConnection({ host: '127.0.0.1', port });
-  savedAgent = http.globalAgent;
-  http.globalAgent = agent;
+  restoreAgent = dialServer(server.url);
 });
 afterAll(async () => {
-  http.globalAgent = savedAgent;
-  agent?.destroy();
+  restoreAgent?.();
   await server?.close();
 });
-
-interface Answer {
-  entries: any;
-  status: number;
-  message: string;
-}
-
-/** One call of the client, its callback's three arguments as one answer. */
-function call(apikey: string, method: keyof KavenegarApi, params: Record<string, unknown>): Promise<Answer> {
-  const api = Kavenegar.KavenegarApi({ apikey });
-  return new Promise((resolve) =>
-    api[method](params, (entries, status, message) => resolve({ entries, status, message })),
-  );
-}
 
 function expectRefused(answer: Answer, code: ApiCode): void {
   expect(answer).toEqual({ entries: null, status: code, message: apiCodeMessage[code] });

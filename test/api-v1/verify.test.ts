@@ -1,12 +1,12 @@
 // verify/lookup over HTTP (reference/kavenegar-v1.md §1.13): the template filled with the tokens and
 // sent through the one acceptance path (its line, price, credit and opt-out phrase), and each code
 // the reference names: 400, 411, 412, 418, 422, 424, 428, 431, 432.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testSeed, KEY, OTHER_KEY, type TestServer } from '../helpers/server';
 import { ManualClock } from '../../electron/service/clock';
 import { finalText } from '../../shared/optout';
-import { apiCodeMessage, type ApiCode } from '../../shared/status';
+import { type ApiCode } from '../../shared/status';
+import { expectV1Error, expectV1Ok, v1, type V1Params } from './calls';
 
 const START = Date.UTC(2026, 2, 1, 8);
 
@@ -29,53 +29,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface V1Result {
-  status: number;
-  body: any;
-}
-
-/**
- * A v1 call: GET with a query, or POST with a form body; repeated keys from arrays. Over node:http,
- * not fetch: fetch (undici) turns any 407 answer into a network error without reading it.
- */
-async function v1(
-  path: string,
-  params: Record<string, string | number | Array<string | number>> = {},
-  options: { key?: string; method?: 'GET' | 'POST' } = {},
-): Promise<V1Result> {
-  const form = new URLSearchParams();
-  for (const [name, value] of Object.entries(params))
-    for (const one of Array.isArray(value) ? value : [value]) form.append(name, String(one));
-  const base = `${server.url}/v1/${options.key ?? KEY}/${path}.json`;
-  const post = options.method === 'POST';
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      post ? base : `${base}?${form.toString()}`,
-      {
-        method: post ? 'POST' : 'GET',
-        headers: post ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
-    request.end(post ? form.toString() : undefined);
-  });
-}
-
-function expectError(result: V1Result, code: ApiCode) {
-  expect(result.status).toBe(code);
-  expect(result.body).toEqual({ return: { status: code, message: apiCodeMessage[code] }, entries: null });
-}
-
-function expectOk(result: V1Result) {
-  expect(result.status, JSON.stringify(result.body)).toBe(200);
-  expect(result.body.return).toEqual({ status: 200, message: apiCodeMessage[200] });
-  return result.body.entries;
+/** A v1 call to this server: the seed's key and GET unless told otherwise. */
+function call(method: string, params: V1Params = {}, options: { key?: string; method?: 'GET' | 'POST' } = {}) {
+  return v1(server.url, options.key ?? KEY, method, params, options.method ?? 'GET');
 }
 
 function messageCount(): number {
@@ -86,8 +42,8 @@ describe('verify/lookup', () => {
   it('sends the template filled with the token, from the first SMS line that may send by API, with the opt-out phrase', async () => {
     const before = server.core.credit.balance(acme);
     for (const method of ['GET', 'POST'] as const) {
-      const entries = expectOk(
-        await v1('verify/lookup', { receptor: '09121234567', template: 'otp', token: '52341' }, { method }),
+      const entries = expectV1Ok(
+        await call('verify/lookup', { receptor: '09121234567', template: 'otp', token: '52341' }, { method }),
       );
       expect(entries).toHaveLength(1);
       const text = finalText('کد ورود شما: 52341', false);
@@ -110,8 +66,8 @@ describe('verify/lookup', () => {
   });
 
   it('fills token2, token3, token10 (up to 5 spaces) and token20 (up to 8); a template’s own line sends its text unchanged', async () => {
-    const [full] = expectOk(
-      await v1('verify/lookup', {
+    const [full] = expectV1Ok(
+      await call('verify/lookup', {
         receptor: '9121234567',
         template: 'full',
         token: 'a',
@@ -123,19 +79,19 @@ describe('verify/lookup', () => {
     );
     expect(full.message).toBe(finalText('a b c | one two three four five six | 1 2 3 4 5 6 7 8 9', false));
     expect(full.receptor).toBe('09121234567');
-    const [bale] = expectOk(await v1('verify/lookup', { receptor: '09121234567', template: 'bale', token: '777' }));
+    const [bale] = expectV1Ok(await call('verify/lookup', { receptor: '09121234567', template: 'bale', token: '777' }));
     expect(bale).toMatchObject({ sender: 'bale_acme_bot', message: 'code 777' });
   });
 
   it('takes type sms or call in any case (the .NET client sends Sms/Call); a call needs a numeric token (428)', async () => {
     for (const type of ['sms', 'Sms', 'call', 'CALL'])
-      expectOk(await v1('verify/lookup', { receptor: '09121234567', template: 'otp', token: '1234', type }));
-    expectError(
-      await v1('verify/lookup', { receptor: '09121234567', template: 'otp', token: 'abcd', type: 'call' }),
+      expectV1Ok(await call('verify/lookup', { receptor: '09121234567', template: 'otp', token: '1234', type }));
+    expectV1Error(
+      await call('verify/lookup', { receptor: '09121234567', template: 'otp', token: 'abcd', type: 'call' }),
       428,
     );
-    expectError(
-      await v1('verify/lookup', { receptor: '09121234567', template: 'otp', token: '1234', type: 'fax' }),
+    expectV1Error(
+      await call('verify/lookup', { receptor: '09121234567', template: 'otp', token: '1234', type: 'fax' }),
       400,
     );
   });
@@ -166,28 +122,28 @@ describe('verify/lookup', () => {
       [{ ...full, token3: '' }, 400],
     ];
     for (const [params, code] of cases) {
-      const result = await v1('verify/lookup', params, { method: 'POST' });
+      const result = await call('verify/lookup', params, { method: 'POST' });
       expect({ params, status: result.status }).toEqual({ params, status: code });
-      expectError(result, code);
+      expectV1Error(result, code);
     }
     expect(messageCount()).toBe(count);
   });
 
   it('a repeated receptor key is two receptors (411)', async () => {
-    expectError(
-      await v1('verify/lookup', { receptor: ['09121234567', '09121234568'], template: 'otp', token: '1' }),
+    expectV1Error(
+      await call('verify/lookup', { receptor: ['09121234567', '09121234568'], template: 'otp', token: '1' }),
       411,
     );
   });
 
   it('is 412 when the template’s line may not send by API, and 418 when the credit is short', async () => {
     server.core.templates.create(acme, { name: 'panelonly', body: 'code %token', sender: '30002222' });
-    expectError(await v1('verify/lookup', { receptor: '09121234567', template: 'panelonly', token: '1' }), 412);
+    expectV1Error(await call('verify/lookup', { receptor: '09121234567', template: 'panelonly', token: '1' }), 412);
     server.core.credit.adjust(other, -server.core.credit.balance(other), 'empty', 'adjust');
     // 'other' has no allow-list: give it one so the call gets past the frame.
     server.core.accounts.update(other, { ip_allowlist: ['127.0.0.1'] });
-    expectError(
-      await v1('verify/lookup', { receptor: '09121234567', template: 'theirs', token: '1' }, { key: OTHER_KEY }),
+    expectV1Error(
+      await call('verify/lookup', { receptor: '09121234567', template: 'theirs', token: '1' }, { key: OTHER_KEY }),
       418,
     );
   });

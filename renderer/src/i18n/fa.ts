@@ -1082,9 +1082,9 @@ export const fa: Translation = {
     preview: 'پیش‌نمایش',
     previewHint: 'با کدهای نمونه به جای جانگهدارها.',
     sample: {
-      token: '۱۲۳۴۵',
-      token2: '۶۷۸۹۰',
-      token3: '۲۴۶۸۰',
+      token: '12345',
+      token2: '67890',
+      token3: '24680',
       token10: 'سارا احمدی',
       token20: 'سفارش ۱۰۲۴ شما آماده است',
     },

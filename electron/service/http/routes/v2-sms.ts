@@ -1,6 +1,6 @@
 // Version 2 SMS endpoints: shared-text send (spec 4.1), status lookup (4.2), and the outbox that
 // answers 501 (4.5). Thin: validation with the shared zod schemas, the rules live in the core.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { OUTBOX_PATH } from '../server';
@@ -9,8 +9,21 @@ import { messageInfos, sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
 import { MAX_RECEIVERS, MAX_STATUS_IDS, SendRequestSchema, StatusRequestSchema } from '../../../../shared/api';
 
-function isObject(body: unknown): body is Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
+/** Whether a JSON body's list is longer than its limit: checked before validation, so 100,000 members are not walked. */
+export function listOver(body: unknown, field: string, limit: number): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const list = (body as Record<string, unknown>)[field];
+  return Array.isArray(list) && list.length > limit;
+}
+
+/** Spec 4.2's lookup (versions 2 and 3): a message id names one message whatever its channel. */
+export function statusLookup(core: Core) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (listOver(request.body, 'messageids', MAX_STATUS_IDS)) return sendError(reply, ApiCode.TooLarge);
+    const parsed = StatusRequestSchema.safeParse(request.body);
+    if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
+    return sendOk(reply, core.messaging.statusLookup.lookup(request.account.id, parsed.data.messageids));
+  };
 }
 
 /** 10,000 receivers of 15 characters and a long text fit in a fifth of it. */
@@ -30,11 +43,9 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
     authed.addHook('onRequest', bearerAuth(core));
 
     authed.post('/v2/sms/send', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const body = request.body;
-      // Spec 4.1 rule 4 (414) is checked before validation, so 100,000 receivers are not walked.
-      if (isObject(body) && Array.isArray(body['receivers']) && body['receivers'].length > MAX_RECEIVERS)
-        return sendError(reply, ApiCode.TooLarge);
-      const parsed = SendRequestSchema.safeParse(body);
+      // Spec 4.1 rule 4 (414) before validation.
+      if (listOver(request.body, 'receivers', MAX_RECEIVERS)) return sendError(reply, ApiCode.TooLarge);
+      const parsed = SendRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const { message, sender, receivers, file_id } = parsed.data;
       const acceptance = core.messaging.accept.accept({
@@ -49,13 +60,6 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
       return sendMessageEntries(reply, messageInfos(acceptance));
     });
 
-    authed.post('/v2/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const body = request.body;
-      if (isObject(body) && Array.isArray(body['messageids']) && body['messageids'].length > MAX_STATUS_IDS)
-        return sendError(reply, ApiCode.TooLarge);
-      const parsed = StatusRequestSchema.safeParse(body);
-      if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
-      return sendOk(reply, core.messaging.statusLookup.lookup(request.account.id, parsed.data.messageids));
-    });
+    authed.post('/v2/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, statusLookup(core));
   });
 }

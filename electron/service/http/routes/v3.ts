@@ -7,11 +7,11 @@ import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { ApiCode } from '../../../../shared/status';
-import { MAX_RECEIVERS, MAX_STATUS_IDS, StatusRequestSchema } from '../../../../shared/api';
+import { MAX_RECEIVERS } from '../../../../shared/api';
 import { V3SendRequestSchema, type V3MessageInfo } from '../../../../shared/api-v3';
 import type { ChannelAcceptance } from '../../messaging/multichannel';
 import { messageInfos } from '../message-entries';
-import { SEND_BODY_LIMIT_BYTES } from './v2-sms';
+import { SEND_BODY_LIMIT_BYTES, listOver, statusLookup } from './v2-sms';
 
 /**
  * The answer's entries: channel by channel (sms, bale, rubika, those sent on), and within a channel
@@ -22,10 +22,6 @@ export function channelEntries(accepted: readonly ChannelAcceptance[]): V3Messag
   return accepted.flatMap(({ channel, recorded }) => messageInfos(recorded).map((entry) => ({ ...entry, channel })));
 }
 
-function isObject(body: unknown): body is Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
-}
-
 export async function v3Routes(app: FastifyInstance, { core }: { core: Core }) {
   const { multichannel } = core.messaging;
 
@@ -33,11 +29,9 @@ export async function v3Routes(app: FastifyInstance, { core }: { core: Core }) {
     authed.addHook('onRequest', bearerAuth(core));
 
     authed.post('/v3/sms/send', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const body = request.body;
-      // Spec 4.1 rule 4 (414) before validation, as version 2: 100,000 receivers are not walked.
-      if (isObject(body) && Array.isArray(body['receivers']) && body['receivers'].length > MAX_RECEIVERS)
-        return sendError(reply, ApiCode.TooLarge);
-      const parsed = V3SendRequestSchema.safeParse(body);
+      // Spec 4.1 rule 4 (414) before validation, as version 2.
+      if (listOver(request.body, 'receivers', MAX_RECEIVERS)) return sendError(reply, ApiCode.TooLarge);
+      const parsed = V3SendRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const { message, receivers, senders, files } = parsed.data;
       const accepted = multichannel.send({
@@ -52,14 +46,6 @@ export async function v3Routes(app: FastifyInstance, { core }: { core: Core }) {
       return sendOk(reply, channelEntries(accepted));
     });
 
-    // The same lookup as version 2's: a message id names one message whatever its channel.
-    authed.post('/v3/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const body = request.body;
-      if (isObject(body) && Array.isArray(body['messageids']) && body['messageids'].length > MAX_STATUS_IDS)
-        return sendError(reply, ApiCode.TooLarge);
-      const parsed = StatusRequestSchema.safeParse(body);
-      if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
-      return sendOk(reply, core.messaging.statusLookup.lookup(request.account.id, parsed.data.messageids));
-    });
+    authed.post('/v3/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, statusLookup(core));
   });
 }
