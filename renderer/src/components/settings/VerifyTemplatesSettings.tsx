@@ -238,8 +238,6 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
             data-testid="template-name"
           />
           <Textarea
-            // A Persian text typed in an English window still reads right to left.
-            dir="auto"
             label={t('templates.body')}
             description={t('templates.bodyHint')}
             value={draft.body}
