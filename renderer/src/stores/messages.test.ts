@@ -73,6 +73,35 @@ describe('messages store', () => {
     expect(store.getState().pages[0]!.find((r) => r.id === 1)?.status).toBe(11);
   });
 
+  it('counts a send recorded between the two reads of a head refresh, once its pushes come', async () => {
+    // 100 messages, then a send of 50 (101..150) whose push reads the head again; while that read
+    // is under way, between its two requests, another send of 50 (151..200) is recorded.
+    let total = 100;
+    let between = false;
+    const after = <T>(answer: T): T => {
+      if (between) [between, total] = [false, 200];
+      return answer;
+    };
+    const rowsAt = (offset: number, limit: number) =>
+      Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => messageRow(total - offset - i));
+    const { api } = fakeApi({
+      'messages:count': () => after({ count: total }),
+      'messages:list': ({ offset = 0, limit = PAGE_SIZE }) => after({ rows: rowsAt(offset, limit), next_cursor: null }),
+    });
+    const store = createMessagesStore(api);
+    store.getState().setAccount(1);
+    await until(store, (s) => s.count === 100 && s.pages[0] !== undefined);
+
+    [total, between] = [150, true];
+    store.getState().applyStatusChanges([{ id: 101, account_id: 1, status: 4 }]);
+    await until(store, (s) => s.pages[0]?.[0]?.id !== 100);
+    // The second send's messages move on: their pushes bring the head and the count up to date.
+    store
+      .getState()
+      .applyStatusChanges(Array.from({ length: 50 }, (_, i) => ({ id: 151 + i, account_id: 1, status: 4 })));
+    await until(store, (s) => s.count === 200 && s.pages[0]?.[0]?.id === 200);
+  });
+
   it('moves statuses of loaded rows from pushes, for its own account only', async () => {
     const { api, transport } = service(3);
     const store = createMessagesStore(api);

@@ -234,10 +234,12 @@ const rowsSlice =
       set({ generation, loadingPages: [] });
       try {
         const query = toQuery(accountId, filter, get().scope);
-        const [{ count }, { rows }] = await Promise.all([
-          api.invoke('messages:count', query),
-          api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE }),
-        ]);
+        // The rows first, then the count: a send recorded between the two reads is then in the
+        // count and newer than the rows, so its pushes (ids above the newest row) read the head
+        // again. Read the other way round (or at once, two requests), the rows could include a
+        // send the count missed, and no later push would correct the count.
+        const { rows } = await api.invoke('messages:list', { ...query, offset: 0, limit: PAGE_SIZE });
+        const { count } = await api.invoke('messages:count', query);
         if (get().generation !== generation) return;
         const wasStale = get().stale;
         set({
