@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import type { Accounts } from './accounts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { normalizeLineNumber, type Origin } from '../../../shared/lines';
+import type { Origin } from '../../../shared/lines';
 import { toAsciiDigits } from '../../../shared/digits';
 
 export const LOG_LEVELS = ['justfaults', 'enabled', 'disabled'] as const;
@@ -107,8 +107,7 @@ export class AccountConfig {
 
   private lineOf(accountId: number, typed: string): string {
     if (typed.trim() === '') return '';
-    const line =
-      this.accounts.findLine(accountId, typed) ?? this.accounts.findLine(accountId, normalizeLineNumber(typed));
+    const line = this.accounts.typedLine(accountId, typed);
     if (!line)
       throw new ServiceError(
         ApiCode.InvalidSender,

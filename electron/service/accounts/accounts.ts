@@ -341,8 +341,11 @@ export class Accounts {
     return row ? toLine(row) : undefined;
   }
 
-  /** The line a user means by what they typed in a form: as typed, else in its stored form ("3000 1111"). */
-  private typedLine(accountId: number, typed: string): Line | undefined {
+  /**
+   * The line a user or a program means by what they typed (a form, a v1 parameter, a template's
+   * line): as typed, else in its stored form ("3000 1111", Persian digits).
+   */
+  typedLine(accountId: number, typed: string): Line | undefined {
     return this.findLine(accountId, typed) ?? this.findLine(accountId, normalizeLineNumber(typed));
   }
 

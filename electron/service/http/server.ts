@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { envelope, sendError } from './envelope';
+import { envelope, refusalCode, sendError, sendInternalError } from './envelope';
 import { v2SmsRoutes } from './routes/v2-sms';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
@@ -222,25 +222,10 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     // Unknown path or method: the body (malformed, too large) is not what is wrong (spec 7).
     if (request.is404) return notFound(request, reply);
-    if (error instanceof ServiceError) return sendError(reply, error.code);
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      case 'FST_REQ_FILE_TOO_LARGE':
-      case 'FST_PARTS_LIMIT':
-      case 'FST_FILES_LIMIT':
-        return sendError(reply, ApiCode.TooLarge);
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      case 'FST_ERR_VALIDATION':
-        return sendError(reply, ApiCode.BadRequest);
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
-      return sendError(reply, ApiCode.BadRequest);
+    const code = refusalCode(error);
+    if (code !== null) return sendError(reply, code);
     request.log.error({ err: error, req: request }, 'unexpected error');
-    return reply.code(500).send({ message: 'خطای داخلی سرور؛ لطفا بعدا دوباره تلاش کنید' });
+    return sendInternalError(reply);
   });
 
   // Spec 7: unknown paths and methods get the framework's plain text, not the envelope; a known

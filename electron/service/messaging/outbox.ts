@@ -12,7 +12,6 @@ import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, isMessengerProvider, type Provider } from '../../../shared/status';
 import { MessageStatus, messageStatusText } from '../../../shared/lifecycle';
-import { normalizeLineNumber } from '../../../shared/lines';
 import { countPages } from '../../../shared/pages';
 import type { MessageInfo } from '../../../shared/api';
 
@@ -153,8 +152,7 @@ export class Outbox {
    * (Persian digits, spaces). Not the account's: 412. Inactive lines keep their history readable.
    */
   ownLine(accountId: number, number: string): Line {
-    const line =
-      this.accounts.findLine(accountId, number) ?? this.accounts.findLine(accountId, normalizeLineNumber(number));
+    const line = this.accounts.typedLine(accountId, number);
     if (!line) throw new ServiceError(ApiCode.InvalidSender, `line ${number} is not the account's`);
     return line;
   }

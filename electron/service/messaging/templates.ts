@@ -7,7 +7,6 @@ import type { Clock } from '../clock';
 import type { Accounts } from '../accounts/accounts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { normalizeLineNumber } from '../../../shared/lines';
 import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templates';
 import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
 
@@ -120,8 +119,7 @@ export class Templates {
   /** null, or a line of the account, stored as the line's number (typed in any digits). */
   private checkedSender(accountId: number, typed: string | null): string | null {
     if (typed === null || typed.trim() === '') return null;
-    const line =
-      this.accounts.findLine(accountId, typed) ?? this.accounts.findLine(accountId, normalizeLineNumber(typed));
+    const line = this.accounts.typedLine(accountId, typed);
     if (!line) throw new ServiceError(ApiCode.InvalidSender, `line ${typed}`, 'template_sender_not_owned');
     return line.number;
   }

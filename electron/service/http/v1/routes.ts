@@ -12,6 +12,7 @@ import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import { V1Params } from './params';
 import { v1Error, v1Ok } from './envelope';
+import { refusalCode, sendInternalError } from '../envelope';
 
 export interface V1Call {
   core: Core;
@@ -55,12 +56,10 @@ function authenticate(core: Core, request: FastifyRequest<{ Params: { apiKey: st
 export function v1Routes(methods: V1Methods) {
   return async (app: FastifyInstance, { core }: { core: Core }) => {
     app.setErrorHandler((error: Error & { code?: unknown; statusCode?: number }, request, reply: FastifyReply) => {
-      if (error instanceof ServiceError) return v1Error(reply, error.code);
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return v1Error(reply, ApiCode.TooLarge);
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
-        return v1Error(reply, error.statusCode === 413 ? ApiCode.TooLarge : ApiCode.BadRequest);
+      const code = refusalCode(error);
+      if (code !== null) return v1Error(reply, code);
       request.log.error({ err: error, url: redactedPath(request.url), reqId: request.id }, 'unexpected error');
-      return reply.code(500).send({ message: 'خطای داخلی سرور؛ لطفا بعدا دوباره تلاش کنید' });
+      return sendInternalError(reply);
     });
 
     for (const [name, method] of Object.entries(methods)) {
