@@ -12,6 +12,7 @@ import { applySeed } from '../../electron/service/seed';
 import { buildHttpServer } from '../../electron/service/http/server';
 import { createLogger, LOG_FILE } from '../../electron/service/log';
 import { MessageStatus } from '../../shared/lifecycle';
+import { apiCodeMessage } from '../../shared/status';
 import { expectV1Error, expectV1Ok, form, receptors, v1, type V1Result } from './calls';
 
 const WALLED_KEY = 'k-walled-v1-wire';
@@ -148,6 +149,20 @@ describe('the wire', () => {
     );
     expect(answer.status).toBe(200);
     expect(answer.body.entries[0]).toMatchObject({ receptor: '09121140008', sender: '30001111' });
+  });
+
+  it("answers a target Node cannot parse (a raw Persian letter in the query) in the provider's shape", async () => {
+    for (const target of [
+      `/v1/${KEY}/sms/send.json?message=سلام`,
+      `http://api.kavenegar.com/v1/${KEY}/sms/send.json?message=سلام`,
+    ]) {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ return: { status: 400, message: apiCodeMessage[400] }, entries: null });
+    }
+    // Other paths keep spec 7's envelope.
+    const other = await raw(`GET /v2/sms/status?x=سلام HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect(other.body).toEqual({ return: { status: 400, message: apiCodeMessage[400] }, entries: [] });
   });
 });
 

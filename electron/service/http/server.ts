@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health';
 import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
 import { v1ApiRoutes } from './v1';
+import { v1Envelope } from './v1/envelope';
 import { v3Routes } from './routes/v3';
 import { buildOpenApiDocument } from './openapi';
 import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
@@ -151,7 +152,9 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
           'application/json; charset=utf-8',
           NOT_IMPLEMENTED,
         );
-      const body = JSON.stringify(envelope(ApiCode.BadRequest, []));
+      // A version 1 path keeps that provider's error shape (a raw Persian letter in its query, say).
+      const v1 = line !== null && /^\/v1\//.test(originForm(line.path));
+      const body = JSON.stringify(v1 ? v1Envelope(ApiCode.BadRequest) : envelope(ApiCode.BadRequest, []));
       rawAnswer(socket, line?.method, '400 Bad Request', 'application/json; charset=utf-8', body);
     },
   }) as unknown as FastifyInstance;

@@ -8,6 +8,10 @@ export function v1Ok(reply: FastifyReply, entries: unknown): FastifyReply {
   return reply.code(200).send({ return: { status: ApiCode.Ok, message: apiCodeMessage[ApiCode.Ok] }, entries });
 }
 
+export function v1Envelope(code: ApiCode): { return: { status: number; message: string }; entries: null } {
+  return { return: { status: code, message: apiCodeMessage[code] }, entries: null };
+}
+
 export function v1Error(reply: FastifyReply, code: ApiCode): FastifyReply {
-  return reply.code(code).send({ return: { status: code, message: apiCodeMessage[code] }, entries: null });
+  return reply.code(code).send(v1Envelope(code));
 }
