@@ -44,6 +44,8 @@ describe('offline banner (web UI)', () => {
     await sendThroughApi(app.url, 12, 0);
     await poll(() => page.getByTestId('stat-today').innerText()).toBe('۱۲');
     expect(await page.getByTestId('offline-banner').count()).toBe(0);
+    // Every page's code is here before the server goes (fetched a moment after the first page).
+    await page.locator('[data-pages-loaded]').waitFor({ state: 'attached' });
 
     const restart = await stopServer(app, ENV);
     // The event stream breaks: the banner comes without any click.

@@ -20,7 +20,7 @@ import { useStores } from '../stores/context';
 import { sessionSelectors } from '../stores/session';
 import { useRoute, type Page } from './useRoute';
 import { Money } from './Money';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ErrorNotifier } from './ErrorNotifier';
 import { ErrorBoundary } from './ErrorBoundary';
 import { WindowFileDrop } from './import/WindowFileDrop';
@@ -62,14 +62,25 @@ export function Shell({ offline = false }: { offline?: boolean }) {
   const { t } = useTranslation();
   const [page, go] = useRoute();
   const [opened, { toggle, close }] = useDisclosure();
+  // Set once every page is here (`data-pages-loaded` on the shell): from then on any page opens
+  // without the server (tests of web mode wait for it before taking the server away).
+  const [pagesLoaded, setPagesLoaded] = useState(false);
   useEffect(() => {
+    let live = true;
     const timer = setTimeout(() => {
-      for (const load of Object.values(PAGE_MODULES)) void load().catch(() => undefined);
+      void Promise.all(Object.values(PAGE_MODULES).map((load) => load())).then(
+        () => live && setPagesLoaded(true),
+        () => undefined,
+      );
     }, PRELOAD_AFTER_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, []);
   return (
     <AppShell
+      data-pages-loaded={pagesLoaded || undefined}
       header={{ height: 60 }}
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
