@@ -23,6 +23,7 @@ import {
 import { HttpApi } from './http-api';
 import { wireIpc } from './ipc';
 import { WorkspaceLocation } from './workspace';
+import { desktopSecretStore } from './secrets';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_DIR = path.join(here, '../renderer');
@@ -110,7 +111,7 @@ async function start(): Promise<void> {
   const dataDir = location.open();
   logger = createLogger({ kind: 'file', dir: path.join(dataDir, 'logs') });
   logFile = true;
-  core = new Core({ dataDir });
+  core = new Core({ dataDir, secrets: desktopSecretStore(dataDir) });
   const demo = ensureDemoAccount(core);
   // Keys are shown only once; the window's Settings creates the ones the user will copy.
   if (demo) log('chapar: demo account created');

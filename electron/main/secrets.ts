@@ -1,11 +1,12 @@
-// Secrets of upstream connections (a provider account's API key, when the app is connected to a
-// real provider: a later issue). They are encrypted with Electron's safeStorage (the OS keychain:
-// DPAPI, Keychain, libsecret/kwallet) and only the ciphertext is written, to secrets.json in the
-// app's user data folder. Where the OS offers no encryption the secret is refused rather than
-// written in clear. Nothing uses this yet; the service core never sees where secrets live.
+// The desktop app's secret store (service/secrets.ts): upstream secrets (the email provider's API
+// key, an SMTP password) encrypted with Electron's safeStorage (the OS keychain: DPAPI, Keychain,
+// libsecret/kwallet); only the ciphertext is written, to secrets.json in the app's user data folder
+// (mode 0600). Where the OS offers no encryption the workspace's 0600 file is used instead, and the
+// Settings page says so (`kind: 'file'`), rather than refusing to keep a connection at all.
 import fs from 'node:fs';
 import path from 'node:path';
 import { app, safeStorage } from 'electron';
+import { fileSecretStore, type SecretStore } from '../service/secrets';
 
 function secretsFile(): string {
   return path.join(app.getPath('userData'), 'secrets.json');
@@ -26,24 +27,29 @@ function writeAll(secrets: Record<string, string>): void {
   fs.renameSync(partial, file);
 }
 
-export function secretsAvailable(): boolean {
-  return safeStorage.isEncryptionAvailable();
-}
-
-export function setSecret(name: string, value: string): void {
-  if (!secretsAvailable()) throw new Error('this system offers no encrypted storage; the secret was not saved');
-  writeAll({ ...readAll(), [name]: safeStorage.encryptString(value).toString('base64') });
-}
-
-export function getSecret(name: string): string | null {
-  const stored = readAll()[name];
-  if (stored === undefined || !secretsAvailable()) return null;
-  return safeStorage.decryptString(Buffer.from(stored, 'base64'));
-}
-
-export function deleteSecret(name: string): void {
-  const secrets = readAll();
-  if (!(name in secrets)) return;
-  delete secrets[name];
-  writeAll(secrets);
+/** The keychain-backed store, or the workspace's 0600 file where the OS offers no encryption. */
+export function desktopSecretStore(dataDir: string): SecretStore {
+  if (!safeStorage.isEncryptionAvailable()) return fileSecretStore(dataDir);
+  return {
+    kind: 'keychain',
+    get(name) {
+      const stored = readAll()[name];
+      if (stored === undefined) return null;
+      try {
+        return safeStorage.decryptString(Buffer.from(stored, 'base64'));
+      } catch {
+        // Written under another OS user or keychain: as good as absent.
+        return null;
+      }
+    },
+    set(name, value) {
+      writeAll({ ...readAll(), [name]: safeStorage.encryptString(value).toString('base64') });
+    },
+    delete(name) {
+      const secrets = readAll();
+      if (!(name in secrets)) return;
+      delete secrets[name];
+      writeAll(secrets);
+    },
+  };
 }

@@ -21,12 +21,18 @@ import { Sends } from './messaging/sends';
 import { Inbox, type InboundRecorded } from './messaging/inbox';
 import { Templates } from './messaging/templates';
 import { Verify } from './messaging/verify';
+import { fileSecretStore, type SecretStore } from './secrets';
+import { EmailRelay } from './email/relay/relay';
+import { EmailSends } from './email/client/sends';
+import type { EmailSend } from '../../shared/ipc/contracts/email';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
   'message-status': [StatusChange[]];
   /** Inbound messages were recorded (replies to the account's lines). */
   inbound: [InboundRecorded];
+  /** An email send's counts or state changed. */
+  'email-progress': [EmailSend];
   /** A scheduler worker failed; the loop goes on. */
   'worker-error': [{ worker: string; error: unknown }];
 }
@@ -37,6 +43,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** Start the scheduler at once (default true); tests may start it by hand. */
   startScheduler?: boolean;
+  /** Where upstream secrets (the email provider's key, an SMTP password) are kept: a 0600 file of the workspace unless given (the desktop app passes the OS keychain). */
+  secrets?: SecretStore;
 }
 
 export class Core {
@@ -67,6 +75,11 @@ export class Core {
   readonly templates: Templates;
   /** API version 1's verify/lookup: a template filled with a code, sent through Accept. */
   readonly verify: Verify;
+  /** The email provider of spec 4.6, embedded as a sandbox (its HTTP API is http/email/). */
+  readonly emailRelay: EmailRelay;
+  /** The app's email sends: a segment's recipients through the relay client (sandbox, provider or SMTP). */
+  readonly email: EmailSends;
+  readonly secrets: SecretStore;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -134,6 +147,23 @@ export class Core {
     });
     this.templates = new Templates(this.db, this.clock, this.accounts);
     this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);
+    this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
+    this.emailRelay = new EmailRelay({
+      db: this.db,
+      clock: this.clock,
+      scheduler: this.scheduler,
+      hashKey: (key) => this.accounts.hashKey(key),
+    });
+    this.email = new EmailSends({
+      db: this.db,
+      clock: this.clock,
+      jobs: this.jobs,
+      segments: this.segments,
+      settings: this.settings,
+      secrets: this.secrets,
+      relay: this.emailRelay,
+      onProgress: (send) => this.events.emit('email-progress', send),
+    });
     // Every job type is registered now: jobs a crash or a close left running are queued again.
     this.jobs.recover();
     this.settings.onChange(() => this.scheduler.poke());

@@ -82,6 +82,16 @@ export const CHANNEL_NAMES = [
   'inbox:list',
   'inbox:markRead',
   'inbox:counts',
+  'email:config',
+  'email:configure',
+  'email:testConnection',
+  'email:preview',
+  'email:send',
+  'email:sends',
+  'email:get',
+  'email:recipients',
+  'email:cancel',
+  'email:export',
   'templates:list',
   'templates:create',
   'templates:update',
@@ -95,5 +105,6 @@ export const EVENT_NAMES = [
   'export:progress',
   'campaigns:execution',
   'inbox:received',
+  'email:progress',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAMES)[number];

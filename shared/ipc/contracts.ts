@@ -15,6 +15,7 @@ import { filesContracts } from './contracts/files';
 import { campaignsContracts, campaignsEvents } from './contracts/campaigns';
 import { templatesContracts } from './contracts/templates';
 import { inboxContracts, inboxEvents } from './contracts/inbox';
+import { emailContracts, emailEvents } from './contracts/email';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
@@ -29,6 +30,7 @@ export const contracts = {
   ...campaignsContracts,
   ...templatesContracts,
   ...inboxContracts,
+  ...emailContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {
@@ -36,6 +38,7 @@ export const events = {
   ...contactsEvents,
   ...campaignsEvents,
   ...inboxEvents,
+  ...emailEvents,
 } as const satisfies { [E in EventNameOf]: EventContract<E> };
 
 export type Contracts = typeof contracts;

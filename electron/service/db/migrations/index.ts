@@ -13,6 +13,8 @@ import lineNumbersAscii from './0011-line-numbers-ascii';
 import keyedApiKeyHashes from './0012-keyed-api-key-hashes';
 import apiV1 from './0013-api-v1';
 import inbound from './0014-inbound';
+import emailRelay from './0015-email-relay';
+import emailSends from './0016-email-sends';
 
 export interface Migration {
   name: string;
@@ -34,4 +36,6 @@ export const migrations: readonly Migration[] = [
   { name: '0012-keyed-api-key-hashes', sql: keyedApiKeyHashes },
   { name: '0013-api-v1', sql: apiV1 },
   { name: '0014-inbound', sql: inbound },
+  { name: '0015-email-relay', sql: emailRelay },
+  { name: '0016-email-sends', sql: emailSends },
 ];

@@ -1,0 +1,78 @@
+// Email (spec 2.6, 3.3, 4.6): the words both sides use. The embedded provider's message statuses
+// (reference/email-relay-provider.md), the statuses a recipient of one of the app's email sends
+// goes through, the transports the relay client can use, and the rule of an email address. Pure
+// TypeScript: the core, the HTTP sandbox and the renderer share it.
+
+/** A provider message's status, as its API writes it (lower case; filters may capitalize). */
+export const RELAY_STATUSES = [
+  'queued',
+  'scheduled',
+  'processed',
+  'deferred',
+  'delivered',
+  'bounced',
+  'failed',
+  'suppressed',
+  'cancelled',
+] as const;
+export type RelayStatus = (typeof RELAY_STATUSES)[number];
+
+/** Statuses that never change again. */
+export const RELAY_FINAL_STATUSES: readonly RelayStatus[] = [
+  'delivered',
+  'bounced',
+  'failed',
+  'suppressed',
+  'cancelled',
+];
+
+/** The sandbox's outcomes (`sandbox_result`): what the embedded provider makes of a message. */
+export const SANDBOX_RESULTS = ['deliver', 'bounce', 'defer', 'fail', 'suppress'] as const;
+export type SandboxResult = (typeof SANDBOX_RESULTS)[number];
+
+/**
+ * A recipient of one of the app's email sends: `pending` until its batch is handed to the
+ * transport, then the provider's status; `error` when the provider refused it (a bad address, a
+ * refused request: never retried), `sent` when an SMTP server accepted it (SMTP tells no more).
+ */
+export const EMAIL_RECIPIENT_STATUSES = ['pending', ...RELAY_STATUSES, 'sent', 'error'] as const;
+export type EmailRecipientStatus = (typeof EMAIL_RECIPIENT_STATUSES)[number];
+
+export const EMAIL_RECIPIENT_FINAL: readonly EmailRecipientStatus[] = [...RELAY_FINAL_STATUSES, 'sent', 'error'];
+
+/**
+ * How the app's email goes out: `sandbox` the embedded provider (nothing leaves the machine, the
+ * default), `provider` a real provider's API of spec 4.6 (address, account id, key), `smtp` any
+ * SMTP server.
+ */
+export const EMAIL_TRANSPORTS = ['sandbox', 'provider', 'smtp'] as const;
+export type EmailTransportKind = (typeof EMAIL_TRANSPORTS)[number];
+
+/** Longest address accepted (RFC 5321's path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+
+// The practical form every mail provider accepts: a local part of printable characters without
+// spaces or `@`, a domain of dot-separated labels with a top-level label of letters (Unicode
+// letters too: an internationalized domain), no leading, trailing or doubled dots.
+const LOCAL = /^[^\s@"(),:;<>[\]\\]+$/u;
+const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+
+/** The address as the provider would take it (trimmed), or null when it is not an address. */
+export function normalizeEmail(input: string): string | null {
+  const address = input.trim();
+  if (address.length === 0 || address.length > MAX_EMAIL_LENGTH) return null;
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at !== address.indexOf('@')) return null;
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  if (local.length > 64 || !LOCAL.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..'))
+    return null;
+  const labels = domain.split('.');
+  if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return null;
+  if (!/^\p{L}{2,}$/u.test(labels[labels.length - 1]!)) return null;
+  return address;
+}
+
+export function isEmail(input: string): boolean {
+  return normalizeEmail(input) !== null;
+}
