@@ -12,10 +12,24 @@ import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema } from './settings/settings';
 import { MIN_SEED_KEY_LENGTH } from './accounts/keys';
 import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
+import { RELAY_OPERATIONS } from './email/relay/accounts';
 
-/** The email relay's accounts (spec 4.6), kept in the settings until the email domain owns them. */
+/**
+ * The embedded email provider's accounts (spec 4.6): the path's account id (a number or a string),
+ * its keys (in clear here, stored hashed by the relay), each with every operation unless it names
+ * some (a key "without access to the operation" answers 403), and the sandbox flag.
+ */
 const EmailAccountsSchema = z.array(
-  z.object({ account_id: z.number().int(), api_keys: z.array(z.string()), sandbox: z.boolean().default(true) }),
+  z.object({
+    account_id: z.union([z.number().int(), z.string().min(1).max(200)]).transform(String),
+    api_keys: z.array(
+      z.union([
+        z.string().min(1),
+        z.object({ key: z.string().min(1), operations: z.array(z.enum(RELAY_OPERATIONS)).optional() }),
+      ]),
+    ),
+    sandbox: z.boolean().default(true),
+  }),
 );
 
 export const SeedSchema = z.object({
@@ -64,7 +78,10 @@ export function applySeed(core: Core, input: unknown, options: SeedOptions = {})
   };
   for (const spec of seed.accounts) warnShortKeys(`account ${JSON.stringify(spec.name)}`, spec.api_keys);
   for (const entry of seed.email_accounts)
-    warnShortKeys(`email account of account ${entry.account_id}`, entry.api_keys);
+    warnShortKeys(
+      `email account of account ${entry.account_id}`,
+      entry.api_keys.map((key) => (typeof key === 'string' ? key : key.key)),
+    );
   core.db.transaction(() => {
     if (seed.pricing) core.settings.setPricing(seed.pricing);
     if (seed.simulator) core.settings.setSimulator(seed.simulator);
@@ -85,14 +102,8 @@ export function applySeed(core: Core, input: unknown, options: SeedOptions = {})
       for (const key of spec.api_keys) core.accounts.ensureApiKey(account.id, key);
       for (const line of spec.lines) core.accounts.upsertLine(account.id, line);
     }
-    if (seed.email_accounts.length > 0) {
-      // Kept for the email relay; keys hashed like every other key.
-      const hashed = seed.email_accounts.map((entry) => ({
-        ...entry,
-        api_keys: entry.api_keys.map((key) => core.accounts.hashKey(key)),
-      }));
-      core.settings.write('email_accounts', EmailAccountsSchema, hashed);
-    }
+    for (const entry of seed.email_accounts)
+      core.emailRelay.upsertAccount({ accountId: entry.account_id, sandbox: entry.sandbox, keys: entry.api_keys });
   })();
 }
 

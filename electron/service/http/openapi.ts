@@ -18,6 +18,7 @@ import { DEFAULT_PRICING } from '../settings/settings';
 import { V3MessageInfoSchema, V3SendRequestSchema } from '../../../shared/api-v3';
 import { ALLOWED_FILE_EXTENSIONS, MAX_FILE_BYTES } from '../files/files';
 import { V1_DESCRIPTION, V1_SCHEMAS, v1Paths } from './openapi-v1';
+import { EMAIL_DESCRIPTION, emailPaths } from './openapi-email';
 
 const SendResponseSchema = envelopeOf(z.array(MessageInfoSchema)).meta({ id: 'SendResponse' });
 const StatusResponseSchema = envelopeOf(z.array(StatusEntrySchema)).meta({ id: 'StatusResponse' });
@@ -111,6 +112,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'opted-out receivers end as 14, refunded. Status lookups take at most 10,000 ids, as many as one send makes (414 above).',
         'Version 3 (/v3) sends one text over SMS, bale and rubika lines in one call, all or nothing.',
         V1_DESCRIPTION,
+        EMAIL_DESCRIPTION,
       ].join(' '),
     },
     components: {
@@ -274,6 +276,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
       },
       ...v1Paths(),
+      ...emailPaths(),
       '/health': {
         get: {
           summary: 'Liveness',

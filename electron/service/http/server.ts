@@ -27,6 +27,7 @@ import { campaignRoutes } from './routes/campaigns';
 import { v1ApiRoutes } from './v1';
 import { v1Envelope } from './v1/envelope';
 import { v3Routes } from './routes/v3';
+import { emailRelayRoutes } from './email/routes';
 import { buildOpenApiDocument } from './openapi';
 import { DEFAULT_LIMITS, guardedServerFactory, installBodyWatchdog, type ConnectionLimits } from './connection-guard';
 import {
@@ -152,6 +153,15 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
           'application/json; charset=utf-8',
           NOT_IMPLEMENTED,
         );
+      // The embedded email provider answers its own bare {"message"}, not the envelope.
+      if (line !== null && /^\/v2\/accounts\//.test(originForm(line.path)))
+        return rawAnswer(
+          socket,
+          line.method,
+          '400 Bad Request',
+          'application/json; charset=utf-8',
+          JSON.stringify({ message: 'the HTTP request could not be read' }),
+        );
       // A version 1 path keeps that provider's error shape (a raw Persian letter in its query, say).
       const v1 = line !== null && /^\/v1\//.test(originForm(line.path));
       const body = JSON.stringify(v1 ? v1Envelope(ApiCode.BadRequest) : envelope(ApiCode.BadRequest, []));
@@ -266,6 +276,7 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   await app.register(campaignRoutes, { core });
   await app.register(v1ApiRoutes, { core });
   await app.register(v3Routes, { core });
+  await app.register(emailRelayRoutes, { core });
   for (const plugin of plugins) await app.register(plugin);
 
   // Built after every plugin registered its schemas and paths.

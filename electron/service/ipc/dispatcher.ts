@@ -23,6 +23,7 @@ import { filesHandlers } from './files';
 import { campaignsHandlers } from './campaigns';
 import { templatesHandlers } from './templates';
 import { inboxHandlers } from './inbox';
+import { emailHandlers } from './email';
 
 /** What the process hosting the core (Electron main, or `serve`) contributes. */
 export interface AppHost extends AppSettingsHost {
@@ -92,6 +93,7 @@ export function createHandlers(services: AppServices): Handlers {
     ...campaignsHandlers(services),
     ...templatesHandlers(services),
     ...inboxHandlers(services),
+    ...emailHandlers(services),
   };
 }
 

@@ -1,11 +1,12 @@
 // Push events for the renderer, from the core: status changes (merged over a short window so a
 // busy gateway sends a few large batches, not thousands of small ones), contacts job progress
-// (core.imports), export progress and replies received (core.inbox).
+// (core.imports), export progress, replies received (core.inbox) and email sends' progress.
 import type { Core } from '../core';
 import type { StatusChange } from '../messaging/lifecycle';
 import type { EventName, PayloadOf } from '../../../shared/ipc/contracts';
 import type { ImportProgress } from '../../../shared/contacts';
 import type { InboundRecorded } from '../messaging/inbox';
+import type { EmailSend } from '../../../shared/ipc/contracts/email';
 
 export type PushListener = <E extends EventName>(event: E, payload: PayloadOf<E>) => void;
 
@@ -48,6 +49,9 @@ export class EventHub {
       this.emit('inbox:received', { account_id: accountId, ids, opt_outs: optOuts });
     core.events.on('inbound', onInbound);
     this.detach.push(() => core.events.off('inbound', onInbound));
+    const onEmail = (send: EmailSend) => this.emit('email:progress', send);
+    core.events.on('email-progress', onEmail);
+    this.detach.push(() => core.events.off('email-progress', onEmail));
   }
 
   subscribe(listener: PushListener): () => void {

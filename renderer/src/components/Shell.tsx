@@ -7,6 +7,7 @@ import {
   IconChartBar,
   IconInbox,
   IconList,
+  IconMail,
   IconPlugConnectedX,
   IconSend,
   IconSettings,
@@ -37,6 +38,7 @@ const PAGE_MODULES = {
   inbox: () => import('../pages/InboxPage'),
   contacts: () => import('../pages/ContactsPage'),
   campaigns: () => import('../pages/CampaignsPage'),
+  email: () => import('../pages/EmailPage'),
   settings: () => import('../pages/SettingsPage'),
 };
 const DashboardPage = lazy(() => PAGE_MODULES.dashboard().then((m) => ({ default: m.DashboardPage })));
@@ -45,6 +47,7 @@ const MessagesPage = lazy(() => PAGE_MODULES.messages().then((m) => ({ default: 
 const InboxPage = lazy(() => PAGE_MODULES.inbox().then((m) => ({ default: m.InboxPage })));
 const ContactsPage = lazy(() => PAGE_MODULES.contacts().then((m) => ({ default: m.ContactsPage })));
 const CampaignsPage = lazy(() => PAGE_MODULES.campaigns().then((m) => ({ default: m.CampaignsPage })));
+const EmailPage = lazy(() => PAGE_MODULES.email().then((m) => ({ default: m.EmailPage })));
 const SettingsPage = lazy(() => PAGE_MODULES.settings().then((m) => ({ default: m.SettingsPage })));
 const PRELOAD_AFTER_MS = 1500;
 
@@ -53,6 +56,7 @@ const NAV: Array<{ page: Page; icon: Icon }> = [
   { page: 'compose', icon: IconSend },
   { page: 'contacts', icon: IconAddressBook },
   { page: 'campaigns', icon: IconSpeakerphone },
+  { page: 'email', icon: IconMail },
   { page: 'messages', icon: IconList },
   { page: 'inbox', icon: IconInbox },
   { page: 'settings', icon: IconSettings },
@@ -128,6 +132,7 @@ export function Shell({ offline = false }: { offline?: boolean }) {
             {page === 'compose' && <ComposePage />}
             {page === 'contacts' && <ContactsPage />}
             {page === 'campaigns' && <CampaignsPage />}
+            {page === 'email' && <EmailPage />}
             {page === 'messages' && <MessagesPage />}
             {page === 'inbox' && <InboxPage />}
             {page === 'settings' && <SettingsPage />}

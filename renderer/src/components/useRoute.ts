@@ -2,7 +2,16 @@
 // a path under it (#/contacts/segment/12, #/contacts/optouts, #/campaigns/execution/3).
 import { useCallback, useSyncExternalStore } from 'react';
 
-export const PAGES = ['dashboard', 'compose', 'contacts', 'campaigns', 'messages', 'inbox', 'settings'] as const;
+export const PAGES = [
+  'dashboard',
+  'compose',
+  'contacts',
+  'campaigns',
+  'email',
+  'messages',
+  'inbox',
+  'settings',
+] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -44,7 +44,17 @@ describe('translation keys used in the code', () => {
         expect(typeof lookup(texts, `settings.credit.kinds.${kind}`)).toBe('string');
       for (const period of ['all', 'today', 'week', 'month'])
         expect(typeof lookup(texts, `messages.periods.${period}`)).toBe('string');
-      for (const tab of ['general', 'accounts', 'apiKeys', 'lines', 'credit', 'pricing', 'simulator', 'backup'])
+      for (const tab of [
+        'general',
+        'accounts',
+        'apiKeys',
+        'lines',
+        'credit',
+        'pricing',
+        'simulator',
+        'email',
+        'backup',
+      ])
         expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
     }
   });

@@ -14,6 +14,7 @@ import { SimulatorSettings } from '../components/settings/SimulatorSettings';
 import { BackupSettings } from '../components/settings/BackupSettings';
 import { WebSessionSettings } from '../components/settings/WebSessionSettings';
 import { VerifyTemplatesSettings } from '../components/settings/VerifyTemplatesSettings';
+import { EmailSettings } from '../components/settings/EmailSettings';
 import { navigate, useSubPath } from '../components/useRoute';
 
 // The tabs in order, each with the panel it shows.
@@ -26,6 +27,7 @@ const PANELS = {
   credit: CreditSettings,
   pricing: PricingSettings,
   simulator: SimulatorSettings,
+  email: EmailSettings,
   backup: BackupSettings,
 } as const;
 type SettingsTab = keyof typeof PANELS;

@@ -14,6 +14,8 @@ import { createCampaignEditorStore } from './campaignEditor';
 import { createInboxStore, followInbox } from './inbox';
 import { createTemplatesStore } from './templates';
 import { createAllowlistStore } from './allowlist';
+import { createEmailStore, followEmail } from './email';
+import { createEmailSettingsStore } from './emailSettings';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import { throttled } from '../lib/throttled';
@@ -37,6 +39,8 @@ export function createStores(api: Api, navigatorLanguage?: string, storage?: Pre
     campaignEditor: createCampaignEditorStore(api),
     inbox: createInboxStore(api),
     templates: createTemplatesStore(api),
+    email: createEmailStore(api),
+    emailSettings: createEmailSettingsStore(api),
     // Called only after the stores exist: the session reads back the list it saved.
     allowlist: createAllowlistStore(api, (): Promise<void> => stores.session.getState().refreshAccounts()),
   };
@@ -61,6 +65,7 @@ export function connectStores(api: Api, stores: Stores): () => void {
     stores.campaignEditor.getState().setAccount(accountId);
     stores.inbox.getState().setAccount(accountId);
     void stores.templates.getState().load(accountId);
+    void stores.email.getState().load(accountId);
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
@@ -100,17 +105,20 @@ export function connectStores(api: Api, stores: Stores): () => void {
     if (progress.status === 'done') {
       void stores.compose.getState().refreshSegments();
       void stores.campaignEditor.getState().refreshSegments();
+      void stores.email.getState().refreshSegments();
     }
     if (progress.status !== 'running') void stores.contacts.getState().refresh();
   });
   const unsubscribeCampaigns = followExecutions(api, stores.campaigns);
   const unsubscribeDashboardCampaigns = followDashboardExecutions(api, stores.dashboard);
   const unsubscribeInbox = followInbox(api, stores.inbox);
+  const unsubscribeEmail = followEmail(api, stores.email);
   onAccount(stores.session.getState().accountId);
   return () => {
     unsubscribeCampaigns();
     unsubscribeDashboardCampaigns();
     unsubscribeInbox();
+    unsubscribeEmail();
     unsubscribeImports();
     unsubscribeSession();
     unsubscribeMessages();

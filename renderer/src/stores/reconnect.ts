@@ -27,6 +27,10 @@ export function refreshAfterReconnect(stores: Stores): void {
   void stores.campaignEditor.getState().refreshSegments();
   void stores.inbox.getState().refreshCounts();
   if (stores.inbox.getState().shown) void stores.inbox.getState().load();
+  // Email sends: the list, and the open send's counts (its rows follow the new version).
+  const email = stores.email.getState();
+  void email.loadSends();
+  if (email.currentId !== null) void email.openSend(email.currentId);
   void rereadJobs(stores, accountId);
 }
 

@@ -18,6 +18,8 @@ import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templat
 import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
 import type { InboxItem } from '../../../shared/ipc/contracts/inbox';
 
+export { emailConfig, emailSend, fakeEmail, type FakeEmailOptions, type FakeEmailSegment } from './fake-email';
+
 export function fakeApi(handlers: FakeHandlers = {}, uploads: Backup[] = []) {
   const transport = createFakeTransport(handlers);
   const api: Api = {

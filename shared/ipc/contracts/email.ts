@@ -111,6 +111,11 @@ export const EmailPreviewSchema = z.object({
   columns: z.array(z.string()),
   /** The column read as the address (EMAIL, matched without regard to case), or null. */
   email_column: z.string().nullable(),
+  /**
+   * What the send would refuse this draft for (reasons of errors.reasons, the first to fix first):
+   * the preview answers a half-written draft, so the counts show as soon as a segment is picked.
+   */
+  problems: z.array(z.string()),
   /** Variables of the subject or bodies that match no column (they render empty). */
   unknown_variables: z.array(z.string()),
   /** Recipients `offset`.. rendered, in segment order. */

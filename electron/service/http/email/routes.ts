@@ -1,0 +1,136 @@
+// The embedded email provider's HTTP API (spec 4.6, reference/email-relay-provider.md): thin, the
+// rules are the relay's (email/relay/). Its own scope with its own error handler, so every refusal
+// here is the provider's bare `{"message": "..."}` (invalid JSON, a body too large, an unexpected
+// error), never the SMS API's envelope. The key is checked on onRequest, before the body is read;
+// so is the Idempotency-Key claim, which is released once the request is answered or aborted.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Core } from '../../core';
+import { ServiceError } from '../../errors';
+import { ApiCode } from '../../../../shared/status';
+import type { IdempotencyClaim, RelayAnswer, RelayOperation } from '../../email/relay/relay';
+
+/** A request of 1,000 recipients with their substitutions is well under 1 MB; the rest is for attachments. */
+export const EMAIL_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export const MESSAGES_PATH = '/v2/accounts/:account_id/messages';
+
+interface AccountParams {
+  account_id: string;
+}
+interface MessageParams extends AccountParams {
+  message_id: string;
+}
+
+export function sendAnswer(reply: FastifyReply, answer: RelayAnswer): FastifyReply {
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+}
+
+/** The query as the relay reads it: a repeated parameter's values joined by commas. */
+function queryOf(request: FastifyRequest): Record<string, string | undefined> {
+  const query: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string') query[name] = value;
+    else if (Array.isArray(value)) query[name] = value.map(String).join(',');
+  }
+  return query;
+}
+
+/** A thrown error as the provider answers it. */
+function errorAnswer(error: FastifyError | ServiceError): RelayAnswer | null {
+  const tooLarge = {
+    status: 413,
+    body: { message: `body is larger than ${EMAIL_BODY_LIMIT_BYTES / (1024 * 1024)} MB` },
+  };
+  if (error instanceof ServiceError) {
+    if (error.code === ApiCode.TooLarge)
+      return error.detail === 'body too many'
+        ? { status: 413, body: { message: 'body holds too many JSON values' } }
+        : tooLarge;
+    if (error.code === ApiCode.BadRequest) {
+      const detail = error.detail ?? 'bad request';
+      const message =
+        detail === 'body too deep'
+          ? 'body is nested too deeply'
+          : detail === 'body wrong length'
+            ? 'body is shorter or longer than its Content-Length'
+            : detail === 'body broken'
+              ? 'body could not be read'
+              : detail;
+      return { status: 400, body: { message } };
+    }
+    return null;
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge;
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return { status: 400, body: { message: error.message } };
+  return null;
+}
+
+export async function emailRelayRoutes(app: FastifyInstance, { core }: { core: Core }) {
+  const relay = core.emailRelay;
+  await app.register(async (provider) => {
+    provider.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+      const answer = errorAnswer(error);
+      if (answer) return sendAnswer(reply, answer);
+      request.log.error({ err: error, req: request }, 'unexpected error');
+      return sendAnswer(reply, { status: 500, body: { message: 'internal error; try again later' } });
+    });
+
+    const authorized = (operation: RelayOperation) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const { account_id } = request.params as AccountParams;
+      const refused = relay.authenticate(account_id, request.headers.authorization, operation);
+      if (refused) return sendAnswer(reply, refused);
+    };
+
+    // Idempotency-Key: claimed before the body is read, so a second request with the key while the
+    // first is still arriving is a 409; released with the answer's status (a failure makes it 412).
+    const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
+    const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined) return;
+      const { account_id } = request.params as AccountParams;
+      const claimed = relay.claimIdempotency(account_id, Array.isArray(header) ? header.join(', ') : header);
+      if (!relay.isClaim(claimed)) return sendAnswer(reply, claimed);
+      claims.set(request, claimed);
+    };
+    const release = (request: FastifyRequest, status?: number) => {
+      claims.get(request)?.release(status);
+      claims.delete(request);
+    };
+
+    provider.post(
+      MESSAGES_PATH,
+      {
+        bodyLimit: EMAIL_BODY_LIMIT_BYTES,
+        onRequest: [authorized('send'), claimKey],
+        onResponse: async (request, reply) => release(request, reply.statusCode),
+        onRequestAbort: async (request) => release(request),
+      },
+      async (request, reply) => {
+        const { account_id } = request.params as AccountParams;
+        const claim = claims.get(request);
+        return sendAnswer(reply, relay.send(account_id, request.body, claim ? { claim } : {}));
+      },
+    );
+
+    provider.get(MESSAGES_PATH, { onRequest: authorized('read') }, async (request, reply) => {
+      const { account_id } = request.params as AccountParams;
+      return sendAnswer(reply, relay.list(account_id, queryOf(request)));
+    });
+
+    provider.get(`${MESSAGES_PATH}/:message_id`, { onRequest: authorized('read') }, async (request, reply) => {
+      const { account_id, message_id } = request.params as MessageParams;
+      return sendAnswer(reply, await relay.get(account_id, message_id));
+    });
+
+    provider.post(
+      `${MESSAGES_PATH}/:message_id/cancel`,
+      { onRequest: authorized('cancel') },
+      async (request, reply) => {
+        const { account_id, message_id } = request.params as MessageParams;
+        return sendAnswer(reply, await relay.cancel(account_id, message_id));
+      },
+    );
+  });
+}
