@@ -88,7 +88,6 @@ export function CountsBar({ send, size = 'sm' }: { send: EmailSend; size?: 'sm' 
 
 /** A badge per status with recipients, in the statuses' order. */
 export function CountBadges({ send, size = 'sm' }: { send: EmailSend; size?: 'xs' | 'sm' | 'md' }) {
-  const { t } = useTranslation();
   const language = useLanguage();
   const present = EMAIL_RECIPIENT_STATUSES.filter((status) => (send.counts[status] ?? 0) > 0);
   return (
