@@ -57,9 +57,12 @@ describe('translations', () => {
       }
     };
     compare(en, fa);
-    // The sample codes of a verify template are what programs send: Latin digits in both languages.
+    // The sample codes of a verify template are what programs send: Latin digits in both languages;
+    // HTML and CSV are names of formats, written the same in Persian.
     expect(same).toEqual([
       'compose.receiversPlaceholder',
+      'email.message.html',
+      'email.results.exportCsv',
       'templates.sample.token',
       'templates.sample.token2',
       'templates.sample.token3',
