@@ -61,11 +61,11 @@ describe('translations', () => {
     // HTML and CSV are names of formats, written the same in Persian.
     expect(same).toEqual([
       'compose.receiversPlaceholder',
-      'email.message.html',
-      'email.results.exportCsv',
       'templates.sample.token',
       'templates.sample.token2',
       'templates.sample.token3',
+      'email.message.html',
+      'email.results.exportCsv',
     ]);
   });
 });
