@@ -14,6 +14,7 @@ import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { CountTile } from '../CountTile';
 
 const SHOWN = 30;
 
@@ -61,14 +62,19 @@ export const ReceiversCard = memo(function ReceiversCard() {
           </Text>
         ) : null}
         <SimpleGrid cols={3} spacing="xs">
-          <Count label={t('compose.valid')} value={analysis.valid.length} color="teal" testId="compose-valid-count" />
-          <Count
+          <CountTile
+            label={t('compose.valid')}
+            value={analysis.valid.length}
+            color="teal"
+            testId="compose-valid-count"
+          />
+          <CountTile
             label={t('compose.invalid')}
             value={analysis.invalid.length}
             color="red"
             testId="compose-invalid-count"
           />
-          <Count
+          <CountTile
             label={t('compose.duplicates')}
             value={analysis.duplicates.length}
             color="yellow"
@@ -115,20 +121,6 @@ const ReceiversField = memo(function ReceiversField() {
     />
   );
 });
-
-function Count({ label, value, color, testId }: { label: string; value: number; color: string; testId: string }) {
-  const language = useLanguage();
-  return (
-    <Paper withBorder p="xs" radius="sm">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} c={value > 0 ? color : undefined} data-testid={testId} data-value={value}>
-        {formatNumber(value, language)}
-      </Text>
-    </Paper>
-  );
-}
 
 /** Rejected entries, each shown once; one entered several times says how many. */
 function Rejected({ title, items, color, testId }: { title: string; items: string[]; color: string; testId: string }) {

@@ -11,6 +11,7 @@ import { useStores } from '../../stores/context';
 import { emailSelectors } from '../../stores/email';
 import { digits, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { CountTile } from '../CountTile';
 import type { EmailPreview } from '../../../../shared/ipc/contracts/email';
 
 export function RecipientsCard() {
@@ -67,9 +68,9 @@ function Counts({ preview }: { preview: EmailPreview }) {
   return (
     <Stack gap="sm">
       <SimpleGrid cols={3} spacing="xs">
-        <Count label={t('email.recipients.total')} value={preview.total} testId="email-total" />
-        <Count label={t('email.recipients.valid')} value={preview.valid} color="teal" testId="email-valid" />
-        <Count
+        <CountTile label={t('email.recipients.total')} value={preview.total} testId="email-total" />
+        <CountTile label={t('email.recipients.valid')} value={preview.valid} color="teal" testId="email-valid" />
+        <CountTile
           label={t('email.recipients.skipped')}
           value={preview.skipped_count}
           color="orange"
@@ -102,20 +103,6 @@ function NoEmailColumn() {
     >
       {t('email.recipients.noEmailColumnHint')}
     </Alert>
-  );
-}
-
-function Count({ label, value, color, testId }: { label: string; value: number; color?: string; testId: string }) {
-  const language = useLanguage();
-  return (
-    <Paper withBorder p="xs" radius="sm">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} c={value > 0 ? color : undefined} data-testid={testId} data-value={value}>
-        {formatNumber(value, language)}
-      </Text>
-    </Paper>
   );
 }
 
