@@ -132,6 +132,14 @@ export class Segments {
     return toSegment(this.row(accountId, segmentId));
   }
 
+  /**
+   * A token that changes whenever the segment's members may have (status, last change, size):
+   * what a reader may key a cache of the members by.
+   */
+  version(accountId: number, segmentId: number): string {
+    return contentVersion(this.row(accountId, segmentId));
+  }
+
   /** The account's segment, or null when it has none by that id (unknown, another account's, being deleted). */
   find(accountId: number, segmentId: number): Segment | null {
     const row = this.lookup(accountId, segmentId);
@@ -290,7 +298,7 @@ export class Segments {
    * the middle of a million reads half a million keys once (about 0.15 s), never again.
    */
   private anchorAt(segment: SegmentRow, slot: number): string | null {
-    const version = `${segment.status}:${segment.updated_at}:${segment.member_count}`;
+    const version = contentVersion(segment);
     let cached = this.anchors.get(segment.id);
     if (!cached || cached.version !== version || segment.status !== 'ready') {
       if (this.anchors.size > 20) this.anchors.clear();
@@ -527,6 +535,10 @@ export class Segments {
 }
 
 /** The account has no segment by that id (deleted meanwhile, or another account's). */
+function contentVersion(segment: SegmentRow): string {
+  return `${segment.status}:${segment.updated_at}:${segment.member_count}`;
+}
+
 export function segmentNotFound(segmentId: number): ServiceError {
   return new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`, 'segment_not_found');
 }

@@ -8,7 +8,7 @@ import type { EmailDraft, EmailParty } from '../../../../shared/ipc/contracts/em
 import type { Segments } from '../../contacts';
 import { segmentNotReady } from '../../contacts/segments';
 import { checkFrom, cleanParty } from './config';
-import { emailColumn, mapVariables, readRecipients, type RecipientList, type VariableMap } from './recipients';
+import { emailColumn, mapVariables, type ClassifiedMembers, type VariableMap } from './recipients';
 
 export interface CheckedTemplate {
   from: EmailParty;
@@ -24,8 +24,11 @@ export interface PreparedDraft {
   segment: { id: number; name: string; columns: string[] };
   emailColumn: string;
   variables: VariableMap;
-  list: RecipientList;
+  classified: ClassifiedMembers;
 }
+
+/** A segment's members sorted into addressed and skipped (recipients.ts classifyMembers), maybe cached. */
+export type ClassifyMembers = (accountId: number, segment: { id: number; columns: string[] }) => ClassifiedMembers;
 
 /** The draft's template as it stands, unchecked: the preview shows a half-written draft too. */
 export function readTemplate(draft: EmailDraft): CheckedTemplate {
@@ -74,7 +77,11 @@ export function checkTemplate(draft: EmailDraft): CheckedTemplate {
  * not, so the counts and skipped rows show as soon as a segment is picked, before the message is
  * written (the send still refuses what is missing).
  */
-export function prepareDraft(segments: Segments, draft: EmailDraft, { check }: { check: boolean }): PreparedDraft {
+export function prepareDraft(
+  segments: Segments,
+  draft: EmailDraft,
+  { check, classify }: { check: boolean; classify: ClassifyMembers },
+): PreparedDraft {
   const template = check ? checkTemplate(draft) : readTemplate(draft);
   const segment = segments.get(draft.account_id, draft.segment_id);
   if (segment.status !== 'ready') throw segmentNotReady(segment.id, segment.status);
@@ -86,12 +93,11 @@ export function prepareDraft(segments: Segments, draft: EmailDraft, { check }: {
       'email_column_missing',
     );
   const variables = mapVariables(template, segment.columns);
-  const list = readRecipients(segments.phonesWithFields(draft.account_id, segment.id), segment.columns, variables);
   return {
     template,
     segment: { id: segment.id, name: segment.name, columns: segment.columns },
     emailColumn: column,
     variables,
-    list,
+    classified: classify(draft.account_id, segment),
   };
 }

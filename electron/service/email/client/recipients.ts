@@ -67,26 +67,38 @@ export function emailColumn(columns: readonly string[]): string | null {
   return i === null ? null : columns[i]!;
 }
 
-export interface RecipientList {
+/** A member with an address, as read from the segment: their column values kept for the variables. */
+export interface AddressedMember {
+  row: number;
+  phone: string;
+  email: string;
+  name: string;
+  values: string[];
+}
+
+/**
+ * A segment's members sorted into who gets an email and who is skipped. It depends on the
+ * segment alone (not the template), so a preview can keep it while the segment is unchanged.
+ */
+export interface ClassifiedMembers {
   total: number;
-  recipients: Recipient[];
+  members: AddressedMember[];
   skipped: EmailSkipped[];
 }
 
 /**
- * The members (as segments.phonesWithFields reads them) as recipients and skipped rows. The
- * segment must have an EMAIL column (the caller refuses one without).
+ * The members (as segments.phonesWithFields reads them) as addressed members and skipped rows.
+ * The segment must have an EMAIL column (the caller refuses one without).
  */
-export function readRecipients(
+export function classifyMembers(
   members: { phones: readonly string[]; fields: readonly string[] },
   columns: readonly string[],
-  map: VariableMap,
-): RecipientList {
+): ClassifiedMembers {
   const emailAt = findColumn(columns, EMAIL_COLUMN);
   if (emailAt === null) throw new Error('the segment has no EMAIL column');
   const nameAt = findColumn(columns, NAME_COLUMN);
   const seen = new Set<string>();
-  const recipients: Recipient[] = [];
+  const addressed: AddressedMember[] = [];
   const skipped: EmailSkipped[] = [];
   const { phones, fields } = members;
   for (let i = 0; i < phones.length; i++) {
@@ -110,16 +122,15 @@ export function readRecipients(
       continue;
     }
     seen.add(key);
-    const substitutions: Record<string, string> = {};
-    for (const variable of map.variables)
-      substitutions[variable.name] = variable.column === 'phone' ? phone : (values[variable.column] ?? '');
-    recipients.push({
-      row,
-      phone,
-      email,
-      name: nameAt === null ? '' : (values[nameAt] ?? '').trim(),
-      substitutions,
-    });
+    addressed.push({ row, phone, email, name: nameAt === null ? '' : (values[nameAt] ?? '').trim(), values });
   }
-  return { total: phones.length, recipients, skipped };
+  return { total: phones.length, members: addressed, skipped };
+}
+
+/** A member as a recipient of this template: their values of its variables. */
+export function toRecipient(member: AddressedMember, map: VariableMap): Recipient {
+  const substitutions: Record<string, string> = {};
+  for (const variable of map.variables)
+    substitutions[variable.name] = variable.column === 'phone' ? member.phone : (member.values[variable.column] ?? '');
+  return { row: member.row, phone: member.phone, email: member.email, name: member.name, substitutions };
 }

@@ -4,7 +4,7 @@
 // values, the request id, the confirmed count, cancel, and the export read back.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Papa from 'papaparse';
 import { Core } from '../../core';
 import { applySeed } from '../../seed';
@@ -261,5 +261,43 @@ describe('a send through the sandbox', () => {
     const send = core.email.list(account)[0]!;
     expect(reason(() => core.email.get(other, send.id))).toBe('email_send_not_found');
     expect(core.email.list(other)).toEqual([]);
+  });
+});
+
+describe('the preview’s kept members', () => {
+  it('keeps a segment’s sorted members between previews, and reads them again once the segment changes', async () => {
+    const file = path.join(dir, 'growing.csv');
+    fs.writeFileSync(file, 'PHONE_NUMBER,EMAIL,NAME\n09351110001,a@example.com,A\n09351110002,b@example.com,B\n');
+    const first = await core.imports.start(account, { file });
+    await core.imports.wait(first.jobId);
+    const reads = vi.spyOn(core.segments, 'phonesWithFields');
+    try {
+      expect(core.email.preview(draft(account, first.segmentId))).toMatchObject({ total: 2, valid: 2 });
+      expect(
+        core.email.preview(draft(account, first.segmentId, { subject: 'Hi {{NAME}}' }), { offset: 1 }).samples,
+      ).toEqual([expect.objectContaining({ row: 2, subject: 'Hi B' })]);
+      expect(reads).toHaveBeenCalledTimes(1);
+      // Rows added to the same segment: the next preview sees them.
+      fs.writeFileSync(file, 'PHONE_NUMBER,EMAIL,NAME\n09351110003,c@example.com,C\n09351110004,,D\n');
+      const added = await core.imports.start(account, { file, segmentId: first.segmentId });
+      await core.imports.wait(added.jobId);
+      expect(core.email.preview(draft(account, first.segmentId))).toMatchObject({
+        total: 4,
+        valid: 3,
+        skipped_count: 1,
+      });
+      expect(reads).toHaveBeenCalledTimes(2);
+      // A send reads the segment afresh, whatever the preview kept.
+      const send = core.email.send({
+        ...draft(account, first.segmentId),
+        expected_count: 3,
+        request_id: 'growing-0001',
+      });
+      expect(send.total).toBe(3);
+      expect(reads).toHaveBeenCalledTimes(3);
+      core.email.cancel(account, send.id);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
