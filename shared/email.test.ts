@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEmail, normalizeEmail } from './email';
+import { isEmail, normalizeEmail, providerKeyStays, smtpPasswordStays } from './email';
 
 describe('the email address rule', () => {
   it.each([
@@ -43,5 +43,23 @@ describe('the email address rule', () => {
     expect(normalizeEmail(`${local}@${domain}`)).toBe(`${local}@${domain}`);
     expect(normalizeEmail(`${'x'.repeat(65)}@b.com`)).toBeNull();
     expect(normalizeEmail(`a@${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(63)}.${'g'.repeat(60)}.com`)).toBeNull();
+  });
+});
+
+describe('a stored secret stays with its server', () => {
+  it('keeps the provider key for the same scheme, host and port, or when none was named', () => {
+    expect(providerKeyStays('https://api.example.com', 'https://API.example.com:443/')).toBe(true);
+    expect(providerKeyStays('', 'https://api.example.com')).toBe(true);
+    expect(providerKeyStays('https://api.example.com', 'http://api.example.com')).toBe(false);
+    expect(providerKeyStays('https://api.example.com', 'https://api.example.com:8443')).toBe(false);
+    expect(providerKeyStays('https://api.example.com', 'https://mail.example.com')).toBe(false);
+  });
+
+  it('keeps the SMTP password for the same host (any case) and user', () => {
+    const shop = { host: 'smtp.shop.example', user: 'shop' };
+    expect(smtpPasswordStays(shop, { host: 'SMTP.shop.example ', user: 'shop' })).toBe(true);
+    expect(smtpPasswordStays({ host: '', user: '' }, shop)).toBe(true);
+    expect(smtpPasswordStays(shop, { host: 'smtp.other.example', user: 'shop' })).toBe(false);
+    expect(smtpPasswordStays(shop, { host: 'smtp.shop.example', user: 'other' })).toBe(false);
   });
 });

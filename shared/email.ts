@@ -76,3 +76,31 @@ export function normalizeEmail(input: string): string | null {
 export function isEmail(input: string): boolean {
   return normalizeEmail(input) !== null;
 }
+
+/**
+ * A stored secret is only ever sent to the server it was given for. The provider's key stays when
+ * the address names the same server (scheme, host and port: `https://API.example.com/` and
+ * `https://api.example.com:443` do), or when no address was named before; otherwise a changed
+ * address asks for the key again.
+ */
+export function providerKeyStays(before: string, after: string): boolean {
+  const origin = (url: string) => {
+    try {
+      return new URL(url.trim()).origin;
+    } catch {
+      return url.trim();
+    }
+  };
+  return before.trim() === '' || origin(before) === origin(after);
+}
+
+/** The same for an SMTP password: the same server (host, any case) and the same user name. */
+export function smtpPasswordStays(
+  before: { host: string; user: string },
+  after: { host: string; user: string },
+): boolean {
+  return (
+    before.host.trim() === '' ||
+    (before.host.trim().toLowerCase() === after.host.trim().toLowerCase() && before.user.trim() === after.user.trim())
+  );
+}

@@ -1312,6 +1312,8 @@ export const en = {
       undo: 'Undo',
       newKey: 'Type the new key',
       newPassword: 'Type the new password',
+      newServer:
+        'The saved one was given for the server named before and is never sent to another: enter the one for this server.',
     },
     storage: {
       keychain:

@@ -5,6 +5,8 @@ import {
   draftFaults,
   draftOf,
   inputOf,
+  keyStillStored,
+  passwordStillStored,
   providerUrlFault,
   type EmailSettingsDraft,
 } from './emailSettings';
@@ -84,6 +86,23 @@ describe('email settings form', () => {
     expect(draftFaults({ ...provider, key: { action: 'keep' } }, keySaved)).toEqual({});
     expect(draftFaults({ ...provider, key: { action: 'remove' } }, keySaved)).toEqual({ key: 'keyMissing' });
     expect(draftFaults({ ...provider, key: { action: 'keep' } }, config)).toEqual({ key: 'keyMissing' });
+    // A key saved for one server is never sent to another: a new address asks for its key.
+    const keyForApi = emailConfig({ provider: { url: 'https://api.example.com', account_id: '1', key_set: true } });
+    expect(draftFaults({ ...provider, key: { action: 'keep' } }, keyForApi)).toEqual({});
+    expect(
+      draftFaults({ ...provider, providerUrl: 'https://API.example.com:443/', key: { action: 'keep' } }, keyForApi),
+    ).toEqual({});
+    expect(
+      draftFaults({ ...provider, providerUrl: 'https://mail.other.example', key: { action: 'keep' } }, keyForApi),
+    ).toEqual({ key: 'keyMissing' });
+    expect(keyStillStored({ ...provider, providerUrl: 'http://api.example.com' }, keyForApi)).toBe(false);
+    const passwordForShop = emailConfig({
+      smtp: { host: 'smtp.shop.example', port: 587, secure: false, user: 'shop', password_set: true },
+    });
+    const shopSmtp = draft({ transport: 'smtp', smtpHost: 'SMTP.shop.example', smtpUser: 'shop' });
+    expect(passwordStillStored(shopSmtp, passwordForShop)).toBe(true);
+    expect(passwordStillStored({ ...shopSmtp, smtpUser: 'other' }, passwordForShop)).toBe(false);
+    expect(passwordStillStored({ ...shopSmtp, smtpHost: 'smtp.other.example' }, passwordForShop)).toBe(false);
 
     const smtp = draft({ transport: 'smtp', smtpHost: 'smtp.example.com', smtpPort: 587 });
     expect(draftFaults(smtp, config)).toEqual({});

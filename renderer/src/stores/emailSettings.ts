@@ -6,7 +6,13 @@
 import { createStore } from 'zustand/vanilla';
 import type { Api } from '../api';
 import type { EmailConfig, EmailConfigInput } from '../../../shared/ipc/contracts/email';
-import { isEmail, normalizeEmail, type EmailTransportKind } from '../../../shared/email';
+import {
+  isEmail,
+  normalizeEmail,
+  providerKeyStays,
+  smtpPasswordStays,
+  type EmailTransportKind,
+} from '../../../shared/email';
 import { errorMessage, reported } from './errors';
 
 export type { EmailConfig };
@@ -52,6 +58,19 @@ export function draftOf(config: EmailConfig): EmailSettingsDraft {
   };
 }
 
+/**
+ * Whether the stored key still holds for the draft: the core sends a key only to the server it
+ * was given for, and forgets it when the address moves without a new one (shared/email.ts).
+ */
+export function keyStillStored(draft: EmailSettingsDraft, config: EmailConfig): boolean {
+  return config.provider.key_set && providerKeyStays(config.provider.url, draft.providerUrl);
+}
+
+/** The same for the SMTP password: the same server and user name. */
+export function passwordStillStored(draft: EmailSettingsDraft, config: EmailConfig): boolean {
+  return config.smtp.password_set && smtpPasswordStays(config.smtp, { host: draft.smtpHost, user: draft.smtpUser });
+}
+
 /** Whether a secret will be there after saving. */
 function secretAfterSave(draft: SecretDraft, stored: boolean): boolean {
   if (draft.action === 'remove') return false;
@@ -85,7 +104,7 @@ export function draftFaults(draft: EmailSettingsDraft, config: EmailConfig): Ema
     const accountId = draft.providerAccountId.trim();
     if (accountId === '') faults.providerAccountId = 'accountIdMissing';
     else if (/[\s/?#]/.test(accountId)) faults.providerAccountId = 'accountIdInvalid';
-    if (!secretAfterSave(draft.key, config.provider.key_set)) faults.key = 'keyMissing';
+    if (!secretAfterSave(draft.key, keyStillStored(draft, config))) faults.key = 'keyMissing';
   }
   if (draft.transport === 'smtp') {
     const host = draft.smtpHost.trim();

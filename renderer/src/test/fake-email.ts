@@ -15,6 +15,8 @@ import {
   EMAIL_RECIPIENT_FINAL,
   EMAIL_RECIPIENT_STATUSES,
   normalizeEmail,
+  providerKeyStays,
+  smtpPasswordStays,
   type EmailRecipientStatus,
 } from '../../../shared/email';
 import { renderEmailTemplate, templateVariables } from '../../../shared/email-template';
@@ -169,6 +171,9 @@ export function fakeEmail(options: FakeEmailOptions = {}) {
         throw refusal(ApiCode.BadRequest, 'email_smtp_host_missing');
       if (input.default_from && normalizeEmail(input.default_from.email) === null)
         throw refusal(ApiCode.BadRequest, 'email_from_invalid');
+      // As the core: a secret goes only to the server it was given for (moved without a new one: forgotten).
+      if (input.provider && !providerKeyStays(config.provider.url, input.provider.url)) secrets.key = null;
+      if (input.smtp && !smtpPasswordStays(config.smtp, input.smtp)) secrets.password = null;
       if (input.provider?.key !== undefined) secrets.key = input.provider.key === '' ? null : input.provider.key;
       if (input.smtp?.password !== undefined)
         secrets.password = input.smtp.password === '' ? null : input.smtp.password;

@@ -6,7 +6,13 @@ import type { Settings } from '../../settings/settings';
 import type { SecretStore } from '../../secrets';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
-import { EMAIL_TRANSPORTS, isEmail, type EmailTransportKind } from '../../../../shared/email';
+import {
+  EMAIL_TRANSPORTS,
+  isEmail,
+  providerKeyStays,
+  smtpPasswordStays,
+  type EmailTransportKind,
+} from '../../../../shared/email';
 import type { EmailConfig, EmailConfigInput, EmailParty } from '../../../../shared/ipc/contracts/email';
 
 export const SECRET_PROVIDER_KEY = 'email.provider.key';
@@ -97,8 +103,11 @@ export class EmailConfigStore {
       smtp,
       default_from: defaultFrom,
     });
-    this.putSecret(SECRET_PROVIDER_KEY, input.provider?.key);
-    this.putSecret(SECRET_SMTP_PASSWORD, input.smtp?.password);
+    // A secret goes only to the server it was given for: moved without a new one, it is forgotten.
+    const providerMoved = !providerKeyStays(before.provider.url, provider.url);
+    const smtpMoved = !smtpPasswordStays(before.smtp, smtp);
+    this.putSecret(SECRET_PROVIDER_KEY, input.provider?.key ?? (providerMoved ? '' : undefined));
+    this.putSecret(SECRET_SMTP_PASSWORD, input.smtp?.password ?? (smtpMoved ? '' : undefined));
     return this.config();
   }
 

@@ -63,12 +63,52 @@ describe('email settings', () => {
     expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBe('ek-secret-1');
     const settings = core.db.prepare("SELECT value FROM settings WHERE key LIKE 'email%'").pluck().all();
     expect(JSON.stringify(settings)).not.toContain('ek-secret-1');
-    core.email.configure({ transport: 'provider', provider: { url: 'http://127.0.0.1:9', account_id: '1001' } });
+    // The same server written otherwise keeps the key.
+    core.email.configure({
+      transport: 'provider',
+      provider: { url: 'https://API.mail.example:443/', account_id: '2' },
+    });
     expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBe('ek-secret-1');
     expect(
       core.email.configure({ transport: 'sandbox', provider: { url: '', account_id: '', key: '' } }).provider.key_set,
     ).toBe(false);
     expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBeNull();
+  });
+
+  it('sends a stored secret only to the server it was given for: another address or login forgets it', () => {
+    core.email.configure({
+      transport: 'provider',
+      provider: { url: 'https://api.mail.example', account_id: '1001', key: 'ek-secret-2' },
+      smtp: { host: 'smtp.shop.example', port: 587, secure: false, user: 'shop', password: 'pw-secret-2' },
+    });
+    expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBe('ek-secret-2');
+    // Another provider without a new key: the old key is not sent there.
+    const moved = core.email.configure({
+      transport: 'provider',
+      provider: { url: 'https://mail.elsewhere.example', account_id: '1001' },
+    });
+    expect(moved.provider.key_set).toBe(false);
+    expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBeNull();
+    // With a new key given at the same time, the new key is kept.
+    core.email.configure({
+      transport: 'provider',
+      provider: { url: 'https://mail.third.example', account_id: '1001', key: 'ek-secret-3' },
+    });
+    expect(core.secrets.get(SECRET_PROVIDER_KEY)).toBe('ek-secret-3');
+    // SMTP: the same host in other case keeps the password; another user forgets it.
+    expect(
+      core.email.configure({
+        transport: 'smtp',
+        smtp: { host: 'SMTP.shop.example', port: 465, secure: true, user: 'shop' },
+      }).smtp.password_set,
+    ).toBe(true);
+    expect(
+      core.email.configure({
+        transport: 'smtp',
+        smtp: { host: 'smtp.shop.example', port: 465, secure: true, user: 'other' },
+      }).smtp.password_set,
+    ).toBe(false);
+    core.email.configure({ transport: 'sandbox', provider: { url: '', account_id: '', key: '' } });
   });
 
   it('refuse a provider address that is not http(s) with a host, an empty account id, an empty SMTP host', () => {

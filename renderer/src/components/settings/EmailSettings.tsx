@@ -30,6 +30,8 @@ import {
   draftFaults,
   draftOf,
   inputOf,
+  keyStillStored,
+  passwordStillStored,
   type EmailConfig,
   type EmailSettingsDraft,
   type SecretDraft,
@@ -160,7 +162,8 @@ function EmailForm({ config }: { config: EmailConfig }) {
               <SecretField
                 label={t('emailSettings.apiKey')}
                 placeholder={t('emailSettings.secret.newKey')}
-                stored={config.provider.key_set}
+                stored={keyStillStored(draft, config)}
+                movedFrom={config.provider.key_set && !keyStillStored(draft, config)}
                 draft={draft.key}
                 onChange={(key) => edit({ key })}
                 error={fault('key')}
@@ -215,7 +218,8 @@ function EmailForm({ config }: { config: EmailConfig }) {
                 <SecretField
                   label={t('emailSettings.smtpPassword')}
                   placeholder={t('emailSettings.secret.newPassword')}
-                  stored={config.smtp.password_set}
+                  stored={passwordStillStored(draft, config)}
+                  movedFrom={config.smtp.password_set && !passwordStillStored(draft, config)}
                   draft={draft.password}
                   onChange={(password) => edit({ password })}
                   error={null}
@@ -328,26 +332,33 @@ function SecretField({
   label,
   placeholder,
   stored,
-  draft,
+  movedFrom,
+  draft: given,
   onChange,
   error,
   testId,
 }: {
   label: string;
   placeholder: string;
+  /** A secret is saved and still goes to the server the form names. */
   stored: boolean;
+  /** One is saved, but for the server the form named before: it will not be sent to this one. */
+  movedFrom: boolean;
   draft: SecretDraft;
   onChange(draft: SecretDraft): void;
   error: string | null;
   testId: string;
 }) {
   const { t } = useTranslation();
+  // Kept for another server: the field asks for this server's secret.
+  const draft: SecretDraft = !stored && given.action === 'keep' ? { action: 'replace', value: '' } : given;
   if (draft.action === 'replace')
     return (
       <Stack gap={4}>
         <PasswordInput
           label={label}
           placeholder={stored ? placeholder : undefined}
+          description={movedFrom ? t('emailSettings.secret.newServer') : undefined}
           value={draft.value}
           onChange={(e) => onChange({ action: 'replace', value: e.currentTarget.value })}
           error={error}
