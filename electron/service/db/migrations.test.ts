@@ -110,4 +110,28 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 9 });
     db.close();
   });
+
+  it('0015 moves the email accounts a seed kept in the settings into the relay, keys as stored', () => {
+    const before = migrations.findIndex((m) => m.name === '0015-email-relay');
+    const db = databaseAt(dbFile(), before);
+    db.prepare("INSERT INTO settings (key, value) VALUES ('email_accounts', ?)").run(
+      JSON.stringify([
+        { account_id: 1001, api_keys: ['hash-a', 'hash-b'], sandbox: true },
+        { account_id: 1002, api_keys: [], sandbox: false },
+      ]),
+    );
+    migrate(db);
+    expect(db.prepare('SELECT id, sandbox FROM email_relay_accounts ORDER BY id').all()).toEqual([
+      { id: '1001', sandbox: 1 },
+      { id: '1002', sandbox: 0 },
+    ]);
+    expect(db.prepare('SELECT key_hash, account_id, operations FROM email_relay_keys ORDER BY key_hash').all()).toEqual(
+      [
+        { key_hash: 'hash-a', account_id: '1001', operations: 'send,read,cancel' },
+        { key_hash: 'hash-b', account_id: '1001', operations: 'send,read,cancel' },
+      ],
+    );
+    expect(db.prepare("SELECT count(*) AS n FROM settings WHERE key = 'email_accounts'").get()).toEqual({ n: 0 });
+    db.close();
+  });
 });

@@ -102,4 +102,18 @@ CREATE TABLE email_relay_idempotency (
   PRIMARY KEY (account_id, scope, key)
 ) STRICT;
 CREATE INDEX email_relay_idempotency_created ON email_relay_idempotency(created_at);
+
+-- Seeds applied before this migration kept the email accounts in the settings, keys already in
+-- their stored form: they move here, with every operation, and the setting goes.
+INSERT OR IGNORE INTO email_relay_accounts (id, sandbox, created_at)
+  SELECT CAST(json_extract(a.value, '$.account_id') AS TEXT),
+         CASE WHEN json_extract(a.value, '$.sandbox') = 0 THEN 0 ELSE 1 END,
+         CAST(unixepoch('subsec') * 1000 AS INTEGER)
+  FROM settings s, json_each(s.value) a
+  WHERE s.key = 'email_accounts' AND json_valid(s.value) AND json_type(s.value) = 'array';
+INSERT OR IGNORE INTO email_relay_keys (key_hash, account_id, operations)
+  SELECT k.value, CAST(json_extract(a.value, '$.account_id') AS TEXT), 'send,read,cancel'
+  FROM settings s, json_each(s.value) a, json_each(a.value, '$.api_keys') k
+  WHERE s.key = 'email_accounts' AND json_valid(s.value) AND json_type(s.value) = 'array' AND k.type = 'text';
+DELETE FROM settings WHERE key = 'email_accounts';
 `;
