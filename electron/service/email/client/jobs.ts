@@ -16,6 +16,7 @@
 // - email.cancel asks the provider to cancel messages still queued or scheduled.
 // A send's row names the job in charge of it (job_id): a leftover job of the send that wakes does nothing.
 import { z } from 'zod';
+import { isKeyRefused, isSuccess } from '../http-status';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Job, JobContext, Jobs } from '../../jobs/jobs';
@@ -423,9 +424,9 @@ export class EmailJobs {
       if (error instanceof NetworkError) throw new Error(error.message);
       throw error;
     }
-    if (answer.status >= 200 && answer.status < 300) return answer;
+    if (isSuccess(answer.status)) return answer;
     if (accept.includes(answer.status)) return answer;
-    if (answer.status === 401 || answer.status === 403) throw new KeyRefused(answerMessage(answer));
+    if (isKeyRefused(answer.status)) throw new KeyRefused(answerMessage(answer));
     throw new Error(answerMessage(answer));
   }
 

@@ -5,6 +5,7 @@
 // and secrets), draft.ts / recipients.ts (what may be sent, to whom, with which values), jobs.ts
 // (batches, retries, polling), export.ts.
 import { randomUUID } from 'node:crypto';
+import { HttpStatus, isSuccess } from '../http-status';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Jobs } from '../../jobs/jobs';
@@ -101,10 +102,10 @@ export class EmailSends {
           { limit: '1' },
           AbortSignal.timeout(TEST_TIMEOUT_MS),
         );
-        if (answer.status >= 200 && answer.status < 300) return { ok: true, error: null };
-        if (answer.status === 401)
+        if (isSuccess(answer.status)) return { ok: true, error: null };
+        if (answer.status === HttpStatus.Unauthorized)
           return { ok: false, error: `the provider does not know this key (${answerMessage(answer)})` };
-        if (answer.status === 403)
+        if (answer.status === HttpStatus.Forbidden)
           return { ok: false, error: `the key has no access to this account (${answerMessage(answer)})` };
         return { ok: false, error: `the provider answered ${answerMessage(answer)}` };
       }

@@ -1,6 +1,7 @@
 // What the embedded provider answers, as data: the HTTP routes write it as it is, and the app's
 // in-process 'sandbox' transport reads it as it would read the provider's HTTP answer. Every
 // refusal is the provider's bare `{"message": "..."}`, never the SMS API's envelope.
+import { HttpStatus } from '../http-status';
 
 export interface RelayAnswer {
   status: number;
@@ -12,7 +13,7 @@ export function refusal(status: number, message: string): RelayAnswer {
   return { status, body: { message } };
 }
 
-export const ok = (body: unknown, status = 200): RelayAnswer => ({ status, body });
+export const ok = (body: unknown, status: number = HttpStatus.Ok): RelayAnswer => ({ status, body });
 
 /** ms → ISO 8601 in UTC (what the provider's timestamps look like); null stays null. */
 export function iso(ms: number | null): string | null {

@@ -3,12 +3,12 @@
 // as the HTTP API gives it ({status, body, headers}); what an answer means for a send (accepted,
 // refused, retry later) is read here once.
 import { RELAY_STATUSES, type RelayStatus } from '../../../../../shared/email';
+import { HttpStatus, isKeyRefused } from '../../http-status';
 
-export interface RelayAnswer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+import type { RelayAnswer } from '../../relay/answers';
+
+// One shape for an answer, whoever gives it: the embedded provider's (relay/answers.ts).
+export type { RelayAnswer };
 
 export interface RelayConnection {
   /** `POST …/messages` with an Idempotency-Key. */
@@ -75,7 +75,7 @@ export function readStatus(value: unknown): RelayStatus | null {
 /** What a `POST …/messages` answer means for the batch of `count` recipients. */
 export function readSendAnswer(answer: RelayAnswer, count: number, now: number): SendOutcome {
   const { status } = answer;
-  if (status === 200 || status === 201 || status === 202) {
+  if (status === HttpStatus.Ok || status === HttpStatus.Created || status === HttpStatus.Accepted) {
     const data = (answer.body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data) || data.length !== count)
       return { kind: 'retry', message: `the provider's answer has no result per recipient`, retryAfterMs: null };
@@ -92,9 +92,14 @@ export function readSendAnswer(answer: RelayAnswer, count: number, now: number):
     };
   }
   const message = answerMessage(answer);
-  if (status === 401 || status === 403) return { kind: 'unauthorized', message };
-  if (status === 412) return { kind: 'key-failed', message };
-  if (status === 408 || status === 409 || status === 429 || status >= 500)
+  if (isKeyRefused(status)) return { kind: 'unauthorized', message };
+  if (status === HttpStatus.PreconditionFailed) return { kind: 'key-failed', message };
+  if (
+    status === HttpStatus.RequestTimeout ||
+    status === HttpStatus.Conflict ||
+    status === HttpStatus.TooManyRequests ||
+    status >= HttpStatus.InternalServerError
+  )
     return { kind: 'retry', message, retryAfterMs: retryAfterMs(answer.headers, now) };
   return { kind: 'refused', message };
 }
