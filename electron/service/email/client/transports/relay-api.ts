@@ -4,7 +4,6 @@
 // refused, retry later) is read here once.
 import { RELAY_STATUSES, type RelayStatus } from '../../../../../shared/email';
 import { HttpStatus, isKeyRefused } from '../../http-status';
-
 import type { RelayAnswer } from '../../relay/answers';
 
 // One shape for an answer, whoever gives it: the embedded provider's (relay/answers.ts).
