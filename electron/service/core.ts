@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { openDatabase, type Db } from './db/database';
+import { ReaderPool } from './db/readers';
 import { systemClock, ManualClock, OffsetClock, type Clock } from './clock';
 import { Accounts } from './accounts/accounts';
 import { KeyHasher, workspaceSecret } from './accounts/keys';
@@ -49,6 +50,8 @@ export interface CoreOptions {
 
 export class Core {
   readonly db: Db;
+  /** Read-only connections in worker threads: long reads run there, never on the writer's thread. */
+  readonly readers: ReaderPool;
   readonly clock: Clock;
   readonly events = new EventEmitter<CoreEvents>();
   readonly settings: Settings;
@@ -86,6 +89,7 @@ export class Core {
     this.dataDir = options.dataDir;
     this.clock = options.clock ?? systemClock;
     this.db = openDatabase({ file: path.join(options.dataDir, 'chapar.db') });
+    this.readers = new ReaderPool({ file: path.join(options.dataDir, 'chapar.db') });
     this.settings = new Settings(this.db);
     this.credit = new Credit(this.db, this.clock);
     // The secret lives beside the database, never in it (accounts/keys.ts).
@@ -181,6 +185,7 @@ export class Core {
     this.closed = true;
     await this.jobs.stop();
     await this.scheduler.stop();
+    await this.readers.close();
     this.db.close();
   }
 }

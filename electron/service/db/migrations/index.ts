@@ -15,6 +15,8 @@ import apiV1 from './0013-api-v1';
 import inbound from './0014-inbound';
 import emailRelay from './0015-email-relay';
 import emailSends from './0016-email-sends';
+import messageCounts from './0017-message-counts';
+import housekeeping from './0018-housekeeping';
 
 export interface Migration {
   name: string;
@@ -38,4 +40,6 @@ export const migrations: readonly Migration[] = [
   { name: '0014-inbound', sql: inbound },
   { name: '0015-email-relay', sql: emailRelay },
   { name: '0016-email-sends', sql: emailSends },
+  { name: '0017-message-counts', sql: messageCounts },
+  { name: '0018-housekeeping', sql: housekeeping },
 ];

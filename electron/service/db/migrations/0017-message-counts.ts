@@ -1,0 +1,45 @@
+// 0017: messages counted as they are written, so counts and dashboards never scan the messages.
+// - message_counts: per account, 15-minute slot of creation (created_at / 900,000; every time zone's
+//   midnight and hour fall on a slot boundary), status, sender (the line) and origin: how many
+//   messages, what they cost and what of that was refunded. Written in the same transaction as the
+//   sends that add messages and the lifecycle moves that change their status (messaging/counts.ts).
+// - message_totals: the same without the slot (whole-history counts read a handful of rows).
+// Existing messages are counted once here; the same statements rebuild the tables (tests, the
+// scale benchmark's workspace).
+export const REBUILD_MESSAGE_COUNTS = `
+DELETE FROM message_counts;
+DELETE FROM message_totals;
+INSERT INTO message_counts (account_id, slot, status, sender, origin, n, cost_rials, refunded_rials)
+SELECT m.account_id, m.created_at / 900000, m.status, s.sender, s.origin, COUNT(*), SUM(m.cost_rials),
+  SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0))
+FROM messages m JOIN sends s ON s.id = m.send_id
+GROUP BY m.account_id, m.created_at / 900000, m.status, s.sender, s.origin;
+INSERT INTO message_totals (account_id, status, sender, origin, n, cost_rials, refunded_rials)
+SELECT account_id, status, sender, origin, SUM(n), SUM(cost_rials), SUM(refunded_rials)
+FROM message_counts GROUP BY account_id, status, sender, origin;
+`;
+
+export default `
+CREATE TABLE message_counts (
+  account_id      INTEGER NOT NULL,
+  slot            INTEGER NOT NULL,
+  status          INTEGER NOT NULL,
+  sender          TEXT NOT NULL,
+  origin          TEXT NOT NULL,
+  n               INTEGER NOT NULL,
+  cost_rials      INTEGER NOT NULL,
+  refunded_rials  INTEGER NOT NULL,
+  PRIMARY KEY (account_id, slot, status, sender, origin)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE message_totals (
+  account_id      INTEGER NOT NULL,
+  status          INTEGER NOT NULL,
+  sender          TEXT NOT NULL,
+  origin          TEXT NOT NULL,
+  n               INTEGER NOT NULL,
+  cost_rials      INTEGER NOT NULL,
+  refunded_rials  INTEGER NOT NULL,
+  PRIMARY KEY (account_id, status, sender, origin)
+) STRICT, WITHOUT ROWID;
+${REBUILD_MESSAGE_COUNTS}`;

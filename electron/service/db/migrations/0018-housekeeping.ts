@@ -1,0 +1,2 @@
+// 0018: housekeeping (placeholder; filled by the housekeeping work of issue 16).
+export default `SELECT 1;`;
