@@ -13,8 +13,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The import worker thread's entry (electron/service/contacts/threads.ts loads it by this name).
+          // Worker threads' entries, started by these names (electron/service/worker-thread.ts).
           'import-worker': resolve(__dirname, 'electron/service/contacts/import-worker.ts'),
+          'reader-worker': resolve(__dirname, 'electron/service/db/reader-worker.ts'),
         },
       },
     },

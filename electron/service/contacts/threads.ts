@@ -1,12 +1,8 @@
-// Starting the import worker thread (node:worker_threads) from the main process. From sources
-// (tsx in tests and `npm run serve`) the worker registers tsx's loader first and then imports
-// import-worker.ts; from the electron-vite bundle it loads import-worker.js, emitted next to the
-// main bundle by its own rollup input. One thread per operation: they are rare and long.
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+// Starting the import worker thread (node:worker_threads) from the main process, through
+// ../worker-thread.ts (tsx from sources, import-worker.js from the bundle). One thread per
+// operation: they are rare and long.
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../worker-thread';
 import type { Preview, ReadOptions } from '../../../shared/contacts';
 import type { Batch, Counters } from './pipeline';
 import type { ExportRequest } from './exports';
@@ -29,30 +25,8 @@ export type FromWorker =
   | { type: 'result'; value: Preview | { rows: number } | { end: true } | WrittenUpload }
   | { type: 'error'; code: string; message: string };
 
-const here = import.meta.url;
-
-function bundledEntry(): URL {
-  const candidates = [new URL('./import-worker.js', here), new URL('../import-worker.js', here)];
-  return candidates.find((url) => fs.existsSync(fileURLToPath(url))) ?? candidates[0]!;
-}
-
-/** tsx's ESM register() entry, found through its package.json (require.resolve would give the CJS build). */
-function tsxEsmApi(): string {
-  const manifest = createRequire(here).resolve('tsx/package.json');
-  const exports = (
-    JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }
-  ).exports;
-  return pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api']!.import.default)).href;
-}
-
 function startThread(task: WorkerTask | null): Worker {
-  if (here.endsWith('.ts')) {
-    const entry = new URL('./import-worker.ts', here).href;
-    const tsx = tsxEsmApi();
-    const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(code, { eval: true, workerData: task });
-  }
-  return new Worker(bundledEntry(), { workerData: task });
+  return startWorkerThread('import-worker', { workerData: task });
 }
 
 // After a first task, one thread is kept started and idle (unreferenced: it never holds the

@@ -6,6 +6,7 @@
 //   credit debited and messages recorded in one transaction, as 1 (queued) or 2 (scheduled).
 // Transports map their wire formats onto AcceptCommand and the Acceptance back; none holds a rule.
 import type { Db } from '../db/database';
+import type { CountKey } from './counts';
 import type { Clock } from '../clock';
 import type { Accounts, Line } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
@@ -102,6 +103,8 @@ export interface AcceptDeps {
   handoffMs(): number;
   countOptedOut(accountId: number, phones: readonly string[]): number;
   onAccepted(): void;
+  /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
+  counted(key: CountKey, n: number, costRials: number): void;
 }
 
 export class Accept {
@@ -227,6 +230,18 @@ export class Accept {
         this.localIds.record(command.accountId, pairs);
       }
       this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
+      if (plan.accepted > 0)
+        this.deps.counted(
+          {
+            account_id: command.accountId,
+            created_at: createdAt,
+            status,
+            sender: line.number,
+            origin: storedOrigin(command.origin),
+          },
+          plan.accepted,
+          plan.totalRials,
+        );
       return { sendId, firstId };
     })();
     this.deps.onAccepted();

@@ -9,6 +9,7 @@ import type { Files } from '../files/files';
 import type { Settings } from '../settings/settings';
 import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
+import { MessageCounts } from './counts';
 import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
@@ -49,15 +50,19 @@ export interface Messaging {
   dashboard: Dashboard;
   /** API version 1's outbox reads and counts. */
   outbox: Outbox;
+  /** The messages counted per account, slot, status, sender and origin (migration 0017). */
+  counts: MessageCounts;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
   const { db, clock, settings, scheduler } = deps;
+  const counts = new MessageCounts(db);
   const lifecycle = new Lifecycle(
     db,
     clock,
     deps.credit,
     settings,
+    counts,
     (accountId, phone) => deps.optouts.has(accountId, phone),
     deps.onStatusChanges,
     deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports, deps.recordReplies)),
@@ -67,6 +72,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     handoffMs: () => settings.simulator().handoff_ms,
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: () => scheduler.poke(),
+    counted: (key, n, costRials) => counts.added(key, n, costRials),
   });
   scheduler.register({
     name: 'lifecycle',
@@ -82,5 +88,6 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     queries: new MessageQueries(db),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
+    counts,
   };
 }

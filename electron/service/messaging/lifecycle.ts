@@ -12,6 +12,7 @@ import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
 import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
 import { DueRanges, DueRuns } from './due-ranges';
+import type { MessageCounts } from './counts';
 import type { Carrier, CarrierFactory, CarrierReports, Handover, Outcome } from './carriers/carrier';
 
 export interface StatusChange {
@@ -26,7 +27,14 @@ interface MessageRow {
   receptor: string;
   status: MessageStatus;
   cost_rials: number;
+  /** What the message is counted by (counts.ts). */
+  created_at: number;
+  sender: string;
+  origin: string;
 }
+
+const ROW = `SELECT m.id, m.account_id, m.receptor, m.status, m.cost_rials, m.created_at, s.sender, s.origin
+  FROM messages m JOIN sends s ON s.id = m.send_id`;
 
 // Messages moved per step (one transaction), all from one due range. Kept small so a step is a few
 // milliseconds: the scheduler yields between steps, and IPC/HTTP calls wait at most one step
@@ -47,6 +55,8 @@ export class Lifecycle implements CarrierReports {
     private readonly clock: Clock,
     private readonly credit: Credit,
     private readonly settings: Settings,
+    /** The aggregates every move updates in its own transaction. */
+    private readonly counts: MessageCounts,
     /** Whether a receiver is on the account's opt-out list (the contacts domain's). */
     private readonly isOptedOut: (accountId: number, phone: string) => boolean,
     /** Told after each committed batch of moves (pushes to the UI). */
@@ -55,11 +65,9 @@ export class Lifecycle implements CarrierReports {
   ) {
     this.due = new DueRanges(db, 'message_due');
     this.rangeStmt = db.prepare<[number, number, number], MessageRow>(
-      'SELECT id, account_id, receptor, status, cost_rials FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ?',
+      `${ROW} WHERE m.id BETWEEN ? AND ? ORDER BY m.id LIMIT ?`,
     );
-    this.byIdStmt = db.prepare<[number], MessageRow>(
-      'SELECT id, account_id, receptor, status, cost_rials FROM messages WHERE id = ?',
-    );
+    this.byIdStmt = db.prepare<[number], MessageRow>(`${ROW} WHERE m.id = ?`);
     this.moveStmt = db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ?');
     this.handStmt = db.prepare('UPDATE messages SET status = ?, handed_at = ? WHERE id = ? AND status = ?');
     this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
@@ -84,7 +92,7 @@ export class Lifecycle implements CarrierReports {
   step(): StatusChange[] | null {
     const now = this.clock.now();
     const handoffMs = this.settings.simulator().handoff_ms;
-    const changes = this.db.transaction(() => {
+    const changes = this.moves(() => {
       const range = this.due.firstDue(now);
       if (!range) return null;
       const rows = this.rangeStmt.all(range.first_id, range.last_id, BATCH);
@@ -116,7 +124,7 @@ export class Lifecycle implements CarrierReports {
       released.flush();
       if (handovers.length > 0) this.carrier.accept(handovers, now);
       return changes;
-    })();
+    });
     if (changes !== null && changes.length > 0) this.onChanges(changes);
     return changes;
   }
@@ -137,7 +145,7 @@ export class Lifecycle implements CarrierReports {
    */
   cancelRange(fromId: number, lastId: number, limit = BATCH * 10): { changes: StatusChange[]; next: number | null } {
     const now = this.clock.now();
-    const result = this.db.transaction(() => {
+    const result = this.moves(() => {
       const rows = this.rangeStmt.all(fromId, lastId, limit);
       const changes: StatusChange[] = [];
       for (const row of rows)
@@ -148,7 +156,7 @@ export class Lifecycle implements CarrierReports {
           changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Cancelled });
       const next = rows.length < limit ? null : rows[rows.length - 1]!.id + 1;
       return { changes, next };
-    })();
+    });
     if (result.changes.length > 0) this.onChanges(result.changes);
     return result;
   }
@@ -160,7 +168,7 @@ export class Lifecycle implements CarrierReports {
    */
   cancel(accountId: number, ids: readonly number[]): StatusChange[] {
     const now = this.clock.now();
-    const changes = this.db.transaction(() => {
+    const changes = this.moves(() => {
       const changes: StatusChange[] = [];
       for (const id of new Set(ids)) {
         const row = this.byIdStmt.get(id);
@@ -173,7 +181,7 @@ export class Lifecycle implements CarrierReports {
           changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Cancelled });
       }
       return changes;
-    })();
+    });
     if (changes.length > 0) this.onChanges(changes);
     return changes;
   }
@@ -181,7 +189,7 @@ export class Lifecycle implements CarrierReports {
   /** The carrier's reports: each a guarded move, applied only when the lifecycle allows it from where the message is. */
   report(outcomes: readonly Outcome[]): StatusChange[] {
     const now = this.clock.now();
-    const changes = this.db.transaction(() => {
+    const changes = this.moves(() => {
       const changes: StatusChange[] = [];
       for (const outcome of outcomes) {
         const row = this.byIdStmt.get(outcome.id);
@@ -189,9 +197,14 @@ export class Lifecycle implements CarrierReports {
           changes.push({ id: row.id, account_id: row.account_id, status: outcome.status });
       }
       return changes;
-    })();
+    });
     if (changes.length > 0) this.onChanges(changes);
     return changes;
+  }
+
+  /** One transaction of moves, the aggregates they change written at its end. */
+  private moves<T>(work: () => T): T {
+    return this.db.transaction(() => this.counts.batch(work))();
   }
 
   /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */
@@ -203,7 +216,8 @@ export class Lifecycle implements CarrierReports {
       ? stmt.run(to, now, row.id, row.status).changes
       : this.moveStmt.run(to, row.id, row.status).changes;
     if (changed === 0) return false;
-    if (move.refund) this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
+    const refunded = move.refund && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
+    this.counts.moved(row, row.cost_rials, to, refunded ? row.cost_rials : 0);
     row.status = to;
     return true;
   }

@@ -1,0 +1,195 @@
+// The maintained aggregates (counts.ts, migration 0017) always equal a full scan of the messages:
+// after random sends (shared and own texts, now and scheduled, several lines and origins), the
+// simulator's moves and refunds, cancels, opt-out blocks, a restore, and the migration that counts
+// an older workspace's messages.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { Core } from '../core';
+import { ManualClock } from '../clock';
+import { applySeed } from '../seed';
+import { tempDir, testSeed } from '../../../test/helpers/server';
+import { migrations } from '../db/migrations';
+import { REBUILD_MESSAGE_COUNTS } from '../db/migrations/0017-message-counts';
+import { createBackup, restoreBackup } from '../workspace/backup';
+import { nativeBinding } from '../db/native';
+import type { Db } from '../db/database';
+
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+const SCAN_SLOTS = `SELECT m.account_id, m.created_at / 900000 AS slot, m.status, s.sender, s.origin, COUNT(*) AS n,
+    SUM(m.cost_rials) AS cost_rials,
+    SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS refunded_rials
+  FROM messages m JOIN sends s ON s.id = m.send_id
+  GROUP BY m.account_id, slot, m.status, s.sender, s.origin ORDER BY 1, 2, 3, 4, 5`;
+const KEPT_SLOTS = `SELECT account_id, slot, status, sender, origin, n, cost_rials, refunded_rials
+  FROM message_counts ORDER BY 1, 2, 3, 4, 5`;
+const SCAN_TOTALS = `SELECT account_id, status, sender, origin, SUM(n) AS n, SUM(cost_rials) AS cost_rials,
+    SUM(refunded_rials) AS refunded_rials FROM (${SCAN_SLOTS}) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, refunded_rials
+  FROM message_totals ORDER BY 1, 2, 3, 4`;
+
+function expectCountsEqualScan(db: Db): void {
+  expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
+  expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
+}
+
+function makeCore(seedValue = 7) {
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 7, 0));
+  const dataDir = tempDir();
+  const core = new Core({ dataDir, clock, startScheduler: false });
+  cores.push(core);
+  applySeed(core, {
+    ...testSeed(),
+    simulator: {
+      seed: seedValue,
+      handoff_ms: 60_000,
+      delivery_ms: 600_000,
+      outcomes: { '6': 0.05, '10': 0.7, '11': 0.1, '13': 0.05, '14': 0.1 },
+    },
+  });
+  core.credit.adjust(core.accounts.findByName('acme')!.id, 10_000_000_000, 'test');
+  return { core, clock, dataDir, account: core.accounts.findByName('acme')! };
+}
+
+const op = fc.oneof(
+  fc.record({
+    kind: fc.constant('send' as const),
+    receivers: fc.integer({ min: 1, max: 120 }),
+    line: fc.constantFrom(
+      { sender: '30001111', origin: 'api-v2' as const },
+      { sender: '30001111', origin: 'panel' as const },
+      { sender: '30002222', origin: 'panel' as const },
+      { sender: 'bale_acme_bot', origin: 'api-v2' as const },
+    ),
+    own: fc.boolean(),
+    laterMin: fc.constantFrom(0, 0, 10, 90),
+  }),
+  fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant('cancel' as const), pick: fc.integer({ min: 0, max: 1000 }) }),
+  fc.record({ kind: fc.constant('optout' as const), n: fc.integer({ min: 0, max: 500 }) }),
+);
+
+describe('message counts', () => {
+  it('equal a full scan after random sends, moves, refunds, cancels and blocks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 5, maxLength: 25 }),
+        fc.integer({ min: 1, max: 99 }),
+        async (ops, s) => {
+          const { core, clock, account } = makeCore(s);
+          let phone = 0;
+          const sent: number[] = [];
+          for (const step of ops) {
+            if (step.kind === 'send') {
+              const receivers = Array.from(
+                { length: step.receivers },
+                () => '0912' + String(phone++ % 700).padStart(7, '0'),
+              );
+              const recorded = core.messaging.accept.accept({
+                accountId: account.id,
+                origin: step.line.origin,
+                sender: step.line.sender,
+                text: 'Hello {name}',
+                texts: step.own
+                  ? receivers.map((_, i) => `Hello ${'x'.repeat(i % 3 === 0 ? 200 : 1)} ${i}`)
+                  : undefined,
+                receivers,
+                rule: 'strict',
+                dueAt: step.laterMin > 0 ? clock.now() + step.laterMin * 60_000 : undefined,
+              });
+              sent.push(recorded.firstMessageId);
+            } else if (step.kind === 'advance') {
+              clock.advance(step.minutes * 60_000);
+              await core.scheduler.drain();
+            } else if (step.kind === 'cancel' && sent.length > 0) {
+              const first = sent[step.pick % sent.length]!;
+              core.messaging.lifecycle.cancel(account.id, [first, first + 1, first + 2]);
+            } else if (step.kind === 'optout') core.optouts.add(account.id, ['0912' + String(step.n).padStart(7, '0')]);
+            expectCountsEqualScan(core.db);
+          }
+          clock.advance(3_600_000);
+          await core.scheduler.drain();
+          expectCountsEqualScan(core.db);
+          cores.splice(cores.indexOf(core), 1);
+          await core.close();
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+
+  it('are rebuilt by the migration for an older workspace, and by a restore', async () => {
+    const { core, clock, dataDir, account } = makeCore();
+    for (let i = 0; i < 5; i++) {
+      core.messaging.accept.accept({
+        accountId: account.id,
+        origin: i % 2 ? 'panel' : 'api-v2',
+        sender: '30001111',
+        text: 'sale ' + i,
+        receivers: Array.from({ length: 50 }, (_, n) => '0935' + String(i * 100 + n).padStart(7, '0')),
+        rule: 'strict',
+      });
+      clock.advance(20 * 60_000);
+      await core.scheduler.drain();
+    }
+    const backup = await createBackup(core);
+    const before = core.db.prepare(KEPT_SLOTS).all();
+    // More moves after the backup, then the restore brings the backup's messages and their counts back.
+    core.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'panel',
+      sender: '30002222',
+      text: 'after the backup',
+      receivers: ['09350000999'],
+      rule: 'strict',
+    });
+    await restoreBackup(core, backup.path);
+    expect(core.db.prepare(KEPT_SLOTS).all()).toEqual(before);
+    expectCountsEqualScan(core.db);
+    await core.close();
+    cores.splice(cores.indexOf(core), 1);
+
+    // The workspace as an older build left it (version 16, no aggregate tables): migration 0017 counts it.
+    const file = path.join(dataDir, 'chapar.db');
+    const db = new Database(file, { nativeBinding: nativeBinding() });
+    db.exec('DROP TABLE message_counts; DROP TABLE message_totals;');
+    db.pragma(`user_version = ${migrations.findIndex((m) => m.name === '0017-message-counts')}`);
+    db.close();
+    const reopened = new Core({ dataDir, clock, startScheduler: false });
+    cores.push(reopened);
+    expect(reopened.db.prepare('SELECT COUNT(*) AS n FROM message_counts').get()).toEqual({ n: expect.any(Number) });
+    expect((reopened.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(250);
+    expectCountsEqualScan(reopened.db);
+    // And the rebuild statements give the same rows again.
+    const kept = reopened.db.prepare(KEPT_SLOTS).all();
+    reopened.db.exec(REBUILD_MESSAGE_COUNTS);
+    expect(reopened.db.prepare(KEPT_SLOTS).all()).toEqual(kept);
+  });
+
+  it('forget the slots retention removed', () => {
+    const { core, clock, account } = makeCore();
+    for (let i = 0; i < 3; i++) {
+      core.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'panel',
+        sender: '30001111',
+        text: 'old ' + i,
+        receivers: ['09350000001', '09350000002'],
+        rule: 'strict',
+      });
+      clock.advance(3_600_000);
+    }
+    const cut = Math.floor(clock.now() / 900_000) - 6;
+    core.db.transaction(() => {
+      core.db.prepare('DELETE FROM messages WHERE created_at < ?').run(cut * 900_000);
+      core.messaging.counts.forgetSlots(0, cut);
+    })();
+    expect((core.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(2);
+    expectCountsEqualScan(core.db);
+  });
+});

@@ -1,0 +1,166 @@
+// Messages counted as they are written (migration 0017), so counts and the dashboard read a few
+// hundred aggregate rows instead of scanning millions of messages. The two writers of messages call
+// in here inside their own transactions: Accept when a send adds its messages, the Lifecycle when a
+// message moves (and is refunded). A move is accumulated in memory and written once per group at
+// the end of the outermost batch (a lifecycle step moves 500 messages of one send: two upserts, not
+// a thousand).
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/database';
+
+/** Aggregates are kept per 15 minutes of creation: every time zone's hours and midnights fall on a slot boundary. */
+export const SLOT_MS = 900_000;
+
+export function slotOf(at: number): number {
+  return Math.floor(at / SLOT_MS);
+}
+
+/** What aggregates are kept by: the message's account, creation slot, status, sender line and origin. */
+export interface CountKey {
+  account_id: number;
+  created_at: number;
+  status: number;
+  sender: string;
+  origin: string;
+}
+
+interface Delta {
+  account_id: number;
+  slot: number;
+  status: number;
+  sender: string;
+  origin: string;
+  n: number;
+  cost: number;
+  refunded: number;
+}
+
+export class MessageCounts {
+  private readonly pending = new Map<string, Delta>();
+  private depth = 0;
+  private readonly upsertSlot: Statement<
+    [number, number, number, string, string, number, number, number],
+    { n: number }
+  >;
+  private readonly upsertTotal: Statement<[number, number, string, string, number, number, number], { n: number }>;
+  private readonly dropSlot: Statement<[number, number, number, string, string]>;
+  private readonly dropTotal: Statement<[number, number, string, string]>;
+  private readonly dropEmptyTotals: Statement<[]>;
+  private readonly forgetTotals: Statement<[{ from: number; to: number }]>;
+  private readonly forgetSlotsStmt: Statement<[number, number]>;
+
+  constructor(private readonly db: Db) {
+    this.upsertSlot = db.prepare(
+      `INSERT INTO message_counts (account_id, slot, status, sender, origin, n, cost_rials, refunded_rials)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET n = n + excluded.n, cost_rials = cost_rials + excluded.cost_rials,
+         refunded_rials = refunded_rials + excluded.refunded_rials
+       RETURNING n`,
+    );
+    this.upsertTotal = db.prepare(
+      `INSERT INTO message_totals (account_id, status, sender, origin, n, cost_rials, refunded_rials)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET n = n + excluded.n, cost_rials = cost_rials + excluded.cost_rials,
+         refunded_rials = refunded_rials + excluded.refunded_rials
+       RETURNING n`,
+    );
+    // A status nothing is in any more leaves no row behind (a full scan would show none).
+    this.dropSlot = db.prepare(
+      'DELETE FROM message_counts WHERE account_id = ? AND slot = ? AND status = ? AND sender = ? AND origin = ? AND n = 0',
+    );
+    this.dropTotal = db.prepare(
+      'DELETE FROM message_totals WHERE account_id = ? AND status = ? AND sender = ? AND origin = ? AND n = 0',
+    );
+    this.dropEmptyTotals = db.prepare('DELETE FROM message_totals WHERE n = 0');
+    this.forgetTotals = db.prepare(
+      `UPDATE message_totals SET
+         n = n - (SELECT COALESCE(SUM(c.n), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
+           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
+           AND c.slot >= @from AND c.slot < @to),
+         cost_rials = cost_rials - (SELECT COALESCE(SUM(c.cost_rials), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
+           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
+           AND c.slot >= @from AND c.slot < @to),
+         refunded_rials = refunded_rials - (SELECT COALESCE(SUM(c.refunded_rials), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
+           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
+           AND c.slot >= @from AND c.slot < @to)`,
+    );
+    this.forgetSlotsStmt = db.prepare(
+      'DELETE FROM message_counts WHERE account_id IN (SELECT id FROM accounts) AND slot >= ? AND slot < ?',
+    );
+  }
+
+  /**
+   * Runs `work` (inside the caller's transaction) and writes the moves it recorded at the end of
+   * the outermost batch; a batch that throws writes nothing (its transaction rolls back).
+   */
+  batch<T>(work: () => T): T {
+    if (this.depth === 0) this.pending.clear();
+    this.depth++;
+    try {
+      const result = work();
+      if (this.depth === 1) this.flush();
+      return result;
+    } finally {
+      this.depth--;
+      if (this.depth === 0) this.pending.clear();
+    }
+  }
+
+  /** A send's `n` new messages, all of one key, costing `costRials` together. Inside the send's transaction. */
+  added(key: CountKey, n: number, costRials: number): void {
+    this.record(key, key.status, n, costRials, 0);
+    if (this.depth === 0) this.flush();
+  }
+
+  /**
+   * One message moved from `key.status` to `to`, `refunded` rials refunded by the move. Inside a
+   * batch. Refunds are made only by moves into final statuses, which never move again: the status
+   * a message leaves holds no refund of it.
+   */
+  moved(key: CountKey, costRials: number, to: number, refunded: number): void {
+    this.record(key, key.status, -1, -costRials, 0);
+    this.record(key, to, 1, costRials, refunded);
+    if (this.depth === 0) this.flush();
+  }
+
+  /**
+   * Forgets the messages created in slots [fromSlot, toSlot) of every account (retention removed
+   * them): their slot rows go and the totals lose what they counted. Inside the removal's transaction.
+   */
+  forgetSlots(fromSlot: number, toSlot: number): void {
+    this.forgetTotals.run({ from: fromSlot, to: toSlot });
+    this.forgetSlotsStmt.run(fromSlot, toSlot);
+    this.dropEmptyTotals.run();
+  }
+
+  private record(key: CountKey, status: number, n: number, cost: number, refunded: number): void {
+    const slot = slotOf(key.created_at);
+    const id = `${key.account_id}\u0000${slot}\u0000${status}\u0000${key.sender}\u0000${key.origin}`;
+    const delta = this.pending.get(id);
+    if (delta) {
+      delta.n += n;
+      delta.cost += cost;
+      delta.refunded += refunded;
+    } else
+      this.pending.set(id, {
+        account_id: key.account_id,
+        slot,
+        status,
+        sender: key.sender,
+        origin: key.origin,
+        n,
+        cost,
+        refunded,
+      });
+  }
+
+  private flush(): void {
+    for (const d of this.pending.values()) {
+      if (d.n === 0 && d.cost === 0 && d.refunded === 0) continue;
+      const slot = this.upsertSlot.get(d.account_id, d.slot, d.status, d.sender, d.origin, d.n, d.cost, d.refunded)!;
+      if (slot.n === 0) this.dropSlot.run(d.account_id, d.slot, d.status, d.sender, d.origin);
+      const total = this.upsertTotal.get(d.account_id, d.status, d.sender, d.origin, d.n, d.cost, d.refunded)!;
+      if (total.n === 0) this.dropTotal.run(d.account_id, d.status, d.sender, d.origin);
+    }
+    this.pending.clear();
+  }
+}
