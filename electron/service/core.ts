@@ -113,6 +113,7 @@ export class Core {
     );
     this.messaging = createMessaging({
       db: this.db,
+      readers: this.readers,
       clock: this.clock,
       accounts: this.accounts,
       credit: this.credit,

@@ -11,7 +11,7 @@ export function messagingHandlers(services: AppServices): HandlersFor<typeof mes
     'compose:preview': (input) => preview(core, input),
     'messages:send': (input) => panelSend(core, input),
     'messages:list': (input) => core.messaging.queries.list(input),
-    'messages:count': (input) => ({ count: core.messaging.queries.count(input) }),
+    'messages:count': async (input) => ({ count: await core.messaging.queries.count(input) }),
     'messages:timeline': ({ message_id, account_id }) => core.messaging.queries.timeline(message_id, account_id),
     'sends:list': (input) => core.sends.list(input),
     'sends:get': (input) => core.sends.get(input),

@@ -113,13 +113,13 @@ export class Exporter {
     }.${format}`;
     const file = path.join(this.dir, fileName);
     const partial = file + '.part';
-    const total = this.queries.count(filter);
+    const total = await this.queries.count(filter);
     let done = 0;
     this.onProgress({ export_id: exportId, state: 'running', done, total });
     try {
       const writer = format === 'csv' ? await csvWriter(partial, locale) : xlsxWriter(partial, locale);
       let lastReport = 0;
-      for (const page of this.queries.pages(filter)) {
+      for await (const page of this.queries.pages(filter)) {
         await writer.write(page);
         done += page.length;
         if (done - lastReport >= 10_000) {

@@ -2,6 +2,7 @@
 // carrier (the simulator until a real upstream is configured), the status lookup, the app's
 // message views and dashboard, and their scheduler workers.
 import type { Db } from '../db/database';
+import type { ReaderPool } from '../db/readers';
 import type { Clock } from '../clock';
 import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
@@ -21,6 +22,8 @@ import type { CarrierFactory } from './carriers/carrier';
 
 export interface MessagingDeps {
   db: Db;
+  /** Reader threads for the reads that walk many messages. */
+  readers: ReaderPool;
   clock: Clock;
   accounts: Accounts;
   credit: Credit;
@@ -85,7 +88,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db),
-    queries: new MessageQueries(db),
+    queries: new MessageQueries(db, deps.readers),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
     counts,

@@ -6,6 +6,7 @@ import { Core } from '../core';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { MessageQueries } from './queries';
+import { REBUILD_MESSAGE_COUNTS } from '../db/migrations/0017-message-counts';
 import type { MessageFilter } from '../../../shared/ipc/schemas';
 
 const ROWS = 1_000_000;
@@ -40,14 +41,16 @@ beforeAll(() => {
       )
       .run(ROWS, other, account, START, START, START);
   })();
+  // Written by SQL, the messages are counted as migration 0017 counts an older workspace's.
+  core.db.exec(REBUILD_MESSAGE_COUNTS);
   core.db.exec('ANALYZE');
-  queries = new MessageQueries(core.db);
+  queries = new MessageQueries(core.db, core.readers);
 }, 300_000);
 afterAll(() => core.close());
 
-const timed = <T>(label: string, run: () => T): T => {
+const timed = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
   const started = performance.now();
-  const value = run();
+  const value = await run();
   console.log(`1M messages: ${label} ${(performance.now() - started).toFixed(1)} ms`);
   return value;
 };
@@ -82,42 +85,49 @@ describe('message views at 1,000,000 messages', () => {
     expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
   });
 
-  it('pages newest first with a cursor, and counts', () => {
-    const first = timed('first page (100)', () => queries.list({ account_id: account, limit: 100 }));
+  it('pages newest first with a cursor, and counts', async () => {
+    const first = await timed('first page (100)', () => queries.list({ account_id: account, limit: 100 }));
     expect(first.rows).toHaveLength(100);
-    const deep = timed('page after a cursor in the middle', () =>
+    const deep = await timed('page after a cursor in the middle', () =>
       queries.list({ account_id: account, limit: 100, cursor: 500_000 }),
     );
     expect(deep.rows[0]!.id).toBeLessThan(500_000);
-    const rare = timed('first page of a rare status', () =>
+    const rare = await timed('first page of a rare status', () =>
       queries.list({ account_id: account, status: [4], limit: 100 }),
     );
     expect(rare.rows.every((row) => row.status === 4)).toBe(true);
-    const several = timed('first page of three statuses', () =>
+    const several = await timed('first page of three statuses', () =>
       queries.list({ account_id: account, status: [11, 13, 14], limit: 100 }),
     );
     expect(several.rows.map((r) => r.id)).toEqual([...several.rows.map((r) => r.id)].sort((a, b) => b - a));
-    const next = queries.list({ account_id: account, status: [11, 13, 14], limit: 100, cursor: several.next_cursor });
+    const next = await queries.list({
+      account_id: account,
+      status: [11, 13, 14],
+      limit: 100,
+      cursor: several.next_cursor,
+    });
     expect(next.rows[0]!.id).toBeLessThan(several.rows.at(-1)!.id);
     expect(
-      queries.list({ account_id: account, status: [11, 13, 14], limit: 100, offset: 100 }).rows.map((r) => r.id),
+      (await queries.list({ account_id: account, status: [11, 13, 14], limit: 100, offset: 100 })).rows.map(
+        (r) => r.id,
+      ),
     ).toEqual(next.rows.map((r) => r.id));
-    const wide = timed('first page of a wide date range', () =>
+    const wide = await timed('first page of a wide date range', () =>
       queries.list({ from: (START + 1000) * 1000, to: (START + 900_000) * 1000, limit: 100 }),
     );
     expect(wide.rows[0]!.created_at).toBe((START + 900_000 - 1) * 1000);
-    const old = timed('first page of an old narrow date range', () =>
+    const old = await timed('first page of an old narrow date range', () =>
       queries.list({ from: (START + 10) * 1000, to: (START + 20) * 1000, limit: 100 }),
     );
     expect(old.rows.map((r) => r.created_at / 1000 - START)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10]);
-    expect(queries.list({ from: (START + ROWS + 10) * 1000, limit: 100 }).rows).toEqual([]);
-    timed('first page of a short number prefix', () => queries.list({ receptor: '0912', limit: 100 }));
-    const count = timed('count of one status', () => queries.count({ account_id: account, status: [13] }));
+    expect((await queries.list({ from: (START + ROWS + 10) * 1000, limit: 100 })).rows).toEqual([]);
+    await timed('first page of a short number prefix', () => queries.list({ receptor: '0912', limit: 100 }));
+    const count = await timed('count of one status', () => queries.count({ account_id: account, status: [13] }));
     expect(count).toBe(30_000);
-    expect(timed('count of one receiver', () => queries.count({ receptor: '09120001234' }))).toBeGreaterThan(0);
+    expect(await timed('count of one receiver', () => queries.count({ receptor: '09120001234' }))).toBeGreaterThan(0);
     expect(
-      timed('count of a date range', () => queries.count({ from: (START + 10) * 1000, to: (START + 20) * 1000 })),
+      await timed('count of a date range', () => queries.count({ from: (START + 10) * 1000, to: (START + 20) * 1000 })),
     ).toBe(10);
-    timed('count of everything of an account', () => queries.count({ account_id: account }));
+    await timed('count of everything of an account', () => queries.count({ account_id: account }));
   });
 });

@@ -1,10 +1,16 @@
 // The app's view of messages: filtered lists (keyset or offset paging, newest first), counts,
-// one message's timeline, and a chunked reader for exports. Read-only SQL over the core's tables;
+// one message's timeline, and a paged reader for exports. Read-only SQL over the core's tables;
 // the indexes of migration 0003 and the id order of created-order.ts back every filter the UI offers.
+// Counts come from the maintained aggregates (counts.ts) whenever the filter is one they keep
+// (account, status, sender, origin, dates); what must read the messages themselves (a receiver, a
+// text, a send, a campaign, the edges of a date range) runs on a reader thread (db/readers.ts), so
+// no search holds the event loop, and so do export pages.
 // The text filter compares both sides in shared/search.ts's form (Arabic and Persian letters and
 // digits alike, the zero-width non-joiner ignored); the receiver filter takes any part of a number.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
+import type { ReaderPool, SqlParam } from '../db/readers';
+import { SLOT_MS } from './counts';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
@@ -137,6 +143,11 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
   return { sql: parts.length > 0 ? 'WHERE ' + parts.join(' AND ') : '', params };
 }
 
+/** Whether a filter reads every message it passes (a receiver, a text): those reads run on a reader thread. */
+function scans(filter: MessageFilter): boolean {
+  return filter.receptor !== undefined || (filter.text !== undefined && searchKey(filter.text) !== '');
+}
+
 function andWhere(where: Where, condition: string, ...params: Array<string | number>): Where {
   return {
     sql: where.sql ? `${where.sql} AND ${condition}` : `WHERE ${condition}`,
@@ -147,7 +158,10 @@ function andWhere(where: Where, condition: string, ...params: Array<string | num
 export class MessageQueries {
   private readonly statements = new Map<string, Statement<unknown[], unknown>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly readers: ReaderPool,
+  ) {
     this.createdOrder = new CreatedOrder(db);
   }
 
@@ -177,40 +191,111 @@ export class MessageQueries {
     return { sql: `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`, params: where.params };
   }
 
-  list(filter: MessageFilter & { cursor?: number | null; offset?: number; limit: number }): {
+  /**
+   * A page newest first. Filters the indexes answer are read here (a few milliseconds); a receiver
+   * or a text is walked on a reader thread, since a rare one walks far.
+   */
+  async list(filter: MessageFilter & { cursor?: number | null; offset?: number; limit: number }): Promise<{
     rows: MessageRow[];
     next_cursor: number | null;
-  } {
+  }> {
+    const read = (sql: string, params: readonly SqlParam[]): Promise<RawRow[]> =>
+      scans(filter)
+        ? this.readers.all<RawRow>(sql, params)
+        : Promise.resolve(this.prepare(sql).all(...params) as RawRow[]);
     const statuses = [...new Set(filter.status ?? [])];
     let raw: RawRow[];
     if (statuses.length > 1 && statuses.length <= 20) {
       // Several statuses: each one's newest rows come in id order from the status index; merging
       // them beats sorting every match of all of them.
       const wanted = filter.limit + 1 + (filter.offset ?? 0);
-      raw = statuses
-        .flatMap((status) => {
+      const perStatus = await Promise.all(
+        statuses.map((status) => {
           const { sql, params } = this.listSql({ ...filter, status: [status] });
-          return this.prepare(sql).all(...params, wanted, 0) as RawRow[];
-        })
+          return read(sql, [...params, wanted, 0]);
+        }),
+      );
+      raw = perStatus
+        .flat()
         .sort((a, b) => b.id - a.id)
         .slice(filter.offset ?? 0, (filter.offset ?? 0) + filter.limit + 1);
     } else {
       const { sql, params } = this.listSql(filter);
-      raw = this.prepare(sql).all(...params, filter.limit + 1, filter.offset ?? 0) as RawRow[];
+      raw = await read(sql, [...params, filter.limit + 1, filter.offset ?? 0]);
     }
     const more = raw.length > filter.limit;
     const rows = (more ? raw.slice(0, filter.limit) : raw).map(toMessageRow);
     return { rows, next_cursor: more ? rows[rows.length - 1]!.id : null };
   }
 
-  count(filter: MessageFilter): number {
-    const where = filterWhere(filter);
+  /**
+   * How many messages match. Whole 15-minute slots of account, status, sender and origin are summed
+   * from the aggregates; the rest (a receiver, a text, a send, a campaign, a date range's partial
+   * slots at its ends) is counted on a reader thread over the id range the dates give.
+   */
+  async count(filter: MessageFilter): Promise<number> {
+    if (scans(filter) || filter.send_id !== undefined || filter.execution_id !== undefined)
+      return this.scanCount(filter);
+    if (filter.from === undefined && filter.to === undefined) return this.totalsCount(filter);
+    const from = filter.from ?? 0;
+    const to = filter.to ?? Number.MAX_SAFE_INTEGER;
+    if (to <= from) return 0;
+    const firstSlot = Math.ceil(from / SLOT_MS);
+    const endSlot = Math.floor(to / SLOT_MS);
+    // Less than one whole slot: the messages themselves (at most half an hour of them).
+    if (endSlot <= firstSlot) return this.scanCount(filter);
+    const edges = await Promise.all([
+      from < firstSlot * SLOT_MS ? this.scanCount({ ...filter, from, to: firstSlot * SLOT_MS }) : 0,
+      endSlot * SLOT_MS < to ? this.scanCount({ ...filter, from: endSlot * SLOT_MS, to }) : 0,
+    ]);
+    return this.slotsCount(filter, firstSlot, endSlot) + edges[0] + edges[1];
+  }
+
+  /** Conditions of the aggregates' own columns (account, status, sender, origin). */
+  private countsWhere(filter: MessageFilter): Where {
+    const parts: string[] = [];
+    const params: Array<string | number> = [];
+    if (filter.account_id !== undefined) {
+      parts.push('account_id = ?');
+      params.push(filter.account_id);
+    } else parts.push('account_id IN (SELECT id FROM accounts)');
+    if (filter.status && filter.status.length > 0) {
+      const statuses = [...new Set(filter.status)];
+      parts.push(`status IN (${statuses.map(() => '?').join(',')})`);
+      params.push(...statuses);
+    }
+    if (filter.sender) {
+      parts.push('sender = ?');
+      params.push(filter.sender);
+    }
+    if (filter.origin) {
+      parts.push('origin = ?');
+      params.push(filter.origin);
+    }
+    return { sql: 'WHERE ' + parts.join(' AND '), params };
+  }
+
+  private totalsCount(filter: MessageFilter): number {
+    const where = this.countsWhere(filter);
+    const sql = `SELECT COALESCE(SUM(n), 0) AS n FROM message_totals ${where.sql}`;
+    return (this.prepare(sql).get(...where.params) as { n: number }).n;
+  }
+
+  private slotsCount(filter: MessageFilter, firstSlot: number, endSlot: number): number {
+    const where = andWhere(this.countsWhere(filter), 'slot >= ? AND slot < ?', firstSlot, endSlot);
+    const sql = `SELECT COALESCE(SUM(n), 0) AS n FROM message_counts ${where.sql}`;
+    return (this.prepare(sql).get(...where.params) as { n: number }).n;
+  }
+
+  /** Counts the messages themselves on a reader thread; dates bound the id range walked. */
+  private async scanCount(filter: MessageFilter): Promise<number> {
+    const where = filterWhere(filter, { ordered: this.idRange(filter) });
     // The join is only needed when a condition reads the send.
     const needsSend = /\bs\./.test(where.sql);
     const sql = needsSend
       ? `SELECT COUNT(*) AS n FROM messages m JOIN sends s ON s.id = m.send_id ${where.sql}`
       : `SELECT COUNT(*) AS n FROM messages m ${where.sql}`;
-    return (this.prepare(sql).get(...where.params) as { n: number }).n;
+    return (await this.readers.get<{ n: number }>(sql, where.params))!.n;
   }
 
   get(messageId: number, accountId?: number): MessageRow {
@@ -238,11 +323,15 @@ export class MessageQueries {
     return { message, events };
   }
 
-  /** Reads the filtered rows in pages (newest first) for exports; the caller yields in between. */
-  *pages(filter: MessageFilter, pageSize = 2000): Generator<MessageRow[]> {
+  /** Reads the filtered rows in pages (newest first) for exports, each on a reader thread. */
+  async *pages(filter: MessageFilter, pageSize = 2000): AsyncGenerator<MessageRow[]> {
     let cursor: number | null = null;
     for (;;) {
-      const page = this.list({ ...filter, cursor, limit: pageSize });
+      const { sql, params } = this.listSql({ ...filter, cursor });
+      const raw = await this.readers.all<RawRow>(sql, [...params, pageSize + 1, 0]);
+      const more = raw.length > pageSize;
+      const rows = (more ? raw.slice(0, pageSize) : raw).map(toMessageRow);
+      const page = { rows, next_cursor: more ? rows[rows.length - 1]!.id : null };
       if (page.rows.length > 0) yield page.rows;
       if (page.next_cursor === null) return;
       cursor = page.next_cursor;

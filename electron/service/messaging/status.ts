@@ -19,9 +19,11 @@ export class StatusLookup {
   private readonly byLocalIdStmt;
 
   constructor(db: Db) {
-    // The ids go in as one JSON array: one prepared statement for any number of them.
+    // The ids go in as one JSON array: one prepared statement for any number of them. Each id is
+    // one primary-key lookup; the account is checked on the row found (+: never by walking the
+    // account's index, which the planner would otherwise pick and scan the account's messages).
     this.statusesStmt = db.prepare<[number, string], { id: number; status: number }>(
-      'SELECT id, status FROM messages WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
+      'SELECT id, status FROM messages WHERE +account_id = ? AND id IN (SELECT value FROM json_each(?))',
     );
     this.byLocalIdStmt = db.prepare<[number, string], { local_id: string; id: number; status: number }>(
       `SELECT l.local_id, m.id, m.status FROM local_ids l JOIN messages m ON m.id = l.message_id
