@@ -129,8 +129,8 @@ export class Accept {
     this.localIds = new LocalIds(db);
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
-         message_count, total_rials, idempotency_key, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         message_count, own_texts, total_rials, idempotency_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // One statement for all of a send's messages: the receivers go in as one JSON array and SQLite
     // makes the rows. Binding values per row from JS cost more than the inserts themselves
@@ -186,6 +186,8 @@ export class Accept {
           apiVersion(command.origin),
           plan.fileId,
           plan.accepted,
+          // Messages whose own text differs from the send's keep it (the others store NULL).
+          texts === null ? 0 : texts.reduce((own, text) => (text === price.text ? own : own + 1), 0),
           plan.totalRials,
           command.idempotencyKey ?? null,
           createdAt,

@@ -154,13 +154,23 @@ describe('message counts', () => {
     await core.close();
     cores.splice(cores.indexOf(core), 1);
 
-    // The workspace as an older build left it (version 16, no aggregate tables): migration 0017 counts it.
-    const file = path.join(dataDir, 'chapar.db');
-    const db = new Database(file, { nativeBinding: nativeBinding() });
-    db.exec('DROP TABLE message_counts; DROP TABLE message_totals;');
-    db.pragma(`user_version = ${migrations.findIndex((m) => m.name === '0017-message-counts')}`);
-    db.close();
-    const reopened = new Core({ dataDir, clock, startScheduler: false });
+    // The workspace as an older build left it (version 16, before the aggregates): the same
+    // accounts, sends, messages and refunds in a file made by the first 16 migrations.
+    const olderDir = tempDir();
+    const older = new Database(path.join(olderDir, 'chapar.db'), { nativeBinding: nativeBinding() });
+    const version16 = migrations.findIndex((m) => m.name === '0017-message-counts');
+    for (const step of migrations.slice(0, version16)) older.exec(step.sql);
+    older.pragma(`user_version = ${version16}`);
+    older.exec(`ATTACH DATABASE '${path.join(dataDir, 'chapar.db')}' AS live`);
+    for (const table of ['accounts', 'lines', 'sends', 'messages', 'credit_ledger']) {
+      const columns = (older.prepare(`PRAGMA main.table_info(${table})`).all() as Array<{ name: string }>)
+        .map((c) => c.name)
+        .join(', ');
+      older.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM live.${table}`);
+    }
+    older.exec('DETACH DATABASE live');
+    older.close();
+    const reopened = new Core({ dataDir: olderDir, clock, startScheduler: false });
     cores.push(reopened);
     expect(reopened.db.prepare('SELECT COUNT(*) AS n FROM message_counts').get()).toEqual({ n: expect.any(Number) });
     expect((reopened.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(250);

@@ -31,14 +31,16 @@ beforeAll(() => {
   account = core.accounts.findByName('acme')!.id;
   const line = core.accounts.findLine(account, '30001111')!.id;
   const send = core.db.prepare(
-    `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
-     VALUES (?, ?, '30001111', 'sms', ?, 1, 'panel', ?, 0, 0)`,
+    `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, message_count, own_texts, total_rials, created_at)
+     VALUES (?, ?, '30001111', 'sms', ?, 1, 'panel', ?, ?, 0, 0)`,
   );
   const message = core.db.prepare(
     `INSERT INTO messages (send_id, account_id, receptor, status, cost_rials, created_at, text) VALUES (?, ?, ?, 10, 1500, 0, ?)`,
   );
   for (const [text, own, receivers] of SENDS) {
-    const sendId = Number(send.run(account, line, text, receivers.length).lastInsertRowid);
+    const sendId = Number(
+      send.run(account, line, text, receivers.length, own.filter((t) => t !== null).length).lastInsertRowid,
+    );
     receivers.forEach((receiver, i) => message.run(sendId, account, receiver, own[i] ?? null));
   }
   core.db.exec(REBUILD_MESSAGE_COUNTS);

@@ -145,7 +145,12 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
 
 /** Whether a filter reads every message it passes (a receiver, a text): those reads run on a reader thread. */
 function scans(filter: MessageFilter): boolean {
-  return filter.receptor !== undefined || (filter.text !== undefined && searchKey(filter.text) !== '');
+  return filter.receptor !== undefined || textKey(filter) !== '';
+}
+
+/** The filter's text in search form ('' when there is none to match). */
+function textKey(filter: MessageFilter): string {
+  return filter.text === undefined ? '' : searchKey(filter.text);
 }
 
 function andWhere(where: Where, condition: string, ...params: Array<string | number>): Where {
@@ -234,6 +239,8 @@ export class MessageQueries {
    * slots at its ends) is counted on a reader thread over the id range the dates give.
    */
   async count(filter: MessageFilter): Promise<number> {
+    if (filter.receptor === undefined && !filter.status?.length && textKey(filter) !== '')
+      return this.textCount(filter);
     if (scans(filter) || filter.send_id !== undefined || filter.execution_id !== undefined)
       return this.scanCount(filter);
     if (filter.from === undefined && filter.to === undefined) return this.totalsCount(filter);
@@ -285,6 +292,62 @@ export class MessageQueries {
     const where = andWhere(this.countsWhere(filter), 'slot >= ? AND slot < ?', firstSlot, endSlot);
     const sql = `SELECT COALESCE(SUM(n), 0) AS n FROM message_counts ${where.sql}`;
     return (this.prepare(sql).get(...where.params) as { n: number }).n;
+  }
+
+  /**
+   * A text search without a condition on the messages themselves: texts live per send, so the
+   * sends are searched and their messages counted from message_count; only the messages with their
+   * own text (a personalized campaign's, counted in sends.own_texts) are read, through their sends.
+   */
+  private async textCount(filter: MessageFilter): Promise<number> {
+    const key = textKey(filter);
+    const parts: string[] = [];
+    const params: Array<string | number> = [];
+    // Retention removes the oldest messages, whole sends at a time: sends before the first message
+    // kept have none left.
+    parts.push('s.id >= COALESCE((SELECT send_id FROM messages ORDER BY id LIMIT 1), 9e18)');
+    // (+: the text is read from every send anyway; walking an index first would only add lookups.)
+    if (filter.account_id !== undefined) {
+      parts.push('+s.account_id = ?');
+      params.push(filter.account_id);
+    }
+    if (filter.sender) {
+      parts.push('s.sender = ?');
+      params.push(filter.sender);
+    }
+    if (filter.origin) {
+      parts.push('s.origin = ?');
+      params.push(filter.origin);
+    }
+    if (filter.from !== undefined) {
+      parts.push('s.created_at >= ?');
+      params.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      parts.push('s.created_at < ?');
+      params.push(filter.to);
+    }
+    if (filter.send_id !== undefined) {
+      parts.push('s.id = ?');
+      params.push(filter.send_id);
+    }
+    if (filter.execution_id !== undefined) {
+      parts.push('s.id IN (SELECT send_id FROM campaign_batches WHERE execution_id = ?)');
+      params.push(filter.execution_id);
+    }
+    const sends = parts.join(' AND ');
+    const sendMatches = textMatch('s.text', key);
+    const ownMatches = textMatch('m.text', key);
+    const sql = `SELECT
+        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM sends s WHERE ${sends} AND ${sendMatches.sql})
+      + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s WHERE ${sends} AND s.own_texts > 0)
+           AND m.text IS NOT NULL AND ${ownMatches.sql}) AS n`;
+    return (await this.readers.get<{ n: number }>(sql, [
+      ...params,
+      ...sendMatches.params,
+      ...params,
+      ...ownMatches.params,
+    ]))!.n;
   }
 
   /** Counts the messages themselves on a reader thread; dates bound the id range walked. */

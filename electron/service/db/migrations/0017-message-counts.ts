@@ -4,6 +4,8 @@
 //   messages, what they cost and what of that was refunded. Written in the same transaction as the
 //   sends that add messages and the lifecycle moves that change their status (messaging/counts.ts).
 // - message_totals: the same without the slot (whole-history counts read a handful of rows).
+// - sends.own_texts: how many of a send's messages carry their own text (a personalized campaign's),
+//   so a text search counts the others from their send alone (messages/queries.ts).
 // Existing messages are counted once here; the same statements rebuild the tables (tests, the
 // scale benchmark's workspace).
 export const REBUILD_MESSAGE_COUNTS = `
@@ -42,4 +44,7 @@ CREATE TABLE message_totals (
   refunded_rials  INTEGER NOT NULL,
   PRIMARY KEY (account_id, status, sender, origin)
 ) STRICT, WITHOUT ROWID;
-${REBUILD_MESSAGE_COUNTS}`;
+${REBUILD_MESSAGE_COUNTS}
+ALTER TABLE sends ADD COLUMN own_texts INTEGER NOT NULL DEFAULT 0;
+UPDATE sends SET own_texts = (SELECT COUNT(*) FROM messages m WHERE m.send_id = sends.id AND m.text IS NOT NULL)
+WHERE id IN (SELECT DISTINCT send_id FROM messages WHERE text IS NOT NULL);`;
