@@ -19,7 +19,7 @@ export type WorkerEntry = keyof typeof SOURCES;
 const here = import.meta.url;
 
 /** Where the bundle keeps an entry: beside this code, or one folder up when this code landed in a chunk. */
-export function bundledEntry(name: WorkerEntry): URL {
+function bundledEntry(name: WorkerEntry): URL {
   const candidates = [new URL(`./${name}.js`, here), new URL(`../${name}.js`, here)];
   return candidates.find((url) => fs.existsSync(fileURLToPath(url))) ?? candidates[0]!;
 }

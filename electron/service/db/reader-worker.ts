@@ -23,6 +23,8 @@ export interface ReaderRequest {
 
 /** `blobs` says some value is binary: the main thread then turns those back into Buffers. */
 export type ReaderAnswer =
+  /** Posted once, when the thread has booted. */
+  | { ready: true }
   | { id: number; rows: unknown[]; blobs: boolean }
   | { id: number; row: unknown; blobs: boolean }
   | { id: number; error: { message: string; code: string | undefined; name: string } };
@@ -63,7 +65,7 @@ function statement(sql: string): Database.Statement {
 }
 
 /** Buffers arrive as plain Uint8Arrays (structured clone); SQLite binds Buffers as blobs. */
-function bindable(params: readonly SqlParam[]): SqlParam[] {
+function bindable(params: readonly (SqlParam | Uint8Array)[]): SqlParam[] {
   return params.map((value) =>
     value instanceof Uint8Array && !Buffer.isBuffer(value)
       ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
@@ -99,3 +101,4 @@ function answer(request: ReaderRequest): ReaderAnswer {
 }
 
 parentPort!.on('message', (request: ReaderRequest) => parentPort!.postMessage(answer(request)));
+parentPort!.postMessage({ ready: true } satisfies ReaderAnswer);
