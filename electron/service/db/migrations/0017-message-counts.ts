@@ -6,6 +6,11 @@
 // - message_totals: the same without the slot (whole-history counts read a handful of rows).
 // - sends.own_texts: how many of a send's messages carry their own text (a personalized campaign's),
 //   so a text search counts the others from their send alone (messages/queries.ts).
+// - messages_account_status keeps only the messages not delivered: lists of the other statuses
+//   (in flight, failed, refunded: the few a person looks for) walk it newest first, counts come from
+//   the aggregates, and delivered messages (most of them) are listed walking the table newest first,
+//   where they are dense. Every delivery deletes an index entry instead of writing one, and the
+//   workspace is about 13 bytes per message smaller.
 // Existing messages are counted once here; the same statements rebuild the tables (tests, the
 // scale benchmark's workspace).
 export const REBUILD_MESSAGE_COUNTS = `
@@ -45,6 +50,8 @@ CREATE TABLE message_totals (
   PRIMARY KEY (account_id, status, sender, origin)
 ) STRICT, WITHOUT ROWID;
 ${REBUILD_MESSAGE_COUNTS}
+DROP INDEX messages_account_status;
+CREATE INDEX messages_account_status ON messages(account_id, status, id) WHERE status <> 10;
 ALTER TABLE sends ADD COLUMN own_texts INTEGER NOT NULL DEFAULT 0;
 UPDATE sends SET own_texts = (SELECT COUNT(*) FROM messages m WHERE m.send_id = sends.id AND m.text IS NOT NULL)
 WHERE id IN (SELECT DISTINCT send_id FROM messages WHERE text IS NOT NULL);`;
