@@ -42,6 +42,8 @@ function connection(): Database.Database {
     opened.pragma('busy_timeout = 5000');
     // The writer's page cache size (database.ts), per reader.
     opened.pragma('cache_size = -32000');
+    // As the writer (db/database.ts MMAP_BYTES; this thread imports only better-sqlite3).
+    opened.pragma('mmap_size = 2147418112');
     opened.pragma('temp_store = MEMORY');
     opened.pragma('query_only = ON');
   } catch (error) {

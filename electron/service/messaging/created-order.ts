@@ -11,7 +11,9 @@ export class CreatedOrder {
   private readonly beforeStmt: Statement<[number], { id: number | null }>;
 
   constructor(db: Db) {
-    this.boundsStmt = db.prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM messages');
+    // Two subqueries: each is one step down the primary key. (MIN and MAX in one SELECT lose SQLite's
+    // shortcut and scan every message: 650 ms at ten million.)
+    this.boundsStmt = db.prepare('SELECT (SELECT MIN(id) FROM messages) AS lo, (SELECT MAX(id) FROM messages) AS hi');
     this.atOrAfterStmt = db.prepare('SELECT id, created_at FROM messages WHERE id >= ? ORDER BY id LIMIT 1');
     this.beforeStmt = db.prepare('SELECT MAX(id) AS id FROM messages WHERE id < ?');
   }

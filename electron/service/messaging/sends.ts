@@ -2,8 +2,11 @@
 // as one row, newest first, with its messages counted by outcome. A send's messages have
 // consecutive ids (the acceptance path numbers them in one transaction), so its counts are taken
 // per status over that id range on the (account, status, id) index, without reading the rows. An
-// execution's counts are its report's (the campaigns domain owns them).
+// execution's counts are its report's (the campaigns domain owns them). A year of a busy shop holds
+// millions of sends: a page takes the newest sends by id (ids follow creation) and the executions by
+// time, and merges them; the total is counted on a reader thread.
 import type { Db } from '../db/database';
+import type { ReaderPool } from '../db/readers';
 import { OutcomeCounter } from './outcomes';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
@@ -12,6 +15,7 @@ import type { SendRow } from '../../../shared/ipc/contracts/messaging';
 
 export interface SendsDeps {
   db: Db;
+  readers: ReaderPool;
   /** An execution's report (counts and cost), by the campaigns domain. */
   executionReport: (accountId: number, executionId: number) => ExecutionReport;
 }
@@ -56,21 +60,37 @@ export class Sends {
   }
 
   /** Direct sends and executions (started, or waiting for their time), newest first. */
-  list(filter: { account_id?: number; offset: number; limit: number }): { rows: SendRow[]; total: number } {
+  async list(filter: {
+    account_id?: number;
+    offset: number;
+    limit: number;
+  }): Promise<{ rows: SendRow[]; total: number }> {
     const account = filter.account_id === undefined ? '' : 'AND account_id = ?';
     const accountParams = filter.account_id === undefined ? [] : [filter.account_id];
-    const union = `
-      SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE origin <> 'campaign' ${account}
-      UNION ALL
-      SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
-        FROM campaign_executions WHERE 1 ${account}`;
-    const total = this.deps.db
-      .prepare(`SELECT count(*) FROM (${union})`)
-      .pluck()
-      .get(...accountParams, ...accountParams) as number;
-    const listed = this.deps.db
-      .prepare<unknown[], ListedRow>(`${union} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...accountParams, ...accountParams, filter.limit, filter.offset);
+    const wanted = filter.offset + filter.limit;
+    const [total, sends] = await Promise.all([
+      this.deps.readers
+        .get<{ n: number }>(
+          `SELECT (SELECT count(*) FROM sends WHERE origin <> 'campaign' ${account})
+                + (SELECT count(*) FROM campaign_executions WHERE 1 ${account}) AS n`,
+          [...accountParams, ...accountParams],
+        )
+        .then((row) => row!.n),
+      this.deps.readers.all<ListedRow>(
+        `SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE origin <> 'campaign' ${account}
+         ORDER BY id DESC LIMIT ?`,
+        [...accountParams, wanted],
+      ),
+    ]);
+    const executions = this.deps.db
+      .prepare<unknown[], ListedRow>(
+        `SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
+         FROM campaign_executions WHERE 1 ${account} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .all(...accountParams, wanted);
+    const listed = [...sends, ...executions]
+      .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+      .slice(filter.offset, wanted);
     return { rows: listed.map((row) => this.row(row)), total };
   }
 
