@@ -26,6 +26,7 @@ import { fileSecretStore, type SecretStore } from './secrets';
 import { EmailRelay } from './email/relay/relay';
 import { EmailSends } from './email/client/sends';
 import type { EmailSend } from '../../shared/ipc/contracts/email';
+import { Housekeeping } from './workspace/housekeeping';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
@@ -83,6 +84,8 @@ export class Core {
   /** The app's email sends: a segment's recipients through the relay client (sandbox, provider or SMTP). */
   readonly email: EmailSends;
   readonly secrets: SecretStore;
+  /** The workspace's size, retention (archive or delete old messages) and the database's upkeep at quiet times. */
+  readonly housekeeping: Housekeeping;
   private closed = false;
 
   constructor(options: CoreOptions) {
@@ -148,6 +151,7 @@ export class Core {
     });
     this.sends = new Sends({
       db: this.db,
+      readers: this.readers,
       executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
     });
     this.templates = new Templates(this.db, this.clock, this.accounts);
@@ -168,6 +172,18 @@ export class Core {
       secrets: this.secrets,
       relay: this.emailRelay,
       onProgress: (send) => this.events.emit('email-progress', send),
+    });
+    this.housekeeping = new Housekeeping({
+      db: this.db,
+      readers: this.readers,
+      clock: this.clock,
+      dataDir: this.dataDir,
+      settings: this.settings,
+      jobs: this.jobs,
+      scheduler: this.scheduler,
+      events: this.events,
+      counts: this.messaging.counts,
+      lifecycle: this.messaging.lifecycle,
     });
     // Every job type is registered now: jobs a crash or a close left running are queued again.
     this.jobs.recover();

@@ -96,6 +96,12 @@ export const CHANNEL_NAMES = [
   'templates:create',
   'templates:update',
   'templates:remove',
+  'workspace:size',
+  'workspace:retention',
+  'workspace:setRetention',
+  'workspace:retentionPreview',
+  'workspace:applyRetention',
+  'workspace:compact',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -16,6 +16,7 @@ import { campaignsContracts, campaignsEvents } from './contracts/campaigns';
 import { templatesContracts } from './contracts/templates';
 import { inboxContracts, inboxEvents } from './contracts/inbox';
 import { emailContracts, emailEvents } from './contracts/email';
+import { workspaceContracts } from './contracts/workspace';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
@@ -31,6 +32,7 @@ export const contracts = {
   ...templatesContracts,
   ...inboxContracts,
   ...emailContracts,
+  ...workspaceContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {

@@ -24,6 +24,7 @@ import { campaignsHandlers } from './campaigns';
 import { templatesHandlers } from './templates';
 import { inboxHandlers } from './inbox';
 import { emailHandlers } from './email';
+import { workspaceHandlers } from './workspace';
 
 /** What the process hosting the core (Electron main, or `serve`) contributes. */
 export interface AppHost extends AppSettingsHost {
@@ -94,6 +95,7 @@ export function createHandlers(services: AppServices): Handlers {
     ...templatesHandlers(services),
     ...inboxHandlers(services),
     ...emailHandlers(services),
+    ...workspaceHandlers(services),
   };
 }
 

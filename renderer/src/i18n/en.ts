@@ -57,6 +57,11 @@ export const en = {
     },
     /** Per reason the core gives (IpcError.reason). */
     reasons: {
+      retention_preview_stale:
+        'The cut-off date has changed since the preview (a new day began). Preview again, then apply.',
+      retention_running: 'Old messages are being removed already. Wait for that run to finish, then try again.',
+      workspace_busy:
+        'The database is in use right now (an export or another program is reading it). Try again in a moment.',
       email_from_invalid: "The sender's address is not an email address: check the From field.",
       email_reply_to_invalid: 'The reply-to address is not an email address: correct it or leave it empty.',
       email_subject_missing: 'Write a subject for the email.',
@@ -1343,6 +1348,91 @@ export const en = {
       portInvalid: 'A port is a whole number from 1 to 65535.',
       fromMissing: 'Enter the sender’s address too, or clear the name.',
       fromInvalid: 'This is not an email address. It looks like name@example.com.',
+    },
+  },
+  workspace: {
+    tab: 'Workspace',
+    size: {
+      title: 'Workspace size',
+      hint: 'Everything this workspace keeps on this computer: its database, uploaded files, archives, backups and exports.',
+      messages: '{{n}} messages in the workspace',
+      parts: {
+        database: 'Database',
+        wal: 'Recent changes log',
+        free: 'Free space inside the database',
+        files: 'Uploaded files',
+        archive: 'Archived messages',
+        backups: 'Backups',
+        exports: 'Exports',
+        other: 'Other',
+      },
+      optimized: 'Database tuned',
+      vacuumed: 'Free space given back',
+      compacted: 'Compacted',
+      never: 'not yet',
+      upkeepHint:
+        'Chapar tunes its database and gives free space back by itself, in small steps, when nothing has been sent for a few minutes.',
+      notIncremental:
+        'This workspace’s free space goes back to the disk only with “Compact now” (once done, Chapar keeps doing it by itself).',
+      refresh: 'Refresh',
+    },
+    compact: {
+      button: 'Compact now',
+      title: 'Compact the database now?',
+      text: 'Chapar rewrites the database without its free space. This may take a moment — seconds on a large workspace — and Chapar does not answer meanwhile. Nothing is deleted.',
+      confirm: 'Compact now',
+      done: 'Compacted in {{time}}: {{size}} given back to the disk.',
+    },
+    archives: {
+      title: 'Archive files',
+      hint: 'One file per month of messages, readable on its own with any SQLite tool.',
+      reveal: 'Show in folder',
+    },
+    retention: {
+      title: 'Keep messages',
+      hint: 'Old messages can leave the workspace, so it stays quick and small. Messages not delivered or failed yet always stay, and so do the credit history, campaign clicks and replies.',
+      enabled: 'Remove messages older than',
+      months: 'Months',
+      monthsSuffix: 'months',
+      actions: {
+        archive: 'Archive',
+        delete: 'Delete',
+      },
+      archiveHint:
+        'Archived messages move into a separate file per month (the archive folder), readable on their own; the workspace no longer shows them.',
+      deleteHint: 'Deleted messages are gone for good. Export them first if you may need them.',
+      off: 'Off: every message is kept.',
+      automatic: 'On: applied each day at a quiet time.',
+      notApplied: 'Saved. It starts once you apply it below.',
+      save: 'Save',
+      saved: 'Saved.',
+      preview: 'Preview',
+      previewTitle: 'Messages created before {{date}}',
+      nothing: 'Nothing to remove: no message that could go is older than {{date}}.',
+      wouldArchive: '{{n}} messages, from {{from}} to {{to}}, would be archived.',
+      wouldDelete: '{{n}} messages, from {{from}} to {{to}}, would be deleted.',
+      held: '{{n}} older messages stay for now: they were sent within the same 15 minutes as a message not final yet.',
+      campaigns:
+        '{{n}} of them are campaign messages: those campaigns’ reports keep their cost, refunds and clicks, but count only the messages still here.',
+      exportFirst: 'Export them first',
+      exportCsv: 'CSV file',
+      exportXlsx: 'Excel file',
+      exportTitle: 'Messages exported',
+      apply: 'Apply…',
+      confirmArchiveTitle: 'Archive {{n}} messages?',
+      confirmDeleteTitle: 'Delete {{n}} messages?',
+      confirmArchive:
+        'The {{n}} messages created before {{date}} move into archive files and leave the workspace. From then on, Chapar does this each day for messages older than {{months}} months.',
+      confirmDelete:
+        'The {{n}} messages created before {{date}} are deleted for good. From then on, Chapar does this each day for messages older than {{months}} months.',
+      confirmArchiveButton: 'Archive {{n}} messages',
+      confirmDeleteButton: 'Delete {{n}} messages',
+      running: 'Removing old messages: {{removed}} of {{planned}}…',
+      doneArchive: '{{date}}: {{n}} messages archived.',
+      doneDelete: '{{date}}: {{n}} messages deleted.',
+      heldAfter: '{{n}} stayed (sent with a message not final yet).',
+      failed: 'The last run stopped: {{error}}',
+      cancelled: 'The last run was cancelled after {{n}} messages.',
     },
   },
   webSession: {

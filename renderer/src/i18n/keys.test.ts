@@ -56,6 +56,10 @@ describe('translation keys used in the code', () => {
         'backup',
       ])
         expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
+      // The workspace tab's label lives in its own block.
+      expect(typeof lookup(texts, 'workspace.tab')).toBe('string');
+      for (const part of ['database', 'free', 'wal', 'files', 'archive', 'backups', 'exports', 'other'])
+        expect(typeof lookup(texts, `workspace.size.parts.${part}`)).toBe('string');
     }
   });
 });

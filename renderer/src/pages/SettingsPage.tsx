@@ -15,6 +15,7 @@ import { BackupSettings } from '../components/settings/BackupSettings';
 import { WebSessionSettings } from '../components/settings/WebSessionSettings';
 import { VerifyTemplatesSettings } from '../components/settings/VerifyTemplatesSettings';
 import { EmailSettings } from '../components/settings/EmailSettings';
+import { WorkspaceSettings } from '../components/settings/WorkspaceSettings';
 import { navigate, useSubPath } from '../components/useRoute';
 
 // The tabs in order, each with the panel it shows.
@@ -29,6 +30,7 @@ const PANELS = {
   simulator: SimulatorSettings,
   email: EmailSettings,
   backup: BackupSettings,
+  workspace: WorkspaceSettings,
 } as const;
 type SettingsTab = keyof typeof PANELS;
 const TABS = Object.keys(PANELS) as SettingsTab[];
@@ -57,7 +59,8 @@ export function SettingsPage() {
         <Tabs.List>
           {TABS.map((name) => (
             <Tabs.Tab key={name} value={name} data-testid={`settings-tab-${name}`}>
-              {t(`settings.tabs.${name}`)}
+              {/* The workspace tab's texts are a block of their own (its label with them). */}
+              {name === 'workspace' ? t('workspace.tab') : t(`settings.tabs.${name}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>

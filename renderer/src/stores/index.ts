@@ -16,6 +16,7 @@ import { createTemplatesStore } from './templates';
 import { createAllowlistStore } from './allowlist';
 import { createEmailStore, followEmail } from './email';
 import { createEmailSettingsStore } from './emailSettings';
+import { createWorkspaceStore } from './workspace';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import { throttled } from '../lib/throttled';
@@ -41,6 +42,7 @@ export function createStores(api: Api, navigatorLanguage?: string, storage?: Pre
     templates: createTemplatesStore(api),
     email: createEmailStore(api),
     emailSettings: createEmailSettingsStore(api),
+    workspace: createWorkspaceStore(api),
     // Called only after the stores exist: the session reads back the list it saved.
     allowlist: createAllowlistStore(api, (): Promise<void> => stores.session.getState().refreshAccounts()),
   };

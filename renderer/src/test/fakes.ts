@@ -17,6 +17,7 @@ import { composePreviewOf } from '../../../shared/compose';
 import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templates';
 import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
 import type { InboxItem } from '../../../shared/ipc/contracts/inbox';
+import type { RetentionState, WorkspaceSize } from '../../../shared/ipc/contracts/workspace';
 
 export { emailConfig, emailSend, fakeEmail, type FakeEmailOptions, type FakeEmailSegment } from './fake-email';
 
@@ -291,4 +292,133 @@ export function fakeInbox(initial: Array<InboxItem & { account_id: number }> = [
     },
   };
   return { handlers, rows };
+}
+
+/** The workspace's size as workspace:size answers it. */
+export const workspaceSize = (overrides: Partial<WorkspaceSize> = {}): WorkspaceSize => ({
+  total_bytes: 52_428_800,
+  database_bytes: 41_943_040,
+  wal_bytes: 4_194_304,
+  free_bytes: 1_048_576,
+  files_bytes: 2_097_152,
+  archive_bytes: 0,
+  backups_bytes: 4_194_304,
+  exports_bytes: 0,
+  other_bytes: 4096,
+  messages: 120_000,
+  incremental: true,
+  optimized_at: null,
+  vacuumed_at: null,
+  compacted_at: null,
+  archives: [],
+  archive_dir: null,
+  ...overrides,
+});
+
+export interface FakeWorkspaceOptions {
+  size?: Partial<WorkspaceSize>;
+  /** Messages the preview counts as older than any cut-off. */
+  old?: number;
+  /** workspace:retention reads a run answers before it ends. */
+  runReads?: number;
+}
+
+/**
+ * The workspace channels as the core answers them: a setting confirmed by applying it, a preview
+ * whose cut-off an application must name (400 retention_preview_stale otherwise), a run that ends
+ * after `runReads` reads of workspace:retention, and compaction; `state` is for tests to look at.
+ */
+export function fakeWorkspace(options: FakeWorkspaceOptions = {}) {
+  const state = {
+    size: workspaceSize(options.size),
+    retention: { months: null, action: 'archive', automatic: false, run: null } as RetentionState,
+    reads: 0,
+  };
+  const old = options.old ?? 1500;
+  const cutoffOf = (months: number) => Date.UTC(2025, 12 - months, 1);
+  const refuse = (reason: string) => ({
+    code: ApiCode.BadRequest,
+    message: apiCodeMessage[ApiCode.BadRequest],
+    reason,
+  });
+  const handlers: FakeHandlers = {
+    'workspace:size': () => state.size,
+    'workspace:retention': () => {
+      const run = state.retention.run;
+      if (run?.state === 'running' && ++state.reads >= (options.runReads ?? 1)) {
+        state.retention = {
+          ...state.retention,
+          run: { ...run, state: 'done', removed: run.planned, finished_at: Date.UTC(2025, 11, 2) },
+        };
+        state.size = { ...state.size, messages: state.size.messages - run.planned };
+      } else if (run?.state === 'running')
+        state.retention = { ...state.retention, run: { ...run, removed: Math.floor(run.planned / 2) } };
+      return state.retention;
+    },
+    'workspace:setRetention': ({ months, action }) => {
+      const same = months === state.retention.months && action === state.retention.action;
+      state.retention = {
+        ...state.retention,
+        months,
+        action,
+        automatic: months !== null && same && state.retention.automatic,
+      };
+      return state.retention;
+    },
+    'workspace:retentionPreview': ({ months, action }) => ({
+      months,
+      action,
+      cutoff: cutoffOf(months),
+      messages: old,
+      campaign_messages: 0,
+      held: 0,
+      first_at: old > 0 ? Date.UTC(2024, 0, 3) : null,
+      last_at: old > 0 ? cutoffOf(months) - 3_600_000 : null,
+    }),
+    'workspace:applyRetention': ({ months, action, cutoff }) => {
+      if (cutoff !== cutoffOf(months)) throw refuse('retention_preview_stale');
+      if (state.retention.run?.state === 'running') throw refuse('retention_running');
+      state.retention = {
+        months,
+        action,
+        automatic: true,
+        run: {
+          id: (state.retention.run?.id ?? 0) + 1,
+          action,
+          months,
+          cutoff,
+          automatic: false,
+          state: 'running',
+          planned: old,
+          removed: 0,
+          held: 0,
+          archives: action === 'archive' ? ['messages-2024-01.db'] : [],
+          error: null,
+          created_at: Date.UTC(2025, 11, 1),
+          finished_at: null,
+        },
+      };
+      return state.retention;
+    },
+    'workspace:compact': () => {
+      const freed = state.size.free_bytes;
+      state.size = {
+        ...state.size,
+        free_bytes: 0,
+        database_bytes: state.size.database_bytes - freed,
+        total_bytes: state.size.total_bytes - freed,
+        compacted_at: Date.UTC(2025, 11, 2),
+      };
+      return { freed_bytes: freed, took_ms: 1200, size: state.size };
+    },
+    'messages:export': ({ format }) => ({
+      export_id: 'e1',
+      format,
+      rows: old,
+      path: null,
+      url: `/bridge/exports/messages.${format}`,
+      file_name: `messages.${format}`,
+    }),
+  };
+  return { handlers, state };
 }

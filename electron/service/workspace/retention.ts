@@ -1,0 +1,466 @@
+// Retention: the setting "keep messages N months" (off by default), what applying it would remove
+// (a preview from the maintained counts), and its application as a persisted job that archives
+// (archive-file.ts) or deletes the messages created before the cut-off, a few thousand per
+// transaction, yielding to the event loop in between. The rules it keeps:
+// - The cut-off is the start of a UTC day N months back: a multiple of the counts' 15-minute slot,
+//   so whole slots go, and the counts forget exactly those slots in the transaction that deletes
+//   their messages (messaging/counts.ts forgetSlots).
+// - Ids follow creation (messaging/created-order.ts): a time range is an id range.
+// - Only final messages go. A slot holding a message not final yet stays whole (its final
+//   neighbours too: counts are kept per slot), and so does the newest message's, so ids never
+//   count back (the next message takes MAX(id) + 1; an id reused would meet the old one's refund
+//   row, clicks and replies).
+// - Kept: the credit ledger (the money's history), campaign clicks, replies (their reply_to then
+//   names nothing here) and the sends a campaign batch names (its report keeps cost and refunds;
+//   it counts only the messages still here). Removed with the messages: their local ids, their
+//   sends when nothing else needs them, due ranges lying wholly inside what went.
+// - Archive: rows are copied into the month's archive file and committed there before the same
+//   rows are deleted here. A slot with more messages than a transaction should hold (one big
+//   campaign batch) goes in several; its counts are forgotten with its last messages.
+import { z } from 'zod';
+import type { Db } from '../db/database';
+import type { ReaderPool } from '../db/readers';
+import type { Clock } from '../clock';
+import type { Settings } from '../settings/settings';
+import type { Jobs, JobContext } from '../jobs/jobs';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import { PENDING_STATUSES, sqlList } from '../../../shared/lifecycle';
+import { startBackgroundCheckpoint } from '../db/background-checkpoint';
+import { SLOT_MS, slotOf } from '../messaging/counts';
+import { ArchiveWriter, archiveDir, archiveName, nextMonthStart } from './archive-file';
+import {
+  RetentionActionSchema,
+  RetentionMonthsSchema,
+  type RetentionAction,
+  type RetentionPreview,
+  type RetentionRun,
+  type RetentionState,
+} from '../../../shared/ipc/contracts/workspace';
+
+export const RETENTION_JOB = 'workspace.retention';
+const DAY_MS = 86_400_000;
+
+/** The start of the UTC day `months` calendar months before `now` (a day past the month's end is its last day). */
+export function retentionCutoff(now: number, months: number): number {
+  const today = new Date(now);
+  const year = today.getUTCFullYear();
+  const month = today.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(today.getUTCDate(), lastDay));
+}
+
+const StoredSettingSchema = z.object({
+  months: RetentionMonthsSchema.nullable(),
+  action: RetentionActionSchema,
+  /** Applied by hand (with its confirmation) as it stands: the daily upkeep may apply it again. */
+  confirmed: z.boolean(),
+});
+type StoredSetting = z.infer<typeof StoredSettingSchema>;
+const SETTING_KEY = 'retention';
+const OFF: StoredSetting = { months: null, action: 'archive', confirmed: false };
+
+const PayloadSchema = z.object({ run_id: z.number().int().positive() });
+
+export interface RetentionOptions {
+  db: Db;
+  readers: ReaderPool;
+  clock: Clock;
+  settings: Settings;
+  jobs: Jobs;
+  dataDir: string;
+  /** The maintained counts (messaging/counts.ts): forgets slots in the removal's own transaction. */
+  counts: { forgetSlots(fromSlot: number, toSlot: number): void };
+  /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
+  onRemoved?: () => void;
+}
+
+interface RunRow {
+  id: number;
+  action: RetentionAction;
+  months: number;
+  cutoff: number;
+  automatic: number;
+  state: RetentionRun['state'];
+  job_id: number | null;
+  planned: number;
+  removed: number;
+  held: number;
+  next_id: number;
+  archives: string;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** Where one step of a run got to: the end, more to do, or the deletion of what it just archived. */
+type Step = 'more' | 'done' | (() => void);
+
+const yieldToLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+export class Retention {
+  private readonly db: Db;
+  /**
+   * Messages per transaction at most (tests make it small). Whole slots go together when they
+   * hold fewer; a slot holding more goes in pieces of this size.
+   */
+  batch = 2000;
+  private readonly stmt;
+
+  constructor(private readonly options: RetentionOptions) {
+    const db = (this.db = options.db);
+    const pending = sqlList(PENDING_STATUSES);
+    // Per account on the counts' key (account_id, slot, ...): a range of slots, never the table.
+    const everyAccount = 'account_id IN (SELECT id FROM accounts)';
+    this.stmt = {
+      insertRun: db.prepare<{
+        action: string;
+        months: number;
+        cutoff: number;
+        automatic: number;
+        planned: number;
+        now: number;
+      }>(
+        `INSERT INTO retention_runs (action, months, cutoff, automatic, state, planned, created_at)
+         VALUES (@action, @months, @cutoff, @automatic, 'running', @planned, @now)`,
+      ),
+      setJob: db.prepare<[number, number]>('UPDATE retention_runs SET job_id = ? WHERE id = ?'),
+      run: db.prepare<[number], RunRow>('SELECT * FROM retention_runs WHERE id = ?'),
+      latest: db.prepare<[], RunRow>('SELECT * FROM retention_runs ORDER BY id DESC LIMIT 1'),
+      running: db.prepare<[], RunRow>("SELECT * FROM retention_runs WHERE state = 'running' ORDER BY id LIMIT 1"),
+      progress: db.prepare<{ id: number; next_id: number; removed: number; held: number; archives: string }>(
+        `UPDATE retention_runs SET next_id = @next_id, removed = removed + @removed, held = held + @held,
+           archives = @archives WHERE id = @id`,
+      ),
+      finish: db.prepare<{ id: number; state: string; error: string | null; now: number }>(
+        `UPDATE retention_runs SET state = @state, error = @error, finished_at = @now
+         WHERE id = @id AND state = 'running'`,
+      ),
+      firstFrom: db.prepare<[number], { id: number; created_at: number }>(
+        'SELECT id, created_at FROM messages WHERE id >= ? ORDER BY id LIMIT 1',
+      ),
+      newest: db.prepare<[], { id: number; created_at: number }>(
+        'SELECT id, created_at FROM messages ORDER BY id DESC LIMIT 1',
+      ),
+      oldest: db.prepare<[], { id: number }>('SELECT id FROM messages ORDER BY id LIMIT 1'),
+      lastBelow: db
+        .prepare<[number, number], number | null>('SELECT MAX(id) FROM messages WHERE id >= ? AND id < ?')
+        .pluck(),
+      createdAt: db.prepare<[number], number>('SELECT created_at FROM messages WHERE id = ?').pluck(),
+      pendingSlot: db
+        .prepare<[number, number], number | null>(
+          `SELECT MIN(slot) FROM message_counts WHERE ${everyAccount} AND slot >= ? AND slot < ? AND status IN (${pending})`,
+        )
+        .pluck(),
+      slotMessages: db
+        .prepare<[number, number], number>(
+          `SELECT COALESCE(SUM(n), 0) FROM message_counts WHERE ${everyAccount} AND slot >= ? AND slot < ?`,
+        )
+        .pluck(),
+      sendsOf: db
+        .prepare<[number, number], number>('SELECT DISTINCT send_id FROM messages WHERE id BETWEEN ? AND ?')
+        .pluck(),
+      deleteLocalIds: db.prepare<[number, number]>('DELETE FROM local_ids WHERE message_id BETWEEN ? AND ?'),
+      deleteMessages: db.prepare<[number, number]>('DELETE FROM messages WHERE id BETWEEN ? AND ?'),
+      deleteSend: db.prepare<{ id: number }>(
+        `DELETE FROM sends WHERE id = @id AND NOT EXISTS (SELECT 1 FROM messages WHERE send_id = @id)
+           AND NOT EXISTS (SELECT 1 FROM campaign_batches WHERE send_id = @id)`,
+      ),
+      dropDue: db.prepare<[number, number]>('DELETE FROM message_due WHERE first_id >= ? AND last_id <= ?'),
+      dropSimulatorDue: db.prepare<[number, number]>('DELETE FROM simulator_due WHERE first_id >= ? AND last_id <= ?'),
+    };
+    options.jobs.register({
+      type: RETENTION_JOB,
+      payload: PayloadSchema,
+      concurrency: 1,
+      maxAttempts: 5,
+      backoff: { baseMs: 10_000, maxMs: 600_000 },
+      run: (job, ctx) => this.runJob(job.payload.run_id, ctx),
+      failed: (job, error) => this.stmt.finish.run({ id: job.payload.run_id, state: 'failed', error, now: this.now() }),
+      cancelled: (job) =>
+        this.stmt.finish.run({ id: job.payload.run_id, state: 'cancelled', error: null, now: this.now() }),
+    });
+  }
+
+  // ---- the setting
+
+  private stored(): StoredSetting {
+    return this.options.settings.read(SETTING_KEY, StoredSettingSchema, OFF);
+  }
+
+  state(): RetentionState {
+    const setting = this.stored();
+    const latest = this.stmt.latest.get();
+    return {
+      months: setting.months,
+      action: setting.action,
+      automatic: setting.months !== null && setting.confirmed,
+      run: latest ? toRun(latest) : null,
+    };
+  }
+
+  /** Saves the setting. Anything but the setting applied before needs a confirmed application again. */
+  save(months: number | null, action: RetentionAction): RetentionState {
+    const before = this.stored();
+    const same = before.months === months && before.action === action;
+    this.options.settings.write(SETTING_KEY, StoredSettingSchema, {
+      months,
+      action,
+      confirmed: months !== null && same && before.confirmed,
+    });
+    return this.state();
+  }
+
+  // ---- preview
+
+  /** What applying `months` now would remove, from the maintained counts (read on a reader connection). */
+  async preview(months: number, action: RetentionAction): Promise<RetentionPreview> {
+    const cutoff = retentionCutoff(this.now(), months);
+    const cutoffSlot = slotOf(cutoff);
+    const newest = this.stmt.newest.get();
+    const keptFrom = newest ? Math.min(cutoffSlot, slotOf(newest.created_at)) : cutoffSlot;
+    const counted = await this.options.readers.get<{
+      messages: number;
+      campaign_messages: number;
+      held: number;
+      first_slot: number | null;
+      last_slot: number | null;
+    }>(
+      `WITH old AS (
+         SELECT slot, status, origin, n FROM message_counts
+         WHERE account_id IN (SELECT id FROM accounts) AND slot < ?),
+       held AS (SELECT DISTINCT slot FROM old WHERE slot >= ? OR status IN (${sqlList(PENDING_STATUSES)}))
+       SELECT COALESCE(SUM(CASE WHEN h.slot IS NULL THEN o.n END), 0) AS messages,
+         COALESCE(SUM(CASE WHEN h.slot IS NULL AND o.origin = 'campaign' THEN o.n END), 0) AS campaign_messages,
+         COALESCE(SUM(CASE WHEN h.slot IS NOT NULL THEN o.n END), 0) AS held,
+         MIN(CASE WHEN h.slot IS NULL THEN o.slot END) AS first_slot,
+         MAX(CASE WHEN h.slot IS NULL THEN o.slot END) AS last_slot
+       FROM old o LEFT JOIN held h ON h.slot = o.slot`,
+      [cutoffSlot, keptFrom],
+    );
+    const { messages = 0, campaign_messages = 0, held = 0, first_slot = null, last_slot = null } = counted ?? {};
+    // The exact times of the first and last message of that range: two binary searches over ids.
+    const oldest = this.stmt.oldest.get();
+    const [lo, hi] = [oldest?.id ?? 0, newest?.id ?? 0];
+    const firstId = first_slot === null ? null : this.firstIdFrom(first_slot * SLOT_MS, lo, hi);
+    const lastId = last_slot === null ? null : this.lastIdBefore((last_slot + 1) * SLOT_MS, lo, hi);
+    return {
+      months,
+      action,
+      cutoff,
+      messages,
+      campaign_messages,
+      held,
+      first_at: firstId === null ? null : (this.stmt.createdAt.get(firstId) ?? null),
+      last_at: lastId === null ? null : (this.stmt.createdAt.get(lastId) ?? null),
+    };
+  }
+
+  // ---- applying
+
+  /**
+   * Saves the setting as confirmed and starts a run removing what the preview of `cutoff` named.
+   * The cut-off must be the one the preview showed (a day later it is another: preview again).
+   */
+  async apply(months: number, action: RetentionAction, cutoff: number): Promise<RetentionState> {
+    if (cutoff !== retentionCutoff(this.now(), months))
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `the cut-off of ${months} months is ${new Date(retentionCutoff(this.now(), months)).toISOString()} now`,
+        'retention_preview_stale',
+      );
+    this.refuseWhileRunning();
+    const preview = await this.preview(months, action);
+    this.refuseWhileRunning();
+    this.db.transaction(() => {
+      this.options.settings.write(SETTING_KEY, StoredSettingSchema, { months, action, confirmed: true });
+      this.start(months, action, cutoff, preview.messages, false);
+    })();
+    return this.state();
+  }
+
+  /**
+   * When the daily upkeep should apply the setting again (null: it is off, not confirmed, or a run
+   * is going): a day after the latest run started.
+   */
+  automaticDueAt(): number | null {
+    const setting = this.stored();
+    if (setting.months === null || !setting.confirmed) return null;
+    const latest = this.stmt.latest.get();
+    if (!latest) return this.now();
+    return latest.state === 'running' ? null : latest.created_at + DAY_MS;
+  }
+
+  /** The daily upkeep's application of the confirmed setting; true when a run started (something was old enough). */
+  async applyAutomatically(): Promise<boolean> {
+    const setting = this.stored();
+    if (setting.months === null || !setting.confirmed || this.stmt.running.get()) return false;
+    const cutoff = retentionCutoff(this.now(), setting.months);
+    const preview = await this.preview(setting.months, setting.action);
+    // Nothing old enough (or only messages held by ones not final yet): no run, no empty record.
+    if (preview.messages === 0) return false;
+    const again = this.stored();
+    if (again.months !== setting.months || again.action !== setting.action || !again.confirmed) return false;
+    if (this.stmt.running.get()) return false;
+    this.db.transaction(() => this.start(setting.months!, setting.action, cutoff, preview.messages, true))();
+    return true;
+  }
+
+  /** A run is going on (or waits to resume). */
+  running(): boolean {
+    return this.stmt.running.get() !== undefined;
+  }
+
+  private refuseWhileRunning(): void {
+    if (this.stmt.running.get())
+      throw new ServiceError(ApiCode.BadRequest, 'a retention run is going on', 'retention_running');
+  }
+
+  /** The run's row and its job, in the caller's transaction. */
+  private start(months: number, action: RetentionAction, cutoff: number, planned: number, automatic: boolean): void {
+    const runId = Number(
+      this.stmt.insertRun.run({ action, months, cutoff, automatic: automatic ? 1 : 0, planned, now: this.now() })
+        .lastInsertRowid,
+    );
+    const jobId = this.options.jobs.enqueue(RETENTION_JOB, { run_id: runId });
+    this.stmt.setJob.run(jobId, runId);
+  }
+
+  // ---- the run
+
+  private async runJob(runId: number, ctx: JobContext): Promise<void> {
+    const first = this.stmt.run.get(runId);
+    if (!first || first.state !== 'running') return;
+    const archive = first.action === 'archive' ? new ArchiveWriter(this.db, archiveDir(this.options.dataDir)) : null;
+    // Many commits in a row: the WAL is copied into the database file by another thread instead of
+    // inside them (SQLite's auto-checkpoint, off meanwhile), as a campaign's run does.
+    const autocheckpoint = Number(this.db.pragma('wal_autocheckpoint', { simple: true }));
+    const checkpoint = startBackgroundCheckpoint(this.db.name);
+    this.db.pragma('wal_autocheckpoint = 0');
+    try {
+      for (;;) {
+        if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('stopped');
+        const step = this.step(runId, archive);
+        if (step === 'done') break;
+        // Between two transactions the app answers: HTTP, IPC, the scheduler's own work. A stop
+        // between a copy and its deletion leaves the rows in both: the next attempt copies them again.
+        await yieldToLoop();
+        if (typeof step === 'function') {
+          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('stopped');
+          step();
+          await yieldToLoop();
+        }
+      }
+    } finally {
+      archive?.close();
+      checkpoint.stop();
+      this.db.pragma(`wal_autocheckpoint = ${autocheckpoint || 1000}`);
+    }
+    this.stmt.finish.run({ id: runId, state: 'done', error: null, now: this.now() });
+    if ((this.stmt.run.get(runId)?.removed ?? 0) > 0) this.options.onRemoved?.();
+  }
+
+  /** One batch: whole slots of final messages archived and deleted, or a held slot passed over. */
+  private step(runId: number, archive: ArchiveWriter | null): Step {
+    const run = this.stmt.run.get(runId);
+    if (!run || run.state !== 'running') return 'done';
+    const first = this.stmt.firstFrom.get(run.next_id);
+    const newest = this.stmt.newest.get();
+    if (!first || !newest) return 'done';
+    const from = slotOf(first.created_at);
+    // The newest message's slot stays (ids never count back); a batch never crosses a month (its archive file).
+    let to = Math.min(slotOf(run.cutoff), slotOf(newest.created_at), slotOf(nextMonthStart(from * SLOT_MS)));
+    if (from >= to) return 'done';
+    // Whole slots holding about one batch of messages (ids are dense, gaps aside)...
+    const probe = this.stmt.firstFrom.get(first.id + this.batch);
+    if (probe) to = Math.max(from + 1, Math.min(to, slotOf(probe.created_at)));
+    // ...of final messages only: a slot with one not final yet stays, with its neighbours.
+    const pending = this.stmt.pendingSlot.get(from, to) ?? null;
+    if (pending === from) {
+      const slotEnd = this.lastIdBefore((from + 1) * SLOT_MS, first.id, newest.id) ?? first.id;
+      this.db.transaction(() => {
+        this.stmt.progress.run({
+          id: runId,
+          next_id: slotEnd + 1,
+          removed: 0,
+          held: this.stmt.slotMessages.get(from, from + 1) ?? 0,
+          archives: run.archives,
+        });
+      })();
+      return 'more';
+    }
+    if (pending !== null) to = pending;
+    const lastOfSlots = this.lastIdBefore(to * SLOT_MS, first.id, newest.id) ?? first.id;
+    // One slot alone may hold far more than a batch (a big campaign batch): it goes in several
+    // transactions, and its counts are forgotten with its last messages.
+    const last = Math.min(lastOfSlots, first.id + this.batch - 1);
+    const archives = JSON.parse(run.archives) as string[];
+    const remove = () =>
+      this.db.transaction(() => {
+        const sends = this.stmt.sendsOf.all(first.id, last);
+        this.stmt.deleteLocalIds.run(first.id, last);
+        const removed = this.stmt.deleteMessages.run(first.id, last).changes;
+        for (const id of sends) this.stmt.deleteSend.run({ id });
+        this.stmt.dropDue.run(first.id, last);
+        this.stmt.dropSimulatorDue.run(first.id, last);
+        if (last === lastOfSlots) this.options.counts.forgetSlots(from, to);
+        this.stmt.progress.run({ id: runId, next_id: last + 1, removed, held: 0, archives: JSON.stringify(archives) });
+      })();
+    if (!archive) {
+      remove();
+      return 'more';
+    }
+    const name = archiveName(from * SLOT_MS);
+    archive.open(name);
+    archive.copy(first.id, last);
+    if (!archives.includes(name)) archives.push(name);
+    return remove;
+  }
+
+  /**
+   * The first message id in lo..hi created at or after `at` (ms): a binary search over ids, which
+   * follow creation (messaging/created-order.ts), bounded by ids the caller knows.
+   */
+  private firstIdFrom(at: number, lo: number, hi: number): number | null {
+    let found: number | null = null;
+    while (lo <= hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      // The first existing id from mid on: ids have gaps (messages removed before).
+      const row = this.stmt.firstFrom.get(mid);
+      if (!row || row.id > hi) hi = mid - 1;
+      else if (row.created_at >= at) {
+        found = row.id;
+        hi = mid - 1;
+      } else lo = row.id + 1;
+    }
+    return found;
+  }
+
+  /** The last message id in lo..hi created before `at` (ms), or null. */
+  private lastIdBefore(at: number, lo: number, hi: number): number | null {
+    const first = this.firstIdFrom(at, lo, hi);
+    return this.stmt.lastBelow.get(lo, first === null ? hi + 1 : first) ?? null;
+  }
+
+  private now(): number {
+    return this.options.clock.now();
+  }
+}
+
+function toRun(row: RunRow): RetentionRun {
+  return {
+    id: row.id,
+    action: row.action,
+    months: row.months,
+    cutoff: row.cutoff,
+    automatic: row.automatic === 1,
+    state: row.state,
+    planned: row.planned,
+    removed: row.removed,
+    held: row.held,
+    archives: JSON.parse(row.archives) as string[],
+    error: row.error,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+  };
+}
