@@ -181,7 +181,7 @@ describe('message counts', () => {
     expect(reopened.db.prepare(KEPT_SLOTS).all()).toEqual(kept);
   });
 
-  it('forget the slots retention removed', () => {
+  it('forget the messages retention removes, a slot split or whole', () => {
     const { core, clock, account } = makeCore();
     for (let i = 0; i < 3; i++) {
       core.messaging.accept.accept({
@@ -195,11 +195,14 @@ describe('message counts', () => {
       clock.advance(3_600_000);
     }
     const cut = Math.floor(clock.now() / 900_000) - 6;
+    const last = (
+      core.db.prepare('SELECT MAX(id) AS id FROM messages WHERE created_at < ?').get(cut * 900_000) as { id: number }
+    ).id;
     core.db.transaction(() => {
-      core.db.prepare('DELETE FROM messages WHERE created_at < ?').run(cut * 900_000);
-      core.messaging.counts.forgetSlots(0, cut);
+      core.messaging.counts.forgetMessages(1, last - 1);
+      core.db.prepare('DELETE FROM messages WHERE id < ?').run(last);
     })();
-    expect((core.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(2);
+    expect((core.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(3);
     expectCountsEqualScan(core.db);
   });
 });

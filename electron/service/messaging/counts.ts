@@ -44,9 +44,7 @@ export class MessageCounts {
   private readonly upsertTotal: Statement<[number, number, string, string, number, number, number], { n: number }>;
   private readonly dropSlot: Statement<[number, number, number, string, string]>;
   private readonly dropTotal: Statement<[number, number, string, string]>;
-  private readonly dropEmptyTotals: Statement<[]>;
-  private readonly forgetTotals: Statement<[{ from: number; to: number }]>;
-  private readonly forgetSlotsStmt: Statement<[number, number]>;
+  private readonly groupsStmt: Statement<[number, number], CountKey & { n: number; cost: number; refunded: number }>;
 
   constructor(private readonly db: Db) {
     this.upsertSlot = db.prepare(
@@ -70,21 +68,13 @@ export class MessageCounts {
     this.dropTotal = db.prepare(
       'DELETE FROM message_totals WHERE account_id = ? AND status = ? AND sender = ? AND origin = ? AND n = 0',
     );
-    this.dropEmptyTotals = db.prepare('DELETE FROM message_totals WHERE n = 0');
-    this.forgetTotals = db.prepare(
-      `UPDATE message_totals SET
-         n = n - (SELECT COALESCE(SUM(c.n), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
-           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
-           AND c.slot >= @from AND c.slot < @to),
-         cost_rials = cost_rials - (SELECT COALESCE(SUM(c.cost_rials), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
-           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
-           AND c.slot >= @from AND c.slot < @to),
-         refunded_rials = refunded_rials - (SELECT COALESCE(SUM(c.refunded_rials), 0) FROM message_counts c WHERE c.account_id = message_totals.account_id
-           AND c.status = message_totals.status AND c.sender = message_totals.sender AND c.origin = message_totals.origin
-           AND c.slot >= @from AND c.slot < @to)`,
-    );
-    this.forgetSlotsStmt = db.prepare(
-      'DELETE FROM message_counts WHERE account_id IN (SELECT id FROM accounts) AND slot >= ? AND slot < ?',
+    // A range's messages by what they are counted by (created_at: any of the slot's times will do).
+    this.groupsStmt = db.prepare(
+      `SELECT m.account_id, MIN(m.created_at) AS created_at, m.status, s.sender, s.origin, COUNT(*) AS n,
+         SUM(m.cost_rials) AS cost,
+         SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS refunded
+       FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id BETWEEN ? AND ?
+       GROUP BY m.account_id, m.created_at / ${SLOT_MS}, m.status, s.sender, s.origin`,
     );
   }
 
@@ -123,13 +113,13 @@ export class MessageCounts {
   }
 
   /**
-   * Forgets the messages created in slots [fromSlot, toSlot) of every account (retention removed
-   * them): their slot rows go and the totals lose what they counted. Inside the removal's transaction.
+   * Forgets messages firstId..lastId before they are removed (retention): what they counted is
+   * taken off their slots and totals. Inside the removal's transaction, before the delete.
    */
-  forgetSlots(fromSlot: number, toSlot: number): void {
-    this.forgetTotals.run({ from: fromSlot, to: toSlot });
-    this.forgetSlotsStmt.run(fromSlot, toSlot);
-    this.dropEmptyTotals.run();
+  forgetMessages(firstId: number, lastId: number): void {
+    for (const group of this.groupsStmt.all(firstId, lastId))
+      this.record(group, group.status, -group.n, -group.cost, -group.refunded);
+    if (this.depth === 0) this.flush();
   }
 
   private record(key: CountKey, status: number, n: number, cost: number, refunded: number): void {

@@ -37,7 +37,7 @@ export interface HousekeepingOptions {
   scheduler: Scheduler;
   events: EventEmitter<CoreEvents>;
   /** The maintained message counts (messaging/counts.ts). */
-  counts: { forgetSlots(fromSlot: number, toSlot: number): void };
+  counts: { forgetMessages(firstId: number, lastId: number): void };
   /** The lifecycle and its carrier: upkeep waits while their next due work is near. */
   lifecycle: Pick<Lifecycle, 'nextDueAt' | 'carrier'>;
 }

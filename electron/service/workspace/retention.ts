@@ -4,7 +4,7 @@
 // transaction, yielding to the event loop in between. The rules it keeps:
 // - The cut-off is the start of a UTC day N months back: a multiple of the counts' 15-minute slot,
 //   so whole slots go, and the counts forget exactly those slots in the transaction that deletes
-//   their messages (messaging/counts.ts forgetSlots).
+//   their messages (messaging/counts.ts forgetMessages).
 // - Ids follow creation (messaging/created-order.ts): a time range is an id range.
 // - Only final messages go. A slot holding a message not final yet stays whole (its final
 //   neighbours too: counts are kept per slot), and so does the newest message's, so ids never
@@ -70,7 +70,7 @@ export interface RetentionOptions {
   jobs: Jobs;
   dataDir: string;
   /** The maintained counts (messaging/counts.ts): forgets slots in the removal's own transaction. */
-  counts: { forgetSlots(fromSlot: number, toSlot: number): void };
+  counts: { forgetMessages(firstId: number, lastId: number): void };
   /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
   onRemoved?: () => void;
 }
@@ -392,18 +392,18 @@ export class Retention {
     if (pending !== null) to = pending;
     const lastOfSlots = this.lastIdBefore(to * SLOT_MS, first.id, newest.id) ?? first.id;
     // One slot alone may hold far more than a batch (a big campaign batch): it goes in several
-    // transactions, and its counts are forgotten with its last messages.
+    // transactions, each forgetting what its own messages counted.
     const last = Math.min(lastOfSlots, first.id + this.batch - 1);
     const archives = JSON.parse(run.archives) as string[];
     const remove = () =>
       this.db.transaction(() => {
         const sends = this.stmt.sendsOf.all(first.id, last);
         this.stmt.deleteLocalIds.run(first.id, last);
+        this.options.counts.forgetMessages(first.id, last);
         const removed = this.stmt.deleteMessages.run(first.id, last).changes;
         for (const id of sends) this.stmt.deleteSend.run({ id });
         this.stmt.dropDue.run(first.id, last);
         this.stmt.dropSimulatorDue.run(first.id, last);
-        if (last === lastOfSlots) this.options.counts.forgetSlots(from, to);
         this.stmt.progress.run({ id: runId, next_id: last + 1, removed, held: 0, archives: JSON.stringify(archives) });
       })();
     if (!archive) {
