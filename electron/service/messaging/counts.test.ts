@@ -15,6 +15,7 @@ import { REBUILD_MESSAGE_COUNTS } from '../db/migrations/0017-message-counts';
 import { createBackup, restoreBackup } from '../workspace/backup';
 import { nativeBinding } from '../db/native';
 import type { Db } from '../db/database';
+import { MessageStatus } from '../../../shared/lifecycle';
 
 const cores: Core[] = [];
 afterEach(async () => {
@@ -36,6 +37,28 @@ const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, r
 function expectCountsEqualScan(db: Db): void {
   expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
   expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
+}
+
+/** The dashboard's figures for [from, to), counted over the messages themselves. */
+function scannedFigures(db: Db, accountId: number, from: number, to: number) {
+  const rows = db
+    .prepare(
+      `SELECT m.status, COUNT(*) AS n, SUM(m.cost_rials) - SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l
+         WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS cost
+       FROM messages m WHERE m.account_id = ? AND m.created_at >= ? AND m.created_at < ? GROUP BY m.status`,
+    )
+    .all(accountId, from, to) as Array<{ status: number; n: number; cost: number }>;
+  const of = (status: number) => rows.find((r) => r.status === status)?.n ?? 0;
+  const total = rows.reduce((sum, r) => sum + r.n, 0);
+  return {
+    total,
+    delivered: of(MessageStatus.Delivered),
+    undelivered: of(MessageStatus.Undelivered),
+    cancelled: of(MessageStatus.Cancelled),
+    blocked: of(MessageStatus.Blocked),
+    pending: total - [10, 11, 13, 14].reduce((sum, s) => sum + of(s), 0),
+    cost_rials: rows.reduce((sum, r) => sum + r.cost, 0),
+  };
 }
 
 function makeCore(seedValue = 7) {
