@@ -183,6 +183,7 @@ export class Core {
       scheduler: this.scheduler,
       events: this.events,
       counts: this.messaging.counts,
+      receivers: this.messaging.receivers,
       lifecycle: this.messaging.lifecycle,
     });
     // Every job type is registered now: jobs a crash or a close left running are queued again.

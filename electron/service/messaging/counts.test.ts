@@ -138,6 +138,22 @@ describe('message counts', () => {
           clock.advance(3_600_000);
           await core.scheduler.drain();
           expectCountsEqualScan(core.db);
+          // The dashboard reads the aggregates: its week and each of today's hours (Tehran's) equal a scan.
+          const stats = core.messaging.dashboard.stats({ account_id: account.id, utc_offset_minutes: 210 });
+          expect(stats.week.total).toBe(
+            (
+              core.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ?').get(account.id) as {
+                n: number;
+              }
+            ).n,
+          );
+          expect(stats.week).toEqual(scannedFigures(core.db, account.id, stats.daily[0]!.start, stats.daily[6]!.end));
+          for (const hour of stats.hourly)
+            expect({ ...hour, start: 0, end: 0 }).toEqual({
+              ...scannedFigures(core.db, account.id, hour.start, hour.end),
+              start: 0,
+              end: 0,
+            });
           cores.splice(cores.indexOf(core), 1);
           await core.close();
         },

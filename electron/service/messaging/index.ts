@@ -11,6 +11,7 @@ import type { Settings } from '../settings/settings';
 import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
 import { MessageCounts } from './counts';
+import { ReceiverIndex } from './receivers';
 import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
@@ -55,6 +56,8 @@ export interface Messaging {
   outbox: Outbox;
   /** The messages counted per account, slot, status, sender and origin (migration 0017). */
   counts: MessageCounts;
+  /** Receiver searches without a scan (migration 0019); its worker indexes off the send path. */
+  receivers: ReceiverIndex;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
@@ -83,14 +86,17 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     runDue: () => lifecycle.step() !== null,
   });
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
+  const receivers = new ReceiverIndex(db, deps.readers, clock);
+  scheduler.register(receivers.worker);
   return {
     accept,
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db),
-    queries: new MessageQueries(db, deps.readers),
+    queries: new MessageQueries(db, deps.readers, receivers),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
     counts,
+    receivers,
   };
 }

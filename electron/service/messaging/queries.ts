@@ -11,6 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { ReaderPool, SqlParam } from '../db/readers';
 import { SLOT_MS } from './counts';
+import type { ReceiverCondition, ReceiverIndex } from './receivers';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
@@ -64,6 +65,8 @@ export interface WhereOptions {
    * range is narrowed to its id range, since ids are given in creation order.
    */
   ordered?: { idFrom: number | null; idTo: number | null };
+  /** The receiver index's condition for filter.receptor; without one (or null: too broad) the messages are read. */
+  receptor?: ReceiverCondition | null;
 }
 
 /**
@@ -92,11 +95,15 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
   }
   if (filter.receptor) {
     // Any part of a number, in any digits: its digits anywhere in the stored 09… form (a whole number
-    // compares equal). Not a number at all (letters): nothing matches. No receiver index (see 0004):
-    // a list walks newest first and stops at its page.
+    // compares equal). Not a number at all (letters): nothing matches. The receiver index
+    // (receivers.ts) answers without reading the messages; a part too broad for it (a list finds its
+    // page walking newest first, where matches are dense) reads them.
     const digits = phoneSearchDigits(filter.receptor);
     if (digits === null || digits === '') parts.push('0');
-    else if (digits.length === 11) {
+    else if (options.receptor) {
+      parts.push(options.receptor.sql);
+      params.push(...options.receptor.params);
+    } else if (digits.length === 11) {
       parts.push('m.receptor = ?');
       params.push(digits);
     } else {
@@ -186,8 +193,15 @@ export class MessageQueries {
   constructor(
     private readonly db: Db,
     private readonly readers: ReaderPool,
+    private readonly receivers?: ReceiverIndex,
   ) {
     this.createdOrder = new CreatedOrder(db);
+  }
+
+  /** The receiver index's answer for the filter's receiver: null when none is asked, or too broad for it. */
+  private async receptorCondition(filter: MessageFilter): Promise<ReceiverCondition | null> {
+    const digits = filter.receptor ? phoneSearchDigits(filter.receptor) : null;
+    return digits && this.receivers ? this.receivers.condition(digits) : null;
   }
 
   /** Statements differ only by which filters are present: cache them by their SQL. */
@@ -210,8 +224,11 @@ export class MessageQueries {
     return { idFrom, idTo };
   }
 
-  private listSql(filter: MessageFilter & { cursor?: number | null }): Where {
-    let where = filterWhere(filter, { ordered: this.idRange(filter) });
+  private listSql(
+    filter: MessageFilter & { cursor?: number | null },
+    receptor: ReceiverCondition | null = null,
+  ): Where {
+    let where = filterWhere(filter, { ordered: this.idRange(filter), receptor });
     if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
     return { sql: `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`, params: where.params };
   }
@@ -229,6 +246,7 @@ export class MessageQueries {
         ? this.readers.all<RawRow>(sql, params)
         : Promise.resolve(this.prepare(sql).all(...params) as RawRow[]);
     const statuses = [...new Set(filter.status ?? [])];
+    const receptor = await this.receptorCondition(filter);
     let raw: RawRow[];
     if (statuses.length > 1 && statuses.length <= 20) {
       // Several statuses: each one's newest rows come in id order from the status index; merging
@@ -236,7 +254,7 @@ export class MessageQueries {
       const wanted = filter.limit + 1 + (filter.offset ?? 0);
       const perStatus = await Promise.all(
         statuses.map((status) => {
-          const { sql, params } = this.listSql({ ...filter, status: [status] });
+          const { sql, params } = this.listSql({ ...filter, status: [status] }, receptor);
           return read(sql, [...params, wanted, 0]);
         }),
       );
@@ -245,7 +263,7 @@ export class MessageQueries {
         .sort((a, b) => b.id - a.id)
         .slice(filter.offset ?? 0, (filter.offset ?? 0) + filter.limit + 1);
     } else {
-      const { sql, params } = this.listSql(filter);
+      const { sql, params } = this.listSql(filter, receptor);
       raw = await read(sql, [...params, filter.limit + 1, filter.offset ?? 0]);
     }
     const more = raw.length > filter.limit;
@@ -372,7 +390,10 @@ export class MessageQueries {
 
   /** Counts the messages themselves on a reader thread; dates bound the id range walked. */
   private async scanCount(filter: MessageFilter): Promise<number> {
-    const where = filterWhere(filter, { ordered: this.idRange(filter) });
+    const where = filterWhere(filter, {
+      ordered: this.idRange(filter),
+      receptor: await this.receptorCondition(filter),
+    });
     // The join is only needed when a condition reads the send.
     const needsSend = /\bs\./.test(where.sql);
     const sql = needsSend
@@ -409,8 +430,9 @@ export class MessageQueries {
   /** Reads the filtered rows in pages (newest first) for exports, each on a reader thread. */
   async *pages(filter: MessageFilter, pageSize = 2000): AsyncGenerator<MessageRow[]> {
     let cursor: number | null = null;
+    const receptor = await this.receptorCondition(filter);
     for (;;) {
-      const { sql, params } = this.listSql({ ...filter, cursor });
+      const { sql, params } = this.listSql({ ...filter, cursor }, receptor);
       const raw = await this.readers.all<RawRow>(sql, [...params, pageSize + 1, 0]);
       const more = raw.length > pageSize;
       const rows = (more ? raw.slice(0, pageSize) : raw).map(toMessageRow);

@@ -38,6 +38,8 @@ export interface HousekeepingOptions {
   events: EventEmitter<CoreEvents>;
   /** The maintained message counts (messaging/counts.ts). */
   counts: { forgetMessages(firstId: number, lastId: number): void };
+  /** The receiver index (messaging/receivers.ts). */
+  receivers: { forget(firstId: number, lastId: number): void };
   /** The lifecycle and its carrier: upkeep waits while their next due work is near. */
   lifecycle: Pick<Lifecycle, 'nextDueAt' | 'carrier'>;
 }
@@ -57,6 +59,7 @@ export class Housekeeping {
       jobs: options.jobs,
       dataDir: options.dataDir,
       counts: options.counts,
+      receivers: options.receivers,
       onRemoved: () => this.maintenance.afterRemoval(),
     });
     this.maintenance = new Maintenance({

@@ -71,6 +71,8 @@ export interface RetentionOptions {
   dataDir: string;
   /** The maintained counts (messaging/counts.ts): forgets slots in the removal's own transaction. */
   counts: { forgetMessages(firstId: number, lastId: number): void };
+  /** The receiver index (messaging/receivers.ts): forgets the removed ids in the same transaction. */
+  receivers: { forget(firstId: number, lastId: number): void };
   /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
   onRemoved?: () => void;
 }
@@ -400,6 +402,7 @@ export class Retention {
         const sends = this.stmt.sendsOf.all(first.id, last);
         this.stmt.deleteLocalIds.run(first.id, last);
         this.options.counts.forgetMessages(first.id, last);
+        this.options.receivers.forget(first.id, last);
         const removed = this.stmt.deleteMessages.run(first.id, last).changes;
         for (const id of sends) this.stmt.deleteSend.run({ id });
         this.stmt.dropDue.run(first.id, last);

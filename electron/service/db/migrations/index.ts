@@ -17,6 +17,7 @@ import emailRelay from './0015-email-relay';
 import emailSends from './0016-email-sends';
 import messageCounts from './0017-message-counts';
 import housekeeping from './0018-housekeeping';
+import receiverIndex from './0019-receiver-index';
 
 export interface Migration {
   name: string;
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   { name: '0016-email-sends', sql: emailSends },
   { name: '0017-message-counts', sql: messageCounts },
   { name: '0018-housekeeping', sql: housekeeping },
+  { name: '0019-receiver-index', sql: receiverIndex },
 ];
