@@ -48,7 +48,7 @@ import { LinkCodes, redirectAddress, shortLinkLength } from './links';
 import { exportExecution, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
 import { segmentFromResults, sweepResultFiles } from './results';
 import { Drafts, formOfDraft } from './drafts';
-import { OutcomeCounter } from '../messaging/outcomes';
+import { OutcomeCounter, type Outcomes } from '../messaging/outcomes';
 import { audienceChunks, quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate, TextBuilder } from './template';
 import type { CampaignSpec } from './form';
@@ -269,7 +269,7 @@ export class Campaigns {
     const campaign = this.store.campaign.get(execution.campaign_id)!;
     // Counted over the execution's id ranges on the index alone: a tenth of the time of reading
     // the messages themselves (wide rows: their texts) at 800,000.
-    const { sent, delivered, failed, pending } = this.outcomes.count(execution.account_id, this.idRanges(execution.id));
+    const { sent, delivered, failed, pending } = this.executionOutcomes(execution);
     // Each batch is one send whose total is the sum of its messages' costs.
     const cost = this.db
       .prepare<[number], number>(
@@ -313,6 +313,20 @@ export class Campaigns {
       estimated_last_message_at: iso(estimate),
       error: execution.error,
     };
+  }
+
+  /**
+   * How the execution's messages ended. A finished execution whose messages are all final can no
+   * longer change: its outcomes are kept (migration 0020) and read from then on.
+   */
+  private executionOutcomes(execution: ExecutionRow): Outcomes {
+    if (execution.outcomes !== null) return JSON.parse(execution.outcomes) as Outcomes;
+    const outcomes = this.outcomes.count(execution.account_id, this.idRanges(execution.id));
+    if (FINAL_EXECUTION_STATUSES.includes(execution.status) && outcomes.pending === 0)
+      this.db
+        .prepare('UPDATE campaign_executions SET outcomes = ? WHERE id = ? AND outcomes IS NULL')
+        .run(JSON.stringify(outcomes), execution.id);
+    return outcomes;
   }
 
   /** The execution's message ids as ranges: its batches, adjacent ones merged. */

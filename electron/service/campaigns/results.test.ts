@@ -187,3 +187,30 @@ describe('results files left by a crash', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe("a finished execution's outcomes", () => {
+  it('are kept once every message is final, and read from then on', () => {
+    const t = core();
+    const { accountId, executionId } = fixture(t);
+    const stored = () =>
+      t.core.db
+        .prepare<[number], string | null>('SELECT outcomes FROM campaign_executions WHERE id = ?')
+        .pluck()
+        .get(executionId);
+    // One message still on its way (4): counted, not kept.
+    expect(t.core.campaigns.report(accountId, executionId)).toMatchObject({ sent: 7, delivered: 2, pending: 1 });
+    expect(stored()).toBeNull();
+    t.core.db.prepare("UPDATE messages SET status = 10 WHERE receptor = '09120000006'").run();
+    const report = t.core.campaigns.report(accountId, executionId);
+    expect(report).toMatchObject({ sent: 7, delivered: 3, failed: 4, pending: 0 });
+    expect(JSON.parse(stored()!)).toEqual({ sent: 7, delivered: 3, failed: 4, pending: 0 });
+    // Messages archived later: the report keeps what they were.
+    t.core.db.prepare("DELETE FROM messages WHERE receptor <> '09129999999'").run();
+    expect(t.core.campaigns.report(accountId, executionId)).toMatchObject({
+      sent: 7,
+      delivered: 3,
+      failed: 4,
+      pending: 0,
+    });
+  });
+});

@@ -49,6 +49,8 @@ export interface ExecutionRow {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** Its outcomes (JSON) once finished with every message final (migration 0020). */
+  outcomes: string | null;
 }
 
 export interface BatchRow {

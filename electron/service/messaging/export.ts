@@ -119,7 +119,8 @@ export class Exporter {
     try {
       const writer = format === 'csv' ? await csvWriter(partial, locale) : xlsxWriter(partial, locale);
       let lastReport = 0;
-      for await (const page of this.queries.pages(filter)) {
+      // Pages of 500: formatting a page (dates in the reader's calendar) runs on the main thread.
+      for await (const page of this.queries.pages(filter, 500)) {
         await writer.write(page);
         done += page.length;
         if (done - lastReport >= 10_000) {

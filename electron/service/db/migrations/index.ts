@@ -18,6 +18,7 @@ import emailSends from './0016-email-sends';
 import messageCounts from './0017-message-counts';
 import housekeeping from './0018-housekeeping';
 import receiverIndex from './0019-receiver-index';
+import frozenOutcomes from './0020-frozen-outcomes';
 
 export interface Migration {
   name: string;
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   { name: '0017-message-counts', sql: messageCounts },
   { name: '0018-housekeeping', sql: housekeeping },
   { name: '0019-receiver-index', sql: receiverIndex },
+  { name: '0020-frozen-outcomes', sql: frozenOutcomes },
 ];
