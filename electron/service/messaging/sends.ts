@@ -70,10 +70,14 @@ export class Sends {
     const wanted = filter.offset + filter.limit;
     const [total, sends] = await Promise.all([
       this.deps.readers
+        // Counted on indexes alone: every send less the campaign ones (each recorded with its batch
+        // row, campaigns/execution.ts), plus the executions.
         .get<{ n: number }>(
-          `SELECT (SELECT count(*) FROM sends WHERE origin <> 'campaign' ${account})
+          `SELECT (SELECT count(*) FROM sends WHERE 1 ${account})
+                - (SELECT count(*) FROM campaign_batches b JOIN campaign_executions e ON e.id = b.execution_id
+                   WHERE 1 ${account.replace('account_id', 'e.account_id')})
                 + (SELECT count(*) FROM campaign_executions WHERE 1 ${account}) AS n`,
-          [...accountParams, ...accountParams],
+          [...accountParams, ...accountParams, ...accountParams],
         )
         .then((row) => row!.n),
       this.deps.readers.all<ListedRow>(
