@@ -199,6 +199,11 @@ function statusBody(run: number, lastId: number): string {
   return JSON.stringify({ messageids: ids });
 }
 
+function recentStatusBody(lastId: number): string {
+  // A program polling what it just sent: the newest 10,000 ids.
+  return JSON.stringify({ messageids: Array.from({ length: STATUS_IDS }, (_, i) => lastId - i) });
+}
+
 type Extra = Record<string, number | string>;
 
 async function measureReads(bridge: Bridge, facts: ScaleWorkspace, extra: Extra): Promise<number[]> {
@@ -333,6 +338,22 @@ async function measureSendAndStatus(scale: Bridge, empty: Bridge, facts: ScaleWo
       if (run >= SEND_WARMUP) statuses[side].push(elapsed);
     }
   }
+  const recent = { scale: [] as number[], empty: [] as number[] };
+  for (let run = 0; run < SEND_WARMUP + SEND_RUNS; run++) {
+    const order = run % 2 === 0 ? (['empty', 'scale'] as const) : (['scale', 'empty'] as const);
+    for (const side of order) {
+      const bridge = side === 'scale' ? scale : empty;
+      const start = performance.now();
+      const answer = await bridge.api<{ entries: unknown[] }>('/v2/sms/status', recentStatusBody(lastIds[side]));
+      const elapsed = performance.now() - start;
+      if (answer.status !== 200 || answer.body.entries.length !== STATUS_IDS)
+        throw new Error(`status failed on the ${side} workspace: ${answer.status}`);
+      if (run >= SEND_WARMUP) recent[side].push(elapsed);
+    }
+  }
+  extra.status10k_recent_med = round(median(recent.scale));
+  extra.status10k_recent_empty_med = round(median(recent.empty));
+  extra.status10k_recent_ratio = Math.round((median(recent.scale) / median(recent.empty)) * 100) / 100;
   extra.send10k_med = round(median(sends.scale));
   extra.send10k_p99 = round(percentile(sends.scale, 99));
   extra.send10k_empty_med = round(median(sends.empty));
@@ -343,7 +364,8 @@ async function measureSendAndStatus(scale: Bridge, empty: Bridge, facts: ScaleWo
   extra.status10k_ratio = Math.round((median(statuses.scale) / median(statuses.empty)) * 100) / 100;
   process.stdout.write(
     `  send10k: ${median(sends.scale).toFixed(1)} ms at 10M, ${median(sends.empty).toFixed(1)} ms empty; ` +
-      `status10k: ${median(statuses.scale).toFixed(1)} ms at 10M, ${median(statuses.empty).toFixed(1)} ms empty\n`,
+      `status10k: ${median(statuses.scale).toFixed(1)} ms at 10M, ${median(statuses.empty).toFixed(1)} ms empty; ` +
+      `the newest 10,000 ids: ${median(recent.scale).toFixed(1)} ms at 10M, ${median(recent.empty).toFixed(1)} ms empty\n`,
   );
 }
 

@@ -378,7 +378,7 @@ export class MessageQueries {
     const ownMatches = textMatch('m.text', key);
     const sql = `SELECT
         (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM sends s WHERE ${sends} AND ${sendMatches.sql})
-      + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s WHERE ${sends} AND s.own_texts > 0)
+      + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s INDEXED BY sends_own_texts WHERE ${sends} AND s.own_texts > 0)
            AND m.text IS NOT NULL AND ${ownMatches.sql}) AS n`;
     return (await this.readers.get<{ n: number }>(sql, [
       ...params,

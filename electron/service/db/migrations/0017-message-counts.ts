@@ -5,7 +5,8 @@
 //   sends that add messages and the lifecycle moves that change their status (messaging/counts.ts).
 // - message_totals: the same without the slot (whole-history counts read a handful of rows).
 // - sends.own_texts: how many of a send's messages carry their own text (a personalized campaign's),
-//   so a text search counts the others from their send alone (messages/queries.ts).
+//   so a text search counts the others from their send alone (messages/queries.ts); the few sends
+//   that have some are found on their own index.
 // - messages_account_status keeps only the messages not delivered: lists of the other statuses
 //   (in flight, failed, refunded: the few a person looks for) walk it newest first, counts come from
 //   the aggregates, and delivered messages (most of them) are listed walking the table newest first,
@@ -54,4 +55,5 @@ DROP INDEX messages_account_status;
 CREATE INDEX messages_account_status ON messages(account_id, status, id) WHERE status <> 10;
 ALTER TABLE sends ADD COLUMN own_texts INTEGER NOT NULL DEFAULT 0;
 UPDATE sends SET own_texts = (SELECT COUNT(*) FROM messages m WHERE m.send_id = sends.id AND m.text IS NOT NULL)
-WHERE id IN (SELECT DISTINCT send_id FROM messages WHERE text IS NOT NULL);`;
+WHERE id IN (SELECT DISTINCT send_id FROM messages WHERE text IS NOT NULL);
+CREATE INDEX sends_own_texts ON sends(id) WHERE own_texts > 0;`;
