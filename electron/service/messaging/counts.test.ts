@@ -2,6 +2,7 @@
 // after random sends (shared and own texts, now and scheduled, several lines and origins), the
 // simulator's moves and refunds, cancels, opt-out blocks, a restore, and the migration that counts
 // an older workspace's messages.
+import { KEPT_SLOTS, expectCountsEqualScan } from '../../../test/helpers/counts';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
@@ -21,23 +22,6 @@ const cores: Core[] = [];
 afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
 });
-
-const SCAN_SLOTS = `SELECT m.account_id, m.created_at / 900000 AS slot, m.status, s.sender, s.origin, COUNT(*) AS n,
-    SUM(m.cost_rials) AS cost_rials,
-    SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS refunded_rials
-  FROM messages m JOIN sends s ON s.id = m.send_id
-  GROUP BY m.account_id, slot, m.status, s.sender, s.origin ORDER BY 1, 2, 3, 4, 5`;
-const KEPT_SLOTS = `SELECT account_id, slot, status, sender, origin, n, cost_rials, refunded_rials
-  FROM message_counts ORDER BY 1, 2, 3, 4, 5`;
-const SCAN_TOTALS = `SELECT account_id, status, sender, origin, SUM(n) AS n, SUM(cost_rials) AS cost_rials,
-    SUM(refunded_rials) AS refunded_rials FROM (${SCAN_SLOTS}) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
-const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, refunded_rials
-  FROM message_totals ORDER BY 1, 2, 3, 4`;
-
-function expectCountsEqualScan(db: Db): void {
-  expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
-  expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
-}
 
 /** The dashboard's figures for [from, to), counted over the messages themselves. */
 function scannedFigures(db: Db, accountId: number, from: number, to: number) {

@@ -1,0 +1,21 @@
+// The maintained message counts (messaging/counts.ts) against full scans of the messages: what
+// the counts and housekeeping tests compare after every step.
+import { expect } from 'vitest';
+import type { Db } from '../../electron/service/db/database';
+
+const SCAN_SLOTS = `SELECT m.account_id, m.created_at / 900000 AS slot, m.status, s.sender, s.origin, COUNT(*) AS n,
+    SUM(m.cost_rials) AS cost_rials,
+    SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS refunded_rials
+  FROM messages m JOIN sends s ON s.id = m.send_id
+  GROUP BY m.account_id, slot, m.status, s.sender, s.origin ORDER BY 1, 2, 3, 4, 5`;
+export const KEPT_SLOTS = `SELECT account_id, slot, status, sender, origin, n, cost_rials, refunded_rials
+  FROM message_counts ORDER BY 1, 2, 3, 4, 5`;
+const SCAN_TOTALS = `SELECT account_id, status, sender, origin, SUM(n) AS n, SUM(cost_rials) AS cost_rials,
+    SUM(refunded_rials) AS refunded_rials FROM (${SCAN_SLOTS}) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, refunded_rials
+  FROM message_totals ORDER BY 1, 2, 3, 4`;
+
+export function expectCountsEqualScan(db: Db): void {
+  expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
+  expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
+}
