@@ -37,6 +37,7 @@ import { DEFAULT_PRICING, DEFAULT_SIMULATOR } from '../../electron/service/setti
 import { REBUILD_MESSAGE_COUNTS } from '../../electron/service/db/migrations/0017-message-counts';
 import { migrations } from '../../electron/service/db/migrations';
 import { systemClock } from '../../electron/service/clock';
+import { mulberry32 } from '../../electron/service/seeded-random';
 import { RECORD_BATCH } from '../../electron/service/campaigns/execution';
 import { FINAL_STATUSES, MessageStatus } from '../../shared/lifecycle';
 import { priceText } from '../../shared/pricing';
@@ -203,18 +204,6 @@ export function scaleSeed(): Seed {
   };
 }
 
-/** mulberry32: a small seeded generator, so a seed always builds the same workspace. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
@@ -256,7 +245,7 @@ export async function buildScaleWorkspace(dataDir: string, options: ScaleOptions
   const contacts = options.contacts ?? Math.round(totalMessages / 5);
   const receivers = options.receivers ?? Math.max(1_000, Math.round(totalMessages / 10));
   const now = options.now ?? Date.now();
-  const rand = random(options.seed ?? 16);
+  const rand = mulberry32(options.seed ?? 16);
   const started = performance.now();
   const steps: Record<string, number> = {};
   let stepStart = performance.now();

@@ -6,6 +6,7 @@
 // The audience is read in chunks of number ranges (as an execution freezes it), yielding to the
 // event loop between chunks, so a quote of 800,000 recipients never holds the window or the API;
 // a newer quote of the same editor makes an older one stop (`stale`).
+import { mulberry32 } from '../seeded-random';
 import type { Db } from '../db/database';
 import type { Segment } from '../../../shared/contacts';
 import type { Provider } from '../../../shared/status';
@@ -300,16 +301,4 @@ export function* audienceChunks(
     if (upTo === null) return;
     after = upTo;
   }
-}
-
-/** A small seeded generator: the same seed picks the same random sample. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,0 +1,12 @@
+// A small seeded generator (mulberry32): the same seed gives the same numbers, so a campaign
+// quote picks the same sample and the scale benchmark builds the same workspace each time.
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
