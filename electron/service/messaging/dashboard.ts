@@ -73,10 +73,6 @@ export class Dashboard {
   }
 
   stats(input: DashboardInput): DashboardStats {
-    return this.compute(input);
-  }
-
-  private compute(input: DashboardInput): DashboardStats {
     const now = input.now ?? this.clock.now();
     const offset = input.utc_offset_minutes ?? -new Date(now).getTimezoneOffset();
     const today = startOfDay(now, offset);

@@ -141,7 +141,7 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
       params.push(ordered.idFrom, ordered.idTo);
     }
   }
-  const text = filter.text === undefined ? '' : searchKey(filter.text);
+  const text = textKey(filter);
   if (text !== '') {
     // A message's text is its own (a personalized campaign message) or its send's (NULL here): the
     // matching sends are found once, and only the messages with their own text are read one by one.
