@@ -5,31 +5,37 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 
+/** Ids a caller already knows to bound the search (retention: the range it is removing). */
+export interface IdBounds {
+  lo: number;
+  hi: number;
+}
+
 export class CreatedOrder {
   private readonly boundsStmt: Statement<[], { lo: number | null; hi: number | null }>;
   private readonly atOrAfterStmt: Statement<[number], { id: number; created_at: number }>;
-  private readonly beforeStmt: Statement<[number], { id: number | null }>;
+  private readonly lastBelowStmt: Statement<[number, number], { id: number | null }>;
 
   constructor(db: Db) {
     // Two subqueries: each is one step down the primary key. (MIN and MAX in one SELECT lose SQLite's
     // shortcut and scan every message: 650 ms at ten million.)
     this.boundsStmt = db.prepare('SELECT (SELECT MIN(id) FROM messages) AS lo, (SELECT MAX(id) FROM messages) AS hi');
     this.atOrAfterStmt = db.prepare('SELECT id, created_at FROM messages WHERE id >= ? ORDER BY id LIMIT 1');
-    this.beforeStmt = db.prepare('SELECT MAX(id) AS id FROM messages WHERE id < ?');
+    this.lastBelowStmt = db.prepare('SELECT MAX(id) AS id FROM messages WHERE id >= ? AND id < ?');
   }
 
-  /** The first message id created at or after `at` (ms), or null when there is none. */
-  firstIdFrom(at: number): number | null {
-    const { lo: min, hi: max } = this.boundsStmt.get()!;
-    if (min === null || max === null) return null;
-    let lo = min;
-    let hi = max;
+  /** The first message id (within `bounds`, else all) created at or after `at` (ms), or null when there is none. */
+  firstIdFrom(at: number, bounds?: IdBounds): number | null {
+    const within = bounds ?? this.bounds();
+    if (within === null) return null;
+    let { lo, hi } = within;
     let found: number | null = null;
     while (lo <= hi) {
       const mid = Math.floor((lo + hi) / 2);
-      // The first existing id from mid on: ids may have gaps, and mid <= max keeps one in reach.
-      const row = this.atOrAfterStmt.get(mid)!;
-      if (row.created_at >= at) {
+      // The first existing id from mid on: ids may have gaps (messages removed before).
+      const row = this.atOrAfterStmt.get(mid);
+      if (!row || row.id > hi) hi = mid - 1;
+      else if (row.created_at >= at) {
         found = row.id;
         hi = mid - 1;
       } else lo = row.id + 1;
@@ -37,9 +43,16 @@ export class CreatedOrder {
     return found;
   }
 
-  /** The last message id created before `at` (ms), or null when there is none. */
-  lastIdBefore(at: number): number | null {
-    const first = this.firstIdFrom(at);
-    return first === null ? (this.boundsStmt.get()!.hi ?? null) : this.beforeStmt.get(first)!.id;
+  /** The last message id (within `bounds`, else all) created before `at` (ms), or null when there is none. */
+  lastIdBefore(at: number, bounds?: IdBounds): number | null {
+    const within = bounds ?? this.bounds();
+    if (within === null) return null;
+    const first = this.firstIdFrom(at, within);
+    return this.lastBelowStmt.get(within.lo, first === null ? within.hi + 1 : first)!.id;
+  }
+
+  private bounds(): IdBounds | null {
+    const { lo, hi } = this.boundsStmt.get()!;
+    return lo === null || hi === null ? null : { lo, hi };
   }
 }

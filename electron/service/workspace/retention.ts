@@ -28,6 +28,7 @@ import { ApiCode } from '../../../shared/status';
 import { PENDING_STATUSES, sqlList } from '../../../shared/lifecycle';
 import { startBackgroundCheckpoint } from '../db/background-checkpoint';
 import { SLOT_MS, slotOf } from '../messaging/counts';
+import { CreatedOrder } from '../messaging/created-order';
 import { ArchiveWriter, archiveDir, archiveName, nextMonthStart } from './archive-file';
 import {
   RetentionActionSchema,
@@ -108,9 +109,12 @@ export class Retention {
    */
   batch = 2000;
   private readonly stmt;
+  /** Ids follow creation: a time is an id, found by a binary search bounded by the ids in hand. */
+  private readonly createdOrder: CreatedOrder;
 
   constructor(private readonly options: RetentionOptions) {
     const db = (this.db = options.db);
+    this.createdOrder = new CreatedOrder(db);
     const pending = sqlList(PENDING_STATUSES);
     // Per account on the counts' key (account_id, slot, ...): a range of slots, never the table.
     const everyAccount = 'account_id IN (SELECT id FROM accounts)';
@@ -145,9 +149,6 @@ export class Retention {
         'SELECT id, created_at FROM messages ORDER BY id DESC LIMIT 1',
       ),
       oldest: db.prepare<[], { id: number }>('SELECT id FROM messages ORDER BY id LIMIT 1'),
-      lastBelow: db
-        .prepare<[number, number], number | null>('SELECT MAX(id) FROM messages WHERE id >= ? AND id < ?')
-        .pluck(),
       createdAt: db.prepare<[number], number>('SELECT created_at FROM messages WHERE id = ?').pluck(),
       pendingSlot: db
         .prepare<[number, number], number | null>(
@@ -244,8 +245,8 @@ export class Retention {
     // The exact times of the first and last message of that range: two binary searches over ids.
     const oldest = this.stmt.oldest.get();
     const [lo, hi] = [oldest?.id ?? 0, newest?.id ?? 0];
-    const firstId = first_slot === null ? null : this.firstIdFrom(first_slot * SLOT_MS, lo, hi);
-    const lastId = last_slot === null ? null : this.lastIdBefore((last_slot + 1) * SLOT_MS, lo, hi);
+    const firstId = first_slot === null ? null : this.createdOrder.firstIdFrom(first_slot * SLOT_MS, { lo, hi });
+    const lastId = last_slot === null ? null : this.createdOrder.lastIdBefore((last_slot + 1) * SLOT_MS, { lo, hi });
     return {
       months,
       action,
@@ -379,7 +380,7 @@ export class Retention {
     // ...of final messages only: a slot with one not final yet stays, with its neighbours.
     const pending = this.stmt.pendingSlot.get(from, to) ?? null;
     if (pending === from) {
-      const slotEnd = this.lastIdBefore((from + 1) * SLOT_MS, first.id, newest.id) ?? first.id;
+      const slotEnd = this.createdOrder.lastIdBefore((from + 1) * SLOT_MS, { lo: first.id, hi: newest.id }) ?? first.id;
       this.db.transaction(() => {
         this.stmt.progress.run({
           id: runId,
@@ -392,7 +393,7 @@ export class Retention {
       return 'more';
     }
     if (pending !== null) to = pending;
-    const lastOfSlots = this.lastIdBefore(to * SLOT_MS, first.id, newest.id) ?? first.id;
+    const lastOfSlots = this.createdOrder.lastIdBefore(to * SLOT_MS, { lo: first.id, hi: newest.id }) ?? first.id;
     // One slot alone may hold far more than a batch (a big campaign batch): it goes in several
     // transactions, each forgetting what its own messages counted.
     const last = Math.min(lastOfSlots, first.id + this.batch - 1);
@@ -418,31 +419,6 @@ export class Retention {
     archive.copy(first.id, last);
     if (!archives.includes(name)) archives.push(name);
     return remove;
-  }
-
-  /**
-   * The first message id in lo..hi created at or after `at` (ms): a binary search over ids, which
-   * follow creation (messaging/created-order.ts), bounded by ids the caller knows.
-   */
-  private firstIdFrom(at: number, lo: number, hi: number): number | null {
-    let found: number | null = null;
-    while (lo <= hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      // The first existing id from mid on: ids have gaps (messages removed before).
-      const row = this.stmt.firstFrom.get(mid);
-      if (!row || row.id > hi) hi = mid - 1;
-      else if (row.created_at >= at) {
-        found = row.id;
-        hi = mid - 1;
-      } else lo = row.id + 1;
-    }
-    return found;
-  }
-
-  /** The last message id in lo..hi created before `at` (ms), or null. */
-  private lastIdBefore(at: number, lo: number, hi: number): number | null {
-    const first = this.firstIdFrom(at, lo, hi);
-    return this.stmt.lastBelow.get(lo, first === null ? hi + 1 : first) ?? null;
   }
 
   private now(): number {
