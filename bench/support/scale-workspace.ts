@@ -20,7 +20,7 @@
 // - the credit ledger as the core writes it: a 'send' row per send, a 'refund' row per refunded
 //   message (13, at its final time), monthly top-ups, the balance equal to the ledger's sum;
 // - the message aggregates rebuilt by migration 0017's own statements, and the receiver index
-//   (0019) filled by its own indexAll when the build has one.
+//   (0019) and the send-text index (0021) filled by their own indexAll.
 // The folder's scale-workspace.json records the facts a benchmark asks by (ids, words, the build's
 // now) and the migrations it was built with: edit an applied migration and the workspace is stale.
 // Busier daytime hours (Tehran time), quieter Fridays, and a business that grows over the year.
@@ -38,6 +38,9 @@ import { REBUILD_MESSAGE_COUNTS } from '../../electron/service/db/migrations/001
 import { migrations } from '../../electron/service/db/migrations';
 import { systemClock } from '../../electron/service/clock';
 import { mulberry32 } from '../../electron/service/seeded-random';
+import { ReceiverIndex } from '../../electron/service/messaging/receivers';
+import { SendTextIndex } from '../../electron/service/messaging/send-texts';
+import type { ReaderPool } from '../../electron/service/db/readers';
 import { RECORD_BATCH } from '../../electron/service/campaigns/execution';
 import { FINAL_STATUSES, MessageStatus } from '../../shared/lifecycle';
 import { priceText } from '../../shared/pricing';
@@ -682,8 +685,8 @@ export async function buildScaleWorkspace(dataDir: string, options: ScaleOptions
     .prepare<[number, number], number>('SELECT count(*) FROM messages WHERE id >= ? AND created_at >= ?')
     .pluck()
     .get(lastHourFirstId(db, now - HOUR), now - HOUR)!;
-  await indexReceivers(db, log);
-  step('receiver index');
+  fillSearchIndexes(db);
+  step('search indexes');
   db.pragma('optimize');
   db.pragma('journal_mode = WAL');
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -735,24 +738,14 @@ export function staleMigrations(workspace: Pick<ScaleWorkspace, 'migrations'>): 
 }
 
 /**
- * The receiver index (migration 0019, messaging/receivers.ts), when this build has one, filled
- * whole by its own indexAll, as its background worker would after a while: the workspace opens
- * with every search answered by the index. Loaded by path, so the builder keeps working while the
- * index is built and changed by others.
+ * The search indexes (the receivers', migration 0019; the send texts', 0021) filled whole by their
+ * own indexAll, as their background workers would after a while: the workspace opens with every
+ * search answered by them. indexAll reads and writes on the connection alone, without readers.
  */
-async function indexReceivers(db: Database.Database, log: (line: string) => void): Promise<void> {
-  const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'receiver_index'").get() !== undefined;
-  if (!hasIndex) return;
-  const modulePath = '../../electron/service/messaging/receivers';
-  const loaded = (await import(modulePath)) as {
-    ReceiverIndex?: new (db: Database.Database, readers: unknown, clock: unknown) => { indexAll(): void };
-  };
-  if (typeof loaded.ReceiverIndex !== 'function') {
-    log('  (no ReceiverIndex to fill the receiver index with: left to the worker)');
-    return;
-  }
-  // indexAll reads and writes on the connection alone; it has no use for readers.
-  new loaded.ReceiverIndex(db, null, systemClock).indexAll();
+function fillSearchIndexes(db: Database.Database): void {
+  const noReaders = null as unknown as ReaderPool;
+  new ReceiverIndex(db, noReaders, systemClock).indexAll();
+  new SendTextIndex(db, noReaders, systemClock).indexAll();
 }
 
 /** The first message id created at or after `at` (ids follow creation time): a binary search. */

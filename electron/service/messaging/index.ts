@@ -12,6 +12,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
 import { MessageCounts } from './counts';
 import { ReceiverIndex } from './receivers';
+import { SendTextIndex } from './send-texts';
 import { Lifecycle, type StatusChange } from './lifecycle';
 import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
@@ -58,6 +59,7 @@ export interface Messaging {
   counts: MessageCounts;
   /** Receiver searches without a scan (migration 0019); its worker indexes off the send path. */
   receivers: ReceiverIndex;
+  sendTexts: SendTextIndex;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
@@ -88,15 +90,18 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
   const receivers = new ReceiverIndex(db, deps.readers, clock);
   scheduler.register(receivers.worker);
+  const sendTexts = new SendTextIndex(db, deps.readers, clock);
+  scheduler.register(sendTexts.worker);
   return {
     accept,
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db),
-    queries: new MessageQueries(db, deps.readers, receivers),
+    queries: new MessageQueries(db, deps.readers, receivers, sendTexts),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
     counts,
     receivers,
+    sendTexts,
   };
 }

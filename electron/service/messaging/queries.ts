@@ -12,6 +12,7 @@ import type { Db } from '../db/database';
 import type { ReaderPool, SqlParam } from '../db/readers';
 import { SLOT_MS } from './counts';
 import type { ReceiverCondition, ReceiverIndex } from './receivers';
+import type { SendTextIndex, TextCondition } from './send-texts';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
@@ -41,6 +42,15 @@ const SELECT = `SELECT m.id, m.send_id, m.account_id, s.sender, s.provider, s.or
   COALESCE(m.text, s.text) AS text, s.pages, m.status, m.cost_rials, m.created_at, m.handed_at, m.final_at
   FROM messages m JOIN sends s ON s.id = m.send_id`;
 
+/**
+ * A list of a text reads the messages of the sends the text index found when they have at most
+ * this many (SQLite sorts them); more, it walks newest first, where they are dense.
+ */
+const MAX_LISTED_MESSAGES = 20_000;
+
+/** The sends with messages of their own text (a personalized campaign's), on their partial index. */
+const OWN_TEXT_SENDS = 'SELECT id FROM sends INDEXED BY sends_own_texts WHERE own_texts > 0';
+
 /** The condition of the partial status index, as migration 0017 wrote it. */
 const UNDELIVERED = `m.status <> ${MessageStatus.Delivered}`;
 
@@ -67,6 +77,8 @@ export interface WhereOptions {
   ordered?: { idFrom: number | null; idTo: number | null };
   /** The receiver index's condition for filter.receptor; without one (or null: too broad) the messages are read. */
   receptor?: ReceiverCondition | null;
+  /** SQL selecting the sends whose own text matches filter.text (send-texts.ts); without one every send's text is read. */
+  textSends?: TextCondition;
 }
 
 /**
@@ -145,13 +157,18 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
   if (text !== '') {
     // A message's text is its own (a personalized campaign message) or its send's (NULL here): the
     // matching sends are found once, and only the messages with their own text are read one by one.
-    const sendMatches = textMatch('text', text);
+    // The sends the text index found (few), or each message's send's text (alias s: the caller
+    // joins the sends), read as a list walks newest first.
+    const shared = options.textSends
+      ? { sql: `m.send_id IN (${options.textSends.sql})`, params: options.textSends.params }
+      : textMatch('s.text', text);
     const ownMatches = textMatch('m.text', text);
     // (OR and AND, not CASE: SQLite cuts them short as conditions, never inside a CASE's value.)
+    // Own texts are only in sends that counted some (sends_own_texts).
     parts.push(
-      `((m.text IS NULL AND m.send_id IN (SELECT id FROM sends WHERE ${sendMatches.sql})) OR ${ownMatches.sql})`,
+      `((m.text IS NULL AND ${shared.sql}) OR (m.text IS NOT NULL AND m.send_id IN (${OWN_TEXT_SENDS}) AND ${ownMatches.sql}))`,
     );
-    params.push(...sendMatches.params, ...ownMatches.params);
+    params.push(...shared.params, ...ownMatches.params);
   }
   return { sql: parts.length > 0 ? 'WHERE ' + parts.join(' AND ') : '', params };
 }
@@ -180,6 +197,9 @@ function textKey(filter: MessageFilter): string {
   return filter.text === undefined ? '' : searchKey(filter.text);
 }
 
+/** The indexes' answers for a filter's receiver and text (MessageQueries.searches). */
+type Searches = Pick<WhereOptions, 'receptor' | 'textSends'>;
+
 function andWhere(where: Where, condition: string, ...params: Array<string | number>): Where {
   return {
     sql: where.sql ? `${where.sql} AND ${condition}` : `WHERE ${condition}`,
@@ -194,14 +214,26 @@ export class MessageQueries {
     private readonly db: Db,
     private readonly readers: ReaderPool,
     private readonly receivers?: ReceiverIndex,
+    private readonly texts?: SendTextIndex,
   ) {
     this.createdOrder = new CreatedOrder(db);
   }
 
-  /** The receiver index's answer for the filter's receiver: null when none is asked, or too broad for it. */
-  private async receptorCondition(filter: MessageFilter): Promise<ReceiverCondition | null> {
+  /**
+   * What the indexes say of the filter's searches: the receiver index's condition (null when none
+   * is asked, or too broad for it) and the sends whose text matches. A list takes the matching
+   * sends' ids first when they are few (their messages come through the send index, however far
+   * back); otherwise they are selected inside the query, which a list walks newest first.
+   */
+  private async searches(filter: MessageFilter, listing: boolean): Promise<Searches> {
     const digits = filter.receptor ? phoneSearchDigits(filter.receptor) : null;
-    return digits && this.receivers ? this.receivers.condition(digits) : null;
+    const receptor = digits && this.receivers ? await this.receivers.condition(digits) : null;
+    const key = textKey(filter);
+    if (key === '' || !this.texts) return { receptor };
+    const found = await this.texts.sends(key);
+    // A list sorts the messages of the sends found: only when they are few.
+    if (!found || (listing && found.messages > MAX_LISTED_MESSAGES)) return { receptor };
+    return { receptor, textSends: { sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(found.ids)] } };
   }
 
   /** Statements differ only by which filters are present: cache them by their SQL. */
@@ -224,11 +256,8 @@ export class MessageQueries {
     return { idFrom, idTo };
   }
 
-  private listSql(
-    filter: MessageFilter & { cursor?: number | null },
-    receptor: ReceiverCondition | null = null,
-  ): Where {
-    let where = filterWhere(filter, { ordered: this.idRange(filter), receptor });
+  private listSql(filter: MessageFilter & { cursor?: number | null }, searches: Searches = {}): Where {
+    let where = filterWhere(filter, { ordered: this.idRange(filter), ...searches });
     if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
     return { sql: `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`, params: where.params };
   }
@@ -246,7 +275,7 @@ export class MessageQueries {
         ? this.readers.all<RawRow>(sql, params)
         : Promise.resolve(this.prepare(sql).all(...params) as RawRow[]);
     const statuses = [...new Set(filter.status ?? [])];
-    const receptor = await this.receptorCondition(filter);
+    const searches = await this.searches(filter, true);
     let raw: RawRow[];
     if (statuses.length > 1 && statuses.length <= 20) {
       // Several statuses: each one's newest rows come in id order from the status index; merging
@@ -254,7 +283,7 @@ export class MessageQueries {
       const wanted = filter.limit + 1 + (filter.offset ?? 0);
       const perStatus = await Promise.all(
         statuses.map((status) => {
-          const { sql, params } = this.listSql({ ...filter, status: [status] }, receptor);
+          const { sql, params } = this.listSql({ ...filter, status: [status] }, searches);
           return read(sql, [...params, wanted, 0]);
         }),
       );
@@ -263,7 +292,7 @@ export class MessageQueries {
         .sort((a, b) => b.id - a.id)
         .slice(filter.offset ?? 0, (filter.offset ?? 0) + filter.limit + 1);
     } else {
-      const { sql, params } = this.listSql(filter, receptor);
+      const { sql, params } = this.listSql(filter, searches);
       raw = await read(sql, [...params, filter.limit + 1, filter.offset ?? 0]);
     }
     const more = raw.length > filter.limit;
@@ -376,11 +405,16 @@ export class MessageQueries {
     const sends = parts.join(' AND ');
     const sendMatches = textMatch('s.text', key);
     const ownMatches = textMatch('m.text', key);
+    // The sends the text index proposes (send-texts.ts), each one's text checked; without it, all.
+    // (CROSS JOIN: the ranges lead, each one a seek into sends.)
+    const ranges = this.texts?.ranges(key) ?? null;
+    const shared = ranges ? `(${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi` : 'sends s';
     const sql = `SELECT
-        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM sends s WHERE ${sends} AND ${sendMatches.sql})
+        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${shared} WHERE ${sends} AND ${sendMatches.sql})
       + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s INDEXED BY sends_own_texts WHERE ${sends} AND s.own_texts > 0)
            AND m.text IS NOT NULL AND ${ownMatches.sql}) AS n`;
     return (await this.readers.get<{ n: number }>(sql, [
+      ...(ranges?.params ?? []),
       ...params,
       ...sendMatches.params,
       ...params,
@@ -392,7 +426,7 @@ export class MessageQueries {
   private async scanCount(filter: MessageFilter): Promise<number> {
     const where = filterWhere(filter, {
       ordered: this.idRange(filter),
-      receptor: await this.receptorCondition(filter),
+      ...(await this.searches(filter, false)),
     });
     // The join is only needed when a condition reads the send.
     const needsSend = /\bs\./.test(where.sql);
@@ -430,9 +464,9 @@ export class MessageQueries {
   /** Reads the filtered rows in pages (newest first) for exports, each on a reader thread. */
   async *pages(filter: MessageFilter, pageSize = 2000): AsyncGenerator<MessageRow[]> {
     let cursor: number | null = null;
-    const receptor = await this.receptorCondition(filter);
+    const searches = await this.searches(filter, true);
     for (;;) {
-      const { sql, params } = this.listSql({ ...filter, cursor }, receptor);
+      const { sql, params } = this.listSql({ ...filter, cursor }, searches);
       const raw = await this.readers.all<RawRow>(sql, [...params, pageSize + 1, 0]);
       const more = raw.length > pageSize;
       const rows = (more ? raw.slice(0, pageSize) : raw).map(toMessageRow);

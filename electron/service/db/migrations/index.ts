@@ -19,6 +19,7 @@ import messageCounts from './0017-message-counts';
 import housekeeping from './0018-housekeeping';
 import receiverIndex from './0019-receiver-index';
 import frozenOutcomes from './0020-frozen-outcomes';
+import sendTextIndex from './0021-send-text-index';
 
 export interface Migration {
   name: string;
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   { name: '0018-housekeeping', sql: housekeeping },
   { name: '0019-receiver-index', sql: receiverIndex },
   { name: '0020-frozen-outcomes', sql: frozenOutcomes },
+  { name: '0021-send-text-index', sql: sendTextIndex },
 ];
