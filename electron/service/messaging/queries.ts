@@ -407,7 +407,7 @@ export class MessageQueries {
     const ownMatches = textMatch('m.text', key);
     // The sends the text index proposes (send-texts.ts), each one's text checked; without it, all.
     // (CROSS JOIN: the ranges lead, each one a seek into sends.)
-    const ranges = this.texts?.ranges(key) ?? null;
+    const ranges = this.texts ? await this.texts.countRanges(key) : null;
     const shared = ranges ? `(${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi` : 'sends s';
     const sql = `SELECT
         (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${shared} WHERE ${sends} AND ${sendMatches.sql})
