@@ -42,12 +42,6 @@ const SELECT = `SELECT m.id, m.send_id, m.account_id, s.sender, s.provider, s.or
   COALESCE(m.text, s.text) AS text, s.pages, m.status, m.cost_rials, m.created_at, m.handed_at, m.final_at
   FROM messages m JOIN sends s ON s.id = m.send_id`;
 
-/**
- * A list of a text reads the messages of the sends the text index found when they have at most
- * this many (SQLite sorts them); more, it walks newest first, where they are dense.
- */
-const MAX_LISTED_MESSAGES = 20_000;
-
 /** The sends with messages of their own text (a personalized campaign's), on their partial index. */
 const OWN_TEXT_SENDS = 'SELECT id FROM sends INDEXED BY sends_own_texts WHERE own_texts > 0';
 
@@ -157,18 +151,26 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
   if (text !== '') {
     // A message's text is its own (a personalized campaign message) or its send's (NULL here): the
     // matching sends are found once, and only the messages with their own text are read one by one.
-    // The sends the text index found (few), or each message's send's text (alias s: the caller
-    // joins the sends), read as a list walks newest first.
-    const shared = options.textSends
-      ? { sql: `m.send_id IN (${options.textSends.sql})`, params: options.textSends.params }
-      : textMatch('s.text', text);
     const ownMatches = textMatch('m.text', text);
-    // (OR and AND, not CASE: SQLite cuts them short as conditions, never inside a CASE's value.)
     // Own texts are only in sends that counted some (sends_own_texts).
-    parts.push(
-      `((m.text IS NULL AND ${shared.sql}) OR (m.text IS NOT NULL AND m.send_id IN (${OWN_TEXT_SENDS}) AND ${ownMatches.sql}))`,
-    );
-    params.push(...shared.params, ...ownMatches.params);
+    // (OR and AND, not CASE: SQLite cuts them short as conditions, never inside a CASE's value.)
+    if (options.textSends) {
+      // The sends the text index found (few), and those with own texts: their messages come
+      // through the send index, whatever else the filter says.
+      const found = options.textSends;
+      parts.push(
+        `m.send_id IN (${found.sql} UNION ${OWN_TEXT_SENDS})
+         AND ((m.text IS NULL AND m.send_id IN (${found.sql})) OR (m.text IS NOT NULL AND ${ownMatches.sql}))`,
+      );
+      params.push(...found.params, ...found.params, ...ownMatches.params);
+    } else {
+      // Each message's send's text (alias s: the caller joins the sends), as a list walks newest first.
+      const shared = textMatch('s.text', text);
+      parts.push(
+        `((m.text IS NULL AND ${shared.sql}) OR (m.text IS NOT NULL AND m.send_id IN (${OWN_TEXT_SENDS}) AND ${ownMatches.sql}))`,
+      );
+      params.push(...shared.params, ...ownMatches.params);
+    }
   }
   return { sql: parts.length > 0 ? 'WHERE ' + parts.join(' AND ') : '', params };
 }
@@ -221,18 +223,17 @@ export class MessageQueries {
 
   /**
    * What the indexes say of the filter's searches: the receiver index's condition (null when none
-   * is asked, or too broad for it) and the sends whose text matches. A list takes the matching
-   * sends' ids first when they are few (their messages come through the send index, however far
-   * back); otherwise they are selected inside the query, which a list walks newest first.
+   * is asked, or too broad for it) and the ids of the sends whose text matches when they are few
+   * (their messages come through the send index, however far back); with more, each message's
+   * send's text is compared as a list walks newest first, where they are dense.
    */
-  private async searches(filter: MessageFilter, listing: boolean): Promise<Searches> {
+  private async searches(filter: MessageFilter): Promise<Searches> {
     const digits = filter.receptor ? phoneSearchDigits(filter.receptor) : null;
     const receptor = digits && this.receivers ? await this.receivers.condition(digits) : null;
     const key = textKey(filter);
     if (key === '' || !this.texts) return { receptor };
     const found = await this.texts.sends(key);
-    // A list sorts the messages of the sends found: only when they are few.
-    if (!found || (listing && found.messages > MAX_LISTED_MESSAGES)) return { receptor };
+    if (!found) return { receptor };
     return { receptor, textSends: { sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(found.ids)] } };
   }
 
@@ -259,6 +260,16 @@ export class MessageQueries {
   private listSql(filter: MessageFilter & { cursor?: number | null }, searches: Searches = {}): Where {
     let where = filterWhere(filter, { ordered: this.idRange(filter), ...searches });
     if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
+    if (searches.textSends) {
+      // The sends a text was found in: their messages newest first through the send index, send by
+      // send from the newest (a send's messages are given ids together, after every earlier send's:
+      // the same order as by id), stopping when the page is full.
+      const select = SELECT.replace('FROM messages m', 'FROM messages m INDEXED BY messages_send');
+      return {
+        sql: `${select} ${where.sql} ORDER BY m.send_id DESC, m.id DESC LIMIT ? OFFSET ?`,
+        params: where.params,
+      };
+    }
     return { sql: `${SELECT} ${where.sql} ORDER BY m.id DESC LIMIT ? OFFSET ?`, params: where.params };
   }
 
@@ -275,7 +286,7 @@ export class MessageQueries {
         ? this.readers.all<RawRow>(sql, params)
         : Promise.resolve(this.prepare(sql).all(...params) as RawRow[]);
     const statuses = [...new Set(filter.status ?? [])];
-    const searches = await this.searches(filter, true);
+    const searches = await this.searches(filter);
     let raw: RawRow[];
     if (statuses.length > 1 && statuses.length <= 20) {
       // Several statuses: each one's newest rows come in id order from the status index; merging
@@ -426,7 +437,7 @@ export class MessageQueries {
   private async scanCount(filter: MessageFilter): Promise<number> {
     const where = filterWhere(filter, {
       ordered: this.idRange(filter),
-      ...(await this.searches(filter, false)),
+      ...(await this.searches(filter)),
     });
     // The join is only needed when a condition reads the send.
     const needsSend = /\bs\./.test(where.sql);
@@ -464,7 +475,7 @@ export class MessageQueries {
   /** Reads the filtered rows in pages (newest first) for exports, each on a reader thread. */
   async *pages(filter: MessageFilter, pageSize = 2000): AsyncGenerator<MessageRow[]> {
     let cursor: number | null = null;
-    const searches = await this.searches(filter, true);
+    const searches = await this.searches(filter);
     for (;;) {
       const { sql, params } = this.listSql({ ...filter, cursor }, searches);
       const raw = await this.readers.all<RawRow>(sql, [...params, pageSize + 1, 0]);
