@@ -184,6 +184,7 @@ export class Core {
       events: this.events,
       counts: this.messaging.counts,
       receivers: this.messaging.receivers,
+      sendTexts: this.messaging.sendTexts,
       lifecycle: this.messaging.lifecycle,
     });
     // Every job type is registered now: jobs a crash or a close left running are queued again.

@@ -208,16 +208,33 @@ export class SendTextIndex {
         if (!texts) byBlock.set(block, (texts = []));
         texts.push(text);
       }
-      for (let block = first; block < end; block++) {
-        // Written before the newest sends went and their ids came again: the old document goes.
-        if (block < written) this.stmt.remove.run(block);
-        const texts = byBlock.get(block);
-        if (texts) this.stmt.insert.run(block, blockDocument(texts));
-      }
+      // A block written before the newest sends went and their ids came again: the old document goes.
+      for (let block = first; block < end; block++) this.write(block, byBlock.get(block), block < written);
       this.stmt.setState.run(end * BLOCK, Math.max(written, end));
       this.merged = false;
       return end - first;
     })();
+  }
+
+  /**
+   * Sends went (retention): the indexed blocks that held them are written again from the sends
+   * left, in the deleting transaction. Without it the index still answers right (each send it
+   * proposes is read) but keeps their texts.
+   */
+  forgetSends(ids: readonly number[]): void {
+    const { upto } = this.stmt.state.get()!;
+    const blocks = new Set(ids.filter((id) => id < upto).map((id) => Math.floor(id / BLOCK)));
+    for (const block of blocks) {
+      const texts = this.stmt.texts.all(block * BLOCK, (block + 1) * BLOCK).map((row) => row.text);
+      this.write(block, texts, true);
+    }
+    if (blocks.size > 0) this.merged = false;
+  }
+
+  /** A block's document, the old one removed first when it may have one. */
+  private write(block: number, texts: readonly string[] | undefined, hadDocument: boolean): void {
+    if (hadDocument) this.stmt.remove.run(block);
+    if (texts && texts.length > 0) this.stmt.insert.run(block, blockDocument(texts));
   }
 
   /** Indexes every whole block now and merges the index: tests, and the benchmark's workspace builder. */

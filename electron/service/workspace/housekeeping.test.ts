@@ -191,6 +191,13 @@ describe('retention', () => {
     const t = open({ batch: 5 });
     await history(t);
     const total = t.core.db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number };
+    t.core.messaging.sendTexts.indexAll();
+    const upto = t.core.messaging.sendTexts.upto();
+    const documents = () => t.core.db.prepare('SELECT id FROM send_texts_docsize ORDER BY id').pluck().all();
+    const blocksLeft = () =>
+      t.core.db.prepare('SELECT DISTINCT id / 16 FROM sends WHERE id < ? ORDER BY 1').pluck().all(upto);
+    const blocksBefore = blocksLeft();
+    expect(documents()).toEqual(blocksBefore);
     const { preview, cutoff, state } = await applyAndWait(t, 3, 'delete');
     expect(preview.messages).toBeGreaterThan(0);
     expect(state.run).toMatchObject({ state: 'done', action: 'delete', removed: preview.messages, archives: [] });
@@ -203,6 +210,9 @@ describe('retention', () => {
     expect(left.first).toBeGreaterThanOrEqual(cutoff);
     expectCountsEqualScan(t.core.db);
     expect((await t.core.housekeeping.size()).messages).toBe(left.n);
+    // The send-text index keeps a document for each block with sends left, and no other.
+    expect(blocksLeft().length).toBeLessThan(blocksBefore.length);
+    expect(documents()).toEqual(blocksLeft());
   });
 
   it('never removes a message not final yet, nor the other messages of its 15 minutes', async () => {

@@ -40,6 +40,8 @@ export interface HousekeepingOptions {
   counts: { forgetMessages(firstId: number, lastId: number): void };
   /** The receiver index (messaging/receivers.ts). */
   receivers: { forget(firstId: number, lastId: number): void };
+  /** The send-text index (messaging/send-texts.ts). */
+  sendTexts: { forgetSends(ids: readonly number[]): void };
   /** The lifecycle and its carrier: upkeep waits while their next due work is near. */
   lifecycle: Pick<Lifecycle, 'nextDueAt' | 'carrier'>;
 }
@@ -60,6 +62,7 @@ export class Housekeeping {
       dataDir: options.dataDir,
       counts: options.counts,
       receivers: options.receivers,
+      sendTexts: options.sendTexts,
       onRemoved: () => this.maintenance.afterRemoval(),
     });
     this.maintenance = new Maintenance({

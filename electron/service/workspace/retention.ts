@@ -74,6 +74,8 @@ export interface RetentionOptions {
   counts: { forgetMessages(firstId: number, lastId: number): void };
   /** The receiver index (messaging/receivers.ts): forgets the removed ids in the same transaction. */
   receivers: { forget(firstId: number, lastId: number): void };
+  /** The send-text index (messaging/send-texts.ts): forgets the removed sends' texts in the same transaction. */
+  sendTexts: { forgetSends(ids: readonly number[]): void };
   /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
   onRemoved?: () => void;
 }
@@ -406,6 +408,7 @@ export class Retention {
         this.options.receivers.forget(first.id, last);
         const removed = this.stmt.deleteMessages.run(first.id, last).changes;
         for (const id of sends) this.stmt.deleteSend.run({ id });
+        this.options.sendTexts.forgetSends(sends);
         this.stmt.dropDue.run(first.id, last);
         this.stmt.dropSimulatorDue.run(first.id, last);
         this.stmt.progress.run({ id: runId, next_id: last + 1, removed, held: 0, archives: JSON.stringify(archives) });

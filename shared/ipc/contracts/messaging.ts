@@ -85,6 +85,12 @@ export type ComposePreview = z.infer<typeof ComposePreviewSchema>;
 
 // ---- messages
 
+/**
+ * The longest text a message search takes: far longer than any message's text, and short enough
+ * for SQLite's LIKE, which refuses a pattern over 50,000 bytes.
+ */
+export const SEARCH_TEXT_MAX = 2_000;
+
 export const MessageFilterSchema = z.object({
   /** Omitted: every account. */
   account_id: Id.optional(),
@@ -102,7 +108,7 @@ export const MessageFilterSchema = z.object({
   /** Created before (ms). */
   to: EpochMs.optional(),
   /** Substring of the message text, Arabic and Persian letters and digits alike (shared/search.ts). */
-  text: z.string().optional(),
+  text: z.string().max(SEARCH_TEXT_MAX).optional(),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 
