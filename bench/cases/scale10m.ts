@@ -3,7 +3,8 @@
 // run it, and measured from outside over loopback, through the API and the web bridge (POST
 // /bridge/invoke/<channel> with the web UI's token), each read as a median and p99 of RUNS runs
 // after WARMUP:
-// - the UI's reads: dashboard, counts by text, date, receiver and status, message pages (first and
+// - the UI's reads: dashboard, counts and pages by text (a campaign's word, a transactional word
+//   and an order number), counts by date, receiver and status, message pages (first and
 //   by cursor deep down), the biggest segment's members (first and a deep page), the biggest
 //   campaign execution's report and messages, the sends and the credit ledger;
 // - the longest event-loop stall while a dashboard, a count and a CSV export run together: the
@@ -122,6 +123,19 @@ function idleSimulator(dataDir: string): void {
   db.close();
 }
 
+/**
+ * An order number of a transactional text in the workspace (a search a shop makes every day: the
+ * message of that order), read from its sends before the server opens it.
+ */
+function orderNumber(dataDir: string): string {
+  const db = new Database(path.join(dataDir, 'chapar.db'), { readonly: true });
+  const ids = db.prepare<[], number>('SELECT MAX(id) FROM sends').pluck().get() ?? 0;
+  const texts = db.prepare<[number], string>("SELECT text FROM sends WHERE id >= ? AND text LIKE 'Order %' LIMIT 1");
+  const text = texts.pluck().get(Math.floor(ids / 3)) ?? 'Order 000000';
+  db.close();
+  return /[0-9]{6}/.exec(text)?.[0] ?? '000000';
+}
+
 /** The same accounts, keys and lines, with no message: the empty side of the ratios. */
 async function emptyWorkspace(dataDir: string): Promise<void> {
   const core = new Core({ dataDir, startScheduler: false });
@@ -206,7 +220,7 @@ function recentStatusBody(lastId: number): string {
 
 type Extra = Record<string, number | string>;
 
-async function measureReads(bridge: Bridge, facts: ScaleWorkspace, extra: Extra): Promise<number[]> {
+async function measureReads(bridge: Bridge, facts: ScaleWorkspace, extra: Extra, order: string): Promise<number[]> {
   const account = facts.accountId;
   const segment = [...facts.segments].sort((a, b) => b.members - a.members)[0]!;
   const execution = [...facts.executions].sort((a, b) => b.audience - a.audience)[0]!;
@@ -216,12 +230,17 @@ async function measureReads(bridge: Bridge, facts: ScaleWorkspace, extra: Extra)
   const now = facts.now;
   extra.receiver = phone;
   extra.receiver_part = part;
+  extra.order_number = order;
   const reads: Array<[string, string, unknown]> = [
     ['dashboard_account', 'dashboard:stats', { account_id: account, utc_offset_minutes: 210, now }],
     ['dashboard_all', 'dashboard:stats', { utc_offset_minutes: 210, now }],
     ['count_all', 'messages:count', { account_id: account }],
     ['count_text_campaign', 'messages:count', { account_id: account, text: facts.campaignWord }],
     ['count_text_transactional', 'messages:count', { account_id: account, text: facts.transactionalWord }],
+    ['count_text_order', 'messages:count', { account_id: account, text: order }],
+    ['list_text_campaign', 'messages:list', { account_id: account, text: facts.campaignWord, limit: 100 }],
+    ['list_text_transactional', 'messages:list', { account_id: account, text: facts.transactionalWord, limit: 100 }],
+    ['list_text_order', 'messages:list', { account_id: account, text: order, limit: 100 }],
     ['count_last_hour', 'messages:count', { account_id: account, from: now - HOUR }],
     ['count_status', 'messages:count', { account_id: account, status: [11] }],
     ['list_receiver', 'messages:list', { account_id: account, receptor: phone, limit: 100 }],
@@ -406,6 +425,7 @@ const scale10m: BenchCase = {
       extra.messages = facts.messages;
       extra.built_at = new Date(facts.now).toISOString();
       idleSimulator(scaleDir);
+      const order = orderNumber(scaleDir);
       await emptyWorkspace(emptyDir);
 
       // Start to ready, the first start apart; the database's size once it was opened.
@@ -432,7 +452,7 @@ const scale10m: BenchCase = {
       const scaleServer = (await spawnTimed(scaleDir)).server;
       servers.push(scaleServer);
       const scale = Bridge.of(scaleServer);
-      const p99s = await measureReads(scale, facts, extra);
+      const p99s = await measureReads(scale, facts, extra, order);
       await measureStall(scale, facts, extra);
 
       const emptyServer = (await spawnTimed(emptyDir)).server;
