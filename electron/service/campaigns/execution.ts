@@ -148,7 +148,7 @@ export class Executions {
       if (execution.audience === null || execution.recorded < execution.audience) {
         // The commits below are many and large: the WAL is copied into the database file by
         // another thread instead of inside them (SQLite's auto-checkpoint, off meanwhile).
-        checkpoint = startBackgroundCheckpoint(this.db.name);
+        checkpoint = startBackgroundCheckpoint(this.db);
         this.db.pragma('wal_autocheckpoint = 0');
       }
       const campaign = this.store.campaign.get(execution.campaign_id)!;
@@ -157,6 +157,7 @@ export class Executions {
       while (execution.audience === null) {
         this.check(ctx);
         this.freezeChunk(execution, campaign, pricer!);
+        checkpoint?.between();
         execution = this.running(id);
         await yieldToLoop();
       }
@@ -169,6 +170,7 @@ export class Executions {
       while (execution.recorded < execution.audience!) {
         this.check(ctx);
         this.recordBatch(execution, campaign, builder, plan, prices);
+        checkpoint?.between();
         execution = this.running(id);
         this.deps.onProgress(id);
         await yieldToLoop();

@@ -340,19 +340,21 @@ export class Retention {
     // Many commits in a row: the WAL is copied into the database file by another thread instead of
     // inside them (SQLite's auto-checkpoint, off meanwhile), as a campaign's run does.
     const autocheckpoint = Number(this.db.pragma('wal_autocheckpoint', { simple: true }));
-    const checkpoint = startBackgroundCheckpoint(this.db.name);
+    const checkpoint = startBackgroundCheckpoint(this.db);
     this.db.pragma('wal_autocheckpoint = 0');
     try {
       for (;;) {
         if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('stopped');
         const step = this.step(runId, archive);
         if (step === 'done') break;
+        checkpoint.between();
         // Between two transactions the app answers: HTTP, IPC, the scheduler's own work. A stop
         // between a copy and its deletion leaves the rows in both: the next attempt copies them again.
         await yieldToLoop();
         if (typeof step === 'function') {
           if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('stopped');
           step();
+          checkpoint.between();
           await yieldToLoop();
         }
       }
