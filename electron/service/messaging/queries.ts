@@ -260,10 +260,11 @@ export class MessageQueries {
   private listSql(filter: MessageFilter & { cursor?: number | null }, searches: Searches = {}): Where {
     let where = filterWhere(filter, { ordered: this.idRange(filter), ...searches });
     if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
-    if (searches.textSends) {
+    if (searches.textSends && !searches.receptor) {
       // The sends a text was found in: their messages newest first through the send index, send by
       // send from the newest (a send's messages are given ids together, after every earlier send's:
-      // the same order as by id), stopping when the page is full.
+      // the same order as by id), stopping when the page is full. (With a receiver's condition,
+      // its few messages lead instead.)
       const select = SELECT.replace('FROM messages m', 'FROM messages m INDEXED BY messages_send');
       return {
         sql: `${select} ${where.sql} ORDER BY m.send_id DESC, m.id DESC LIMIT ? OFFSET ?`,

@@ -65,7 +65,13 @@ async function expectSame(core: Core, account: number, terms: readonly string[])
   const alwaysIndexed = new MessageQueries(core.db, core.readers, core.messaging.receivers, never);
   const scanning = new MessageQueries(core.db, core.readers, core.messaging.receivers);
   for (const text of terms) {
-    for (const filter of [{ account_id: account, text }, { text }, { account_id: account, text, status: [1, 4] }]) {
+    const filters = [
+      { account_id: account, text },
+      { text },
+      { account_id: account, text, status: [1, 4] },
+      { account_id: account, text, receptor: '0912000000' },
+    ];
+    for (const filter of filters) {
       const ids = async (q: MessageQueries) => (await q.list({ ...filter, limit: 10_000 })).rows.map((row) => row.id);
       const scanned = await ids(scanning);
       expect(await ids(indexed), text).toEqual(scanned);
