@@ -32,7 +32,10 @@ const BLOCKS_PER_RUN = 64;
 const BULK_BLOCKS = 20_000;
 /** Pages of FTS5 merging per worker step. */
 const MERGE_PAGES = 32;
-/** The trigrams of a long term asked of the index: its rarest ones decide, a few more add nothing. */
+/**
+ * A long term asks for this many of its trigrams, spread over it: each proposed text is checked
+ * anyway, and each trigram more is one more list of blocks to read.
+ */
 const MAX_TRIGRAMS = 16;
 /**
  * A count reads every send instead when the index proposes more than this share of its blocks
