@@ -232,9 +232,9 @@ export class MessageQueries {
     const receptor = digits && this.receivers ? await this.receivers.condition(digits) : null;
     const key = textKey(filter);
     if (key === '' || !this.texts) return { receptor };
-    const found = await this.texts.sends(key);
-    if (!found) return { receptor };
-    return { receptor, textSends: { sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(found.ids)] } };
+    const ids = await this.texts.sends(key);
+    if (!ids) return { receptor };
+    return { receptor, textSends: { sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(ids)] } };
   }
 
   /** Statements differ only by which filters are present: cache them by their SQL. */

@@ -158,33 +158,30 @@ export class SendTextIndex {
    * SQL selecting the ids of the sends whose own text holds `key` (in search form): proposed by the
    * index, checked text by text. Without trigrams in the key, every send's text is read.
    */
-  matching(key: string, columns = 's.id'): TextCondition {
+  matching(key: string): TextCondition {
     const match = textMatch('s.text', key);
     const ranges = this.ranges(key);
-    if (ranges === null) return { sql: `SELECT ${columns} FROM sends s WHERE ${match.sql}`, params: match.params };
+    if (ranges === null) return { sql: `SELECT s.id FROM sends s WHERE ${match.sql}`, params: match.params };
     // (CROSS JOIN: the ranges lead, each one a seek into sends.)
     return {
-      sql: `SELECT ${columns} FROM (${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi WHERE ${match.sql}`,
+      sql: `SELECT s.id FROM (${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi WHERE ${match.sql}`,
       params: [...ranges.params, ...match.params],
     };
   }
 
   /**
-   * The ids of the sends whose text holds `key` and how many messages carry their text, read on a
-   * reader thread, when there are at most `max` sends (a search then reads their messages through
-   * the send index instead of walking every message); null when there are more, or the key is too
-   * short for the index.
+   * The ids of the sends whose text holds `key`, read on a reader thread, when there are at most
+   * `max` of them (a search then reads their messages through the send index instead of walking
+   * every message); null when there are more, or the key is too short for the index.
    */
-  async sends(key: string, max = MAX_SENDS): Promise<{ ids: number[]; messages: number } | null> {
+  async sends(key: string, max = MAX_SENDS): Promise<number[] | null> {
     if (trigramQuery(key) === null) return null;
-    const matching = this.matching(key, 's.id, s.message_count - s.own_texts AS messages');
-    const found = await this.readers.get<{ n: number; ids: string; messages: number }>(
-      `SELECT count(*) AS n, json_group_array(id) AS ids, COALESCE(SUM(messages), 0) AS messages
-       FROM (${matching.sql} LIMIT ?)`,
+    const matching = this.matching(key);
+    const found = await this.readers.get<{ n: number; ids: string }>(
+      `SELECT count(*) AS n, json_group_array(id) AS ids FROM (${matching.sql} LIMIT ?)`,
       [...matching.params, max + 1],
     );
-    if (found!.n > max) return null;
-    return { ids: JSON.parse(found!.ids) as number[], messages: found!.messages };
+    return found!.n > max ? null : (JSON.parse(found!.ids) as number[]);
   }
 
   /** Sends with ids below this one are in the index. */
