@@ -418,15 +418,13 @@ export class MessageQueries {
     const sendMatches = textMatch('s.text', key);
     const ownMatches = textMatch('m.text', key);
     // The sends the text index proposes (send-texts.ts), each one's text checked; without it, all.
-    // (CROSS JOIN: the ranges lead, each one a seek into sends.)
-    const ranges = this.texts ? await this.texts.countRanges(key) : null;
-    const shared = ranges ? `(${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi` : 'sends s';
+    const candidates = (this.texts ? await this.texts.countCandidates(key) : null) ?? { sql: 'sends s', params: [] };
     const sql = `SELECT
-        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${shared} WHERE ${sends} AND ${sendMatches.sql})
+        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${candidates.sql} WHERE ${sends} AND ${sendMatches.sql})
       + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s INDEXED BY sends_own_texts WHERE ${sends} AND s.own_texts > 0)
            AND m.text IS NOT NULL AND ${ownMatches.sql}) AS n`;
     return (await this.readers.get<{ n: number }>(sql, [
-      ...(ranges?.params ?? []),
+      ...candidates.params,
       ...params,
       ...sendMatches.params,
       ...params,

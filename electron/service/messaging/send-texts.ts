@@ -121,12 +121,12 @@ export class SendTextIndex {
   }
 
   /**
-   * SQL of the ranges of send ids (columns lo, hi) whose texts may hold `key` (in search form), for
-   * a count that reads them all: null when reading every send is quicker (the key too short for
-   * trigrams, or its blocks more than BROAD_SHARE of them: a check through the index costs about
-   * twice a plain read of the same text).
+   * A FROM clause of the sends (alias s) whose texts may hold `key` (in search form), for a count
+   * that reads them all: null when reading every send is quicker (the key too short for trigrams,
+   * or its blocks more than BROAD_SHARE of them: a check through the index costs about twice a
+   * plain read of the same text). The caller checks each send's text.
    */
-  async countRanges(key: string): Promise<TextCondition | null> {
+  async countCandidates(key: string): Promise<TextCondition | null> {
     const query = trigramQuery(key);
     if (query === null) return null;
     const blocks = this.upto() / BLOCK;
@@ -135,21 +135,23 @@ export class SendTextIndex {
       'SELECT count(*) AS n FROM (SELECT 1 FROM send_texts WHERE send_texts MATCH ? AND rowid < ? LIMIT ?)',
       [query, blocks, broad],
     );
-    return found!.n >= broad ? null : this.ranges(key);
+    return found!.n >= broad ? null : this.candidates(key);
   }
 
   /**
-   * SQL of the ranges of send ids (columns lo, hi) whose texts may hold `key` (in search form): the
+   * A FROM clause of the sends (alias s) whose texts may hold `key` (in search form): those in the
    * index's blocks below the watermark and every send above it, read in one statement, so in one
    * snapshot. Null when the key is too short for trigrams. The caller checks each send's text.
    */
-  ranges(key: string): TextCondition | null {
+  private candidates(key: string): TextCondition | null {
     const query = trigramQuery(key);
     if (query === null) return null;
+    // (CROSS JOIN: the ranges of ids lead, each one a seek into sends.)
     return {
-      sql: `SELECT rowid * ${BLOCK} AS lo, rowid * ${BLOCK} + ${BLOCK - 1} AS hi FROM send_texts
-          WHERE send_texts MATCH ? AND rowid < (SELECT upto FROM send_text_index WHERE id = 1) / ${BLOCK}
-        UNION ALL SELECT upto AS lo, ${Number.MAX_SAFE_INTEGER} AS hi FROM send_text_index WHERE id = 1`,
+      sql: `(SELECT rowid * ${BLOCK} AS lo, rowid * ${BLOCK} + ${BLOCK - 1} AS hi FROM send_texts
+            WHERE send_texts MATCH ? AND rowid < (SELECT upto FROM send_text_index WHERE id = 1) / ${BLOCK}
+          UNION ALL SELECT upto AS lo, ${Number.MAX_SAFE_INTEGER} AS hi FROM send_text_index WHERE id = 1) c
+        CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi`,
       params: [query],
     };
   }
@@ -160,13 +162,8 @@ export class SendTextIndex {
    */
   matching(key: string): TextCondition {
     const match = textMatch('s.text', key);
-    const ranges = this.ranges(key);
-    if (ranges === null) return { sql: `SELECT s.id FROM sends s WHERE ${match.sql}`, params: match.params };
-    // (CROSS JOIN: the ranges lead, each one a seek into sends.)
-    return {
-      sql: `SELECT s.id FROM (${ranges.sql}) c CROSS JOIN sends s ON s.id BETWEEN c.lo AND c.hi WHERE ${match.sql}`,
-      params: [...ranges.params, ...match.params],
-    };
+    const from = this.candidates(key) ?? { sql: 'sends s', params: [] };
+    return { sql: `SELECT s.id FROM ${from.sql} WHERE ${match.sql}`, params: [...from.params, ...match.params] };
   }
 
   /**

@@ -409,8 +409,9 @@ export class Retention {
         this.options.counts.forgetMessages(first.id, last);
         this.options.receivers.forget(first.id, last);
         const removed = this.stmt.deleteMessages.run(first.id, last).changes;
-        for (const id of sends) this.stmt.deleteSend.run({ id });
-        this.options.sendTexts.forgetSends(sends);
+        // (A send a campaign batch names, or with messages left, stays.)
+        const gone = sends.filter((id) => this.stmt.deleteSend.run({ id }).changes > 0);
+        this.options.sendTexts.forgetSends(gone);
         this.stmt.dropDue.run(first.id, last);
         this.stmt.dropSimulatorDue.run(first.id, last);
         this.stmt.progress.run({ id: runId, next_id: last + 1, removed, held: 0, archives: JSON.stringify(archives) });
