@@ -43,6 +43,7 @@ import type { Db } from '../db/database';
 import type { ReaderPool } from '../db/readers';
 import type { Clock } from '../clock';
 import type { Worker } from '../jobs/scheduler';
+import { fts5Merge, type Fts5Merge } from '../db/fts5-merge';
 import { CANONICAL_GLOB, isCanonical, keyReceptor, partQuery, receptorToken } from './receivers-match';
 
 /** A WHERE fragment over alias `m` and its parameters. */
@@ -104,6 +105,7 @@ export class ReceiverIndex {
   private restUntil = 0;
   /** Whether FTS5 has no merging left to do (checked once after a start). */
   private merged = false;
+  private readonly merge: Fts5Merge;
   private readonly stmt: {
     top: Statement<[], number | null>;
     watermark: Statement<[], number>;
@@ -117,7 +119,6 @@ export class ReceiverIndex {
     mergeDigits: Statement<[]>;
     mergeAll: Statement<[]>;
     segments: Statement<[], number>;
-    totalChanges: Statement<[], number>;
     forgetPostings: Statement<[number, number]>;
     forgetOdd: Statement<[number, number]>;
   };
@@ -134,6 +135,7 @@ export class ReceiverIndex {
     this.maxTail = options.maxTail ?? MAX_TAIL;
     this.quietMs = options.quietMs ?? QUIET_MS;
     this.largeTail = options.largeTail ?? LARGE_TAIL;
+    this.merge = fts5Merge(db);
     const canonical = (column: string) => `${column} GLOB '${CANONICAL_GLOB}'`;
     this.stmt = {
       top: db.prepare<[], number | null>('SELECT MAX(id) FROM messages').pluck(),
@@ -174,7 +176,6 @@ export class ReceiverIndex {
       mergeAll: db.prepare(`INSERT INTO receiver_messages (receiver_messages, rank) VALUES ('merge', -${MERGE_PAGES})`),
       // FTS5 lists every segment's leaves in its %_idx table.
       segments: db.prepare<[], number>('SELECT count(DISTINCT segid) FROM receiver_messages_idx').pluck(),
-      totalChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
       forgetPostings: db.prepare(
         `INSERT INTO receiver_messages (receiver_messages, rowid, receiver)
          SELECT 'delete', id, receptor FROM messages
@@ -314,19 +315,8 @@ export class ReceiverIndex {
    * MAX_SEGMENTS, all of receiver_messages into one (a few hundred steps at ten million messages).
    */
   mergeStep(whole = true): boolean {
-    // FTS5's own test: a 'merge' that changed fewer than two rows found nothing to merge.
-    const merges = (statements: Statement<[]>[]) =>
-      this.db.transaction(() => {
-        let worked = false;
-        for (const merge of statements) {
-          const before = this.stmt.totalChanges.get()!;
-          merge.run();
-          if (this.stmt.totalChanges.get()! - before >= 2) worked = true;
-        }
-        return worked;
-      })();
-    let worked = merges([this.stmt.mergeMessages, this.stmt.mergeDigits]);
-    if (!worked && whole && this.stmt.segments.get()! > MAX_SEGMENTS) worked = merges([this.stmt.mergeAll]);
+    let worked = this.merge([this.stmt.mergeMessages, this.stmt.mergeDigits]);
+    if (!worked && whole && this.stmt.segments.get()! > MAX_SEGMENTS) worked = this.merge([this.stmt.mergeAll]);
     this.merged = !worked && whole;
     return worked;
   }

@@ -23,6 +23,7 @@ import type { Clock } from '../clock';
 import type { Worker } from '../jobs/scheduler';
 import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
+import { fts5Merge, type Fts5Merge } from '../db/fts5-merge';
 
 /** Sends per document (migration 0021's trigger says the same). */
 export const BLOCK = 16;
@@ -80,6 +81,7 @@ export class SendTextIndex {
   private restUntil = 0;
   /** Whether FTS5 has no merging left to do (checked once after a start). */
   private merged = false;
+  private readonly merge: Fts5Merge;
   private readonly stmt: {
     top: Statement<[], number | null>;
     state: Statement<[], { upto: number; written: number }>;
@@ -89,7 +91,6 @@ export class SendTextIndex {
     remove: Statement<[number]>;
     merge: Statement<[]>;
     optimize: Statement<[]>;
-    totalChanges: Statement<[], number>;
   };
 
   private readonly broadShare: number;
@@ -101,6 +102,7 @@ export class SendTextIndex {
     options: { broadShare?: number } = {},
   ) {
     this.broadShare = options.broadShare ?? BROAD_SHARE;
+    this.merge = fts5Merge(db);
     this.stmt = {
       top: db.prepare<[], number | null>('SELECT MAX(id) FROM sends').pluck(),
       state: db.prepare('SELECT upto, written FROM send_text_index WHERE id = 1'),
@@ -111,7 +113,6 @@ export class SendTextIndex {
       // (FTS5 takes its commands' arguments as literals only.)
       merge: db.prepare(`INSERT INTO send_texts (send_texts, rank) VALUES ('merge', ${MERGE_PAGES})`),
       optimize: db.prepare(`INSERT INTO send_texts (send_texts) VALUES ('optimize')`),
-      totalChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
     };
     this.worker = {
       name: 'send-text-index',
@@ -243,14 +244,9 @@ export class SendTextIndex {
 
   /** One bounded step of FTS5 merging; false when there was none left to do. */
   mergeStep(): boolean {
-    return this.db.transaction(() => {
-      const before = this.stmt.totalChanges.get()!;
-      this.stmt.merge.run();
-      // FTS5's own test: a 'merge' that changed fewer than two rows found nothing to merge.
-      const worked = this.stmt.totalChanges.get()! - before >= 2;
-      this.merged = !worked;
-      return worked;
-    })();
+    const worked = this.merge([this.stmt.merge]);
+    this.merged = !worked;
+    return worked;
   }
 
   private dueAt(): number | null {
