@@ -324,52 +324,63 @@ async function measureStall(bridge: Bridge, facts: ScaleWorkspace, extra: Extra)
   );
 }
 
+type Side = 'scale' | 'empty';
+type Answer<T> = { status: number; body: T };
+
+/**
+ * Times `request` on both servers run by run, SEND_WARMUP + SEND_RUNS times, alternating which goes
+ * first so neither always follows the other's work; each answer goes to `check` (not timed), and
+ * the warm-ups' times are left out.
+ */
+async function interleaved<T>(
+  bridges: Record<Side, Bridge>,
+  request: (bridge: Bridge, side: Side, run: number) => Promise<Answer<T>>,
+  check: (answer: Answer<T>, side: Side) => void,
+): Promise<Record<Side, number[]>> {
+  const times: Record<Side, number[]> = { scale: [], empty: [] };
+  for (let run = 0; run < SEND_WARMUP + SEND_RUNS; run++) {
+    const order: Side[] = run % 2 === 0 ? ['empty', 'scale'] : ['scale', 'empty'];
+    for (const side of order) {
+      const start = performance.now();
+      const answer = await request(bridges[side], side, run);
+      const elapsed = performance.now() - start;
+      check(answer, side);
+      if (run >= SEND_WARMUP) times[side].push(elapsed);
+    }
+  }
+  return times;
+}
+
+/** A status answer holds STATUS_IDS entries, or the side failed. */
+function checkStatuses(answer: Answer<{ entries: unknown[] }>, side: Side): void {
+  if (answer.status !== 200 || answer.body.entries.length !== STATUS_IDS)
+    throw new Error(`status failed on the ${side} workspace: ${answer.status}`);
+}
+
 /** send10k then status10k on both servers, interleaved run by run; medians and ratios into `extra`. */
 async function measureSendAndStatus(scale: Bridge, empty: Bridge, facts: ScaleWorkspace, extra: Extra): Promise<void> {
-  const sends = { scale: [] as number[], empty: [] as number[] };
-  const lastIds = { scale: facts.messages, empty: 0 };
-  for (let run = 0; run < SEND_WARMUP + SEND_RUNS; run++) {
-    // Alternate which goes first, so neither always follows the other's work.
-    const order = run % 2 === 0 ? (['empty', 'scale'] as const) : (['scale', 'empty'] as const);
-    for (const side of order) {
-      const bridge = side === 'scale' ? scale : empty;
-      const text = sendBody(run, '0913');
-      const start = performance.now();
-      const answer = await bridge.api<{ entries: Array<{ messageid: number }> }>('/v2/sms/send', text);
-      const elapsed = performance.now() - start;
+  const bridges = { scale, empty };
+  const lastIds: Record<Side, number> = { scale: facts.messages, empty: 0 };
+  const sends = await interleaved(
+    bridges,
+    (bridge, _side, run) =>
+      bridge.api<{ entries: Array<{ messageid: number }> }>('/v2/sms/send', sendBody(run, '0913')),
+    (answer, side) => {
       if (answer.status !== 200 || answer.body.entries.length !== SEND_RECEIVERS)
         throw new Error(`send failed on the ${side} workspace: ${answer.status}`);
       lastIds[side] = Math.max(lastIds[side], ...answer.body.entries.map((e) => e.messageid));
-      if (run >= SEND_WARMUP) sends[side].push(elapsed);
-    }
-  }
-  const statuses = { scale: [] as number[], empty: [] as number[] };
-  for (let run = 0; run < SEND_WARMUP + SEND_RUNS; run++) {
-    const order = run % 2 === 0 ? (['empty', 'scale'] as const) : (['scale', 'empty'] as const);
-    for (const side of order) {
-      const bridge = side === 'scale' ? scale : empty;
-      const text = statusBody(run, lastIds[side]);
-      const start = performance.now();
-      const answer = await bridge.api<{ entries: unknown[] }>('/v2/sms/status', text);
-      const elapsed = performance.now() - start;
-      if (answer.status !== 200 || answer.body.entries.length !== STATUS_IDS)
-        throw new Error(`status failed on the ${side} workspace: ${answer.status}`);
-      if (run >= SEND_WARMUP) statuses[side].push(elapsed);
-    }
-  }
-  const recent = { scale: [] as number[], empty: [] as number[] };
-  for (let run = 0; run < SEND_WARMUP + SEND_RUNS; run++) {
-    const order = run % 2 === 0 ? (['empty', 'scale'] as const) : (['scale', 'empty'] as const);
-    for (const side of order) {
-      const bridge = side === 'scale' ? scale : empty;
-      const start = performance.now();
-      const answer = await bridge.api<{ entries: unknown[] }>('/v2/sms/status', recentStatusBody(lastIds[side]));
-      const elapsed = performance.now() - start;
-      if (answer.status !== 200 || answer.body.entries.length !== STATUS_IDS)
-        throw new Error(`status failed on the ${side} workspace: ${answer.status}`);
-      if (run >= SEND_WARMUP) recent[side].push(elapsed);
-    }
-  }
+    },
+  );
+  const spread = await interleaved(
+    bridges,
+    (bridge, side, run) => bridge.api<{ entries: unknown[] }>('/v2/sms/status', statusBody(run, lastIds[side])),
+    checkStatuses,
+  );
+  const recent = await interleaved(
+    bridges,
+    (bridge, side) => bridge.api<{ entries: unknown[] }>('/v2/sms/status', recentStatusBody(lastIds[side])),
+    checkStatuses,
+  );
   extra.status10k_recent_med = round(median(recent.scale));
   extra.status10k_recent_empty_med = round(median(recent.empty));
   extra.status10k_recent_ratio = Math.round((median(recent.scale) / median(recent.empty)) * 100) / 100;
@@ -377,13 +388,13 @@ async function measureSendAndStatus(scale: Bridge, empty: Bridge, facts: ScaleWo
   extra.send10k_p99 = round(percentile(sends.scale, 99));
   extra.send10k_empty_med = round(median(sends.empty));
   extra.send10k_ratio = Math.round((median(sends.scale) / median(sends.empty)) * 100) / 100;
-  extra.status10k_med = round(median(statuses.scale));
-  extra.status10k_p99 = round(percentile(statuses.scale, 99));
-  extra.status10k_empty_med = round(median(statuses.empty));
-  extra.status10k_ratio = Math.round((median(statuses.scale) / median(statuses.empty)) * 100) / 100;
+  extra.status10k_med = round(median(spread.scale));
+  extra.status10k_p99 = round(percentile(spread.scale, 99));
+  extra.status10k_empty_med = round(median(spread.empty));
+  extra.status10k_ratio = Math.round((median(spread.scale) / median(spread.empty)) * 100) / 100;
   process.stdout.write(
     `  send10k: ${median(sends.scale).toFixed(1)} ms at 10M, ${median(sends.empty).toFixed(1)} ms empty; ` +
-      `status10k: ${median(statuses.scale).toFixed(1)} ms at 10M, ${median(statuses.empty).toFixed(1)} ms empty; ` +
+      `status10k: ${median(spread.scale).toFixed(1)} ms at 10M, ${median(spread.empty).toFixed(1)} ms empty; ` +
       `the newest 10,000 ids: ${median(recent.scale).toFixed(1)} ms at 10M, ${median(recent.empty).toFixed(1)} ms empty\n`,
   );
 }
