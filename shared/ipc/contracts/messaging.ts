@@ -89,7 +89,7 @@ export type ComposePreview = z.infer<typeof ComposePreviewSchema>;
  * The longest text a message search takes: far longer than any message's text, and short enough
  * for SQLite's LIKE, which refuses a pattern over 50,000 bytes.
  */
-export const SEARCH_TEXT_MAX = 2_000;
+const SEARCH_TEXT_MAX = 2_000;
 
 export const MessageFilterSchema = z.object({
   /** Omitted: every account. */
