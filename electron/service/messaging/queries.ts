@@ -13,6 +13,7 @@ import type { ReaderPool, SqlParam } from '../db/readers';
 import { SLOT_MS } from './counts';
 import type { ReceiverCondition, ReceiverIndex } from './receivers';
 import type { SendTextIndex, TextCondition } from './send-texts';
+import { talliable } from './text-tallies';
 import { CreatedOrder } from './created-order';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
@@ -417,19 +418,34 @@ export class MessageQueries {
     const sends = parts.join(' AND ');
     const sendMatches = textMatch('s.text', key);
     const ownMatches = textMatch('m.text', key);
-    // The sends the text index proposes (send-texts.ts), each one's text checked; without it, all.
-    const candidates = (this.texts ? await this.texts.countCandidates(key) : null) ?? { sql: 'sends s', params: [] };
-    const sql = `SELECT
-        (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${candidates.sql} WHERE ${sends} AND ${sendMatches.sql})
+    const shared = await this.sharedTextCount(filter, key, { sql: sends, params }, sendMatches);
+    const sql = `SELECT ${shared.sql}
       + (SELECT COUNT(*) FROM messages m WHERE m.send_id IN (SELECT s.id FROM sends s INDEXED BY sends_own_texts WHERE ${sends} AND s.own_texts > 0)
            AND m.text IS NOT NULL AND ${ownMatches.sql}) AS n`;
-    return (await this.readers.get<{ n: number }>(sql, [
-      ...candidates.params,
-      ...params,
-      ...sendMatches.params,
-      ...params,
-      ...ownMatches.params,
-    ]))!.n;
+    return (await this.readers.get<{ n: number }>(sql, [...shared.params, ...params, ...ownMatches.params]))!.n;
+  }
+
+  /**
+   * textCount's messages of their send's text (a scalar SQL expression): summed from the text
+   * tallies for a term without digits when the filter asks nothing of the sends but the account
+   * (text-tallies.ts); otherwise over the sends the text index proposes (send-texts.ts), each
+   * one's text checked, or over every send.
+   */
+  private async sharedTextCount(filter: MessageFilter, key: string, sends: Where, match: Where): Promise<Where> {
+    const onlyAccount =
+      filter.sender === undefined &&
+      filter.origin === undefined &&
+      filter.from === undefined &&
+      filter.to === undefined &&
+      filter.send_id === undefined &&
+      filter.execution_id === undefined;
+    if (this.texts && onlyAccount && talliable(key))
+      return this.texts.tallies.sharedMessages(key, filter.account_id, match);
+    const candidates = (this.texts ? await this.texts.countCandidates(key) : null) ?? { sql: 'sends s', params: [] };
+    return {
+      sql: `(SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${candidates.sql} WHERE ${sends.sql} AND ${match.sql})`,
+      params: [...candidates.params, ...sends.params, ...match.params],
+    };
   }
 
   /** Counts the messages themselves on a reader thread; dates bound the id range walked. */

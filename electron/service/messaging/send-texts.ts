@@ -24,9 +24,12 @@ import type { Worker } from '../jobs/scheduler';
 import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import { fts5Merge, type Fts5Merge } from '../db/fts5-merge';
+import { CHUNK, TextTallies } from './text-tallies';
 
 /** Sends per document (migration 0021's trigger says the same). */
 export const BLOCK = 16;
+/** Blocks per chunk of tallies. */
+const PER_CHUNK = CHUNK / BLOCK;
 /** Blocks written per worker run: about a thousand texts, a few milliseconds. */
 const BLOCKS_PER_RUN = 64;
 /** indexAll's transactions: one pass, no one waiting. */
@@ -78,6 +81,8 @@ function blockDocument(texts: readonly string[]): string {
 export class SendTextIndex {
   /** The background indexer, for the scheduler. */
   readonly worker: Worker;
+  /** The templates' message counts, written with the blocks (text-tallies.ts). */
+  readonly tallies: TextTallies;
   private restUntil = 0;
   /** Whether FTS5 has no merging left to do (checked once after a start). */
   private merged = false;
@@ -99,10 +104,11 @@ export class SendTextIndex {
     private readonly db: Db,
     private readonly readers: ReaderPool,
     private readonly clock: Clock,
-    options: { broadShare?: number } = {},
+    options: { broadShare?: number; maxTemplates?: number } = {},
   ) {
     this.broadShare = options.broadShare ?? BROAD_SHARE;
     this.merge = fts5Merge(db);
+    this.tallies = new TextTallies(db, options.maxTemplates);
     this.stmt = {
       top: db.prepare<[], number | null>('SELECT MAX(id) FROM sends').pluck(),
       state: db.prepare('SELECT upto, written FROM send_text_index WHERE id = 1'),
@@ -208,6 +214,10 @@ export class SendTextIndex {
       }
       // A block written before the newest sends went and their ids came again: the old document goes.
       for (let block = first; block < end; block++) this.write(block, byBlock.get(block), block < written);
+      // The chunks of tallies these blocks complete.
+      const known = new Map<string, number>();
+      for (let chunk = Math.floor(first / PER_CHUNK); chunk < Math.floor(end / PER_CHUNK); chunk++)
+        this.tallies.writeChunk(chunk, known);
       this.stmt.setState.run(end * BLOCK, Math.max(written, end));
       this.merged = false;
       return end - first;
@@ -227,6 +237,10 @@ export class SendTextIndex {
       this.write(block, texts, true);
     }
     if (blocks.size > 0) this.merged = false;
+    const whole = Math.floor(upto / CHUNK);
+    const known = new Map<string, number>();
+    for (const chunk of new Set(ids.map((id) => Math.floor(id / CHUNK)).filter((chunk) => chunk < whole)))
+      this.tallies.writeChunk(chunk, known);
   }
 
   /** A block's document, the old one removed first when it may have one. */

@@ -20,6 +20,7 @@ import housekeeping from './0018-housekeeping';
 import receiverIndex from './0019-receiver-index';
 import frozenOutcomes from './0020-frozen-outcomes';
 import sendTextIndex from './0021-send-text-index';
+import textTallies from './0022-text-tallies';
 
 export interface Migration {
   name: string;
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   { name: '0019-receiver-index', sql: receiverIndex },
   { name: '0020-frozen-outcomes', sql: frozenOutcomes },
   { name: '0021-send-text-index', sql: sendTextIndex },
+  { name: '0022-text-tallies', sql: textTallies },
 ];

@@ -1,0 +1,136 @@
+// The text tallies: how a count of a common word ("shipped", in a fifth of two million texts) is
+// answered without reading every text (issue 16). A shop's sends come from a few templates whose
+// only difference is a number (an order, a code, an amount), so each text is kept once as its
+// template: its search form (shared/search.ts) with every run of digits made one U+E000. A term
+// without digits is in a text exactly when it is in the text's template (it cannot meet a digit,
+// and the rest of the two is the same), so the messages of the matching texts are the sums of
+// the templates that hold the term: a few hundred rows per account, whatever the sends.
+//
+// The send-text index's worker writes them with its blocks (send-texts.ts), off the send path: per
+// chunk of 256 consecutive send ids below its watermark, the messages of each template and account.
+// A count sums the whole chunks above the oldest send with messages (retention) and below the
+// watermark, and reads the sends of the rest: the chunk at each end, and any chunk holding a text
+// the bounded list of templates has no room for (then a count is as slow as before, never wrong).
+//
+// NUMBERS (this machine, the scale benchmark's 2,001,908 sends, 26 templates): chunks of 256 give
+// 138,858 rows in 1.9 MB (0.19 B/message) and sum "shipped" in 5-6 ms; chunks of 16 (the index's
+// blocks) 1,030,639 rows, 14.4 MB and 48 ms. Reading every text takes 160-300 ms.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/database';
+import { searchKey } from '../../../shared/search';
+
+/** Send ids per chunk; a multiple of the send-text index's block. */
+export const CHUNK = 256;
+/** Templates listed at most: the list is read in full by every count (about 2 ms at this size). */
+export const MAX_TEMPLATES = 20_000;
+/** The template of a text beyond MAX_TEMPLATES; its chunk's row, which says "read my sends". */
+const UNLISTED = 0;
+/** What a run of digits becomes in a template (a private-use character: no one types it). */
+const NUMBER = '\uE000';
+/** Beyond any send id, and still an integer (so that / CHUNK divides as integers). */
+const FAR = 2 ** 62;
+
+/** A text's template: its search form with each run of digits made one NUMBER. */
+export function templateOf(text: string): string {
+  return searchKey(text).replace(/[0-9]+/g, NUMBER);
+}
+
+/** Whether a term (in search form) is answered from the templates: it holds no digit (nor NUMBER). */
+export function talliable(key: string): boolean {
+  return key !== '' && !/[0-9\uE000]/.test(key);
+}
+
+export interface TallyCondition {
+  sql: string;
+  params: Array<string | number>;
+}
+
+export class TextTallies {
+  private readonly stmt: {
+    sends: Statement<[number, number], { text: string; account_id: number; messages: number }>;
+    template: Statement<[string], number | undefined>;
+    listed: Statement<[], number | null>;
+    addTemplate: Statement<[string], number>;
+    clear: Statement<[number]>;
+    insert: Statement<[number, number, number, number]>;
+  };
+
+  constructor(
+    db: Db,
+    private readonly maxTemplates = MAX_TEMPLATES,
+  ) {
+    this.stmt = {
+      sends: db.prepare(
+        'SELECT text, account_id, message_count - own_texts AS messages FROM sends WHERE id >= ? AND id < ?',
+      ),
+      template: db.prepare<[string], number | undefined>('SELECT id FROM text_templates WHERE key = ?').pluck(),
+      // (Templates are never removed: the highest id is how many there are.)
+      listed: db.prepare<[], number | null>('SELECT MAX(id) FROM text_templates').pluck(),
+      addTemplate: db.prepare<[string], number>('INSERT INTO text_templates (key) VALUES (?) RETURNING id').pluck(),
+      clear: db.prepare('DELETE FROM send_text_tallies WHERE chunk = ?'),
+      insert: db.prepare(
+        'INSERT INTO send_text_tallies (chunk, template_id, account_id, messages) VALUES (?, ?, ?, ?)',
+      ),
+    };
+  }
+
+  /**
+   * Writes a chunk's rows again from its sends, in the caller's transaction. `known` carries the
+   * templates already looked up in that transaction.
+   */
+  writeChunk(chunk: number, known: Map<string, number> = new Map()): void {
+    this.stmt.clear.run(chunk);
+    const sums = new Map<number, Map<number, number>>();
+    for (const send of this.stmt.sends.all(chunk * CHUNK, (chunk + 1) * CHUNK)) {
+      const template = this.templateId(templateOf(send.text), known);
+      if (template === UNLISTED) {
+        this.stmt.insert.run(chunk, UNLISTED, 0, 0);
+        return;
+      }
+      let byAccount = sums.get(template);
+      if (!byAccount) sums.set(template, (byAccount = new Map()));
+      byAccount.set(send.account_id, (byAccount.get(send.account_id) ?? 0) + send.messages);
+    }
+    for (const [template, byAccount] of sums)
+      for (const [account, messages] of byAccount) this.stmt.insert.run(chunk, template, account, messages);
+  }
+
+  private templateId(key: string, known: Map<string, number>): number {
+    let id = known.get(key) ?? this.stmt.template.get(key);
+    if (id === undefined)
+      id = (this.stmt.listed.get() ?? 0) < this.maxTemplates ? this.stmt.addTemplate.get(key)! : UNLISTED;
+    known.set(key, id);
+    return id;
+  }
+
+  /**
+   * A scalar SQL expression: the messages of their send's text (not their own) in the sends whose
+   * text holds `key` (talliable, in search form), of one account or all. `match` is the text rule
+   * (db/text-match.ts) for s.text, applied to the sends read one by one: those of the chunks at
+   * the two ends (the oldest with messages, and from the watermark on) and of chunks with an
+   * unlisted text. One statement, so one snapshot: the watermark and the rows agree.
+   */
+  sharedMessages(key: string, accountId: number | undefined, match: TallyCondition): TallyCondition {
+    const account = accountId === undefined ? '' : 'AND t.account_id = ?';
+    const sendAccount = accountId === undefined ? '' : 'AND +s.account_id = ?';
+    const accountParams = accountId === undefined ? [] : [accountId];
+    return {
+      sql: `(WITH span AS (
+          SELECT first, first / ${CHUNK} + 1 AS lo, top FROM (SELECT
+            COALESCE((SELECT send_id FROM messages ORDER BY id LIMIT 1), ${FAR}) AS first,
+            (SELECT upto FROM send_text_index WHERE id = 1) / ${CHUNK} AS top)),
+        walked (lo, hi) AS (
+          SELECT first, MIN(lo, top) * ${CHUNK} - 1 FROM span
+          UNION ALL SELECT t.chunk * ${CHUNK}, t.chunk * ${CHUNK} + ${CHUNK - 1} FROM send_text_tallies t, span
+            WHERE t.template_id = ${UNLISTED} AND t.chunk >= span.lo AND t.chunk < span.top
+          UNION ALL SELECT MAX(top * ${CHUNK}, first), ${FAR} FROM span)
+        SELECT
+          (SELECT COALESCE(SUM(t.messages), 0) FROM send_text_tallies t, span
+            WHERE t.chunk >= span.lo AND t.chunk < span.top ${account}
+              AND t.template_id IN (SELECT id FROM text_templates WHERE instr(key, ?) > 0))
+        + (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM walked w CROSS JOIN sends s ON s.id BETWEEN w.lo AND w.hi
+            WHERE ${match.sql} ${sendAccount}))`,
+      params: [...accountParams, key, ...match.params, ...accountParams],
+    };
+  }
+}
