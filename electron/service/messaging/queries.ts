@@ -427,20 +427,23 @@ export class MessageQueries {
 
   /**
    * textCount's messages of their send's text (a scalar SQL expression): summed from the text
-   * tallies for a term without digits when the filter asks nothing of the sends but the account
-   * (text-tallies.ts); otherwise over the sends the text index proposes (send-texts.ts), each
-   * one's text checked, or over every send.
+   * tallies for a term without digits (text-tallies.ts), over the sends the filter's dates give
+   * (sends and their messages are given ids in the order they are created, a send's messages all
+   * at its time); otherwise over the sends the text index proposes (send-texts.ts), each one's
+   * text checked, or over every send.
    */
   private async sharedTextCount(filter: MessageFilter, key: string, sends: Where, match: Where): Promise<Where> {
-    const onlyAccount =
-      filter.sender === undefined &&
-      filter.origin === undefined &&
-      filter.from === undefined &&
-      filter.to === undefined &&
-      filter.send_id === undefined &&
-      filter.execution_id === undefined;
-    if (this.texts && onlyAccount && talliable(key))
-      return this.texts.tallies.sharedMessages(key, filter.account_id, match);
+    if (this.texts && filter.send_id === undefined && filter.execution_id === undefined && talliable(key)) {
+      const { idFrom, idTo } = this.idRange(filter);
+      if (idFrom === null || idTo === null) return { sql: '0', params: [] };
+      const sendOf = (id: number) =>
+        this.prepare('SELECT send_id FROM messages WHERE id = ?').pluck().get(id) as number | undefined;
+      const ids = {
+        lo: filter.from === undefined ? 0 : (sendOf(idFrom) ?? Number.MAX_SAFE_INTEGER),
+        hi: filter.to === undefined ? Number.MAX_SAFE_INTEGER : (sendOf(idTo) ?? 0),
+      };
+      return this.texts.tallies.sharedMessages(key, filter, ids, sends, match);
+    }
     const candidates = (this.texts ? await this.texts.countCandidates(key) : null) ?? { sql: 'sends s', params: [] };
     return {
       sql: `(SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM ${candidates.sql} WHERE ${sends.sql} AND ${match.sql})`,

@@ -13,14 +13,15 @@ import { MessageQueries } from './queries';
 import { SendTextIndex } from './send-texts';
 import { CHUNK, talliable, templateOf } from './text-tallies';
 import { searchKey } from '../../../shared/search';
+import type { MessageFilter } from '../../../shared/ipc/schemas';
 
 const cores: Core[] = [];
 afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
 });
 
-function openCore(dataDir: string, seed = true): Core {
-  const core = new Core({ dataDir, clock: new ManualClock(), startScheduler: false });
+function openCore(dataDir: string, seed = true, now?: number): Core {
+  const core = new Core({ dataDir, clock: new ManualClock(now), startScheduler: false });
   cores.push(core);
   if (seed) {
     const s = testSeed();
@@ -40,13 +41,21 @@ const TEMPLATES = [
   'Flash sale: #% off',
 ];
 
+/** Lines and origins a send may have: acme's two lines (the second for the panel only), and other's. */
+const ROUTES = [
+  { account: 1, sender: '30001111', origin: 'api-v2' },
+  { account: 1, sender: '30001111', origin: 'panel' },
+  { account: 1, sender: '30002222', origin: 'panel' },
+  { account: 2, sender: '30009999', origin: 'api-v2' },
+] as const;
+
 let phone = 0;
-function send(core: Core, account: number, text: string, receivers: number, own?: string): void {
+function send(core: Core, route: (typeof ROUTES)[number], text: string, receivers: number, own?: string): void {
   const to = Array.from({ length: receivers }, () => `0912${String(phone++ % 10_000_000).padStart(7, '0')}`);
   core.messaging.accept.accept({
-    accountId: account,
-    origin: 'api-v2',
-    sender: account === 1 ? '30001111' : '30009999',
+    accountId: route.account,
+    origin: route.origin,
+    sender: route.sender,
     text,
     receivers: to,
     texts: own === undefined ? undefined : to.map((_, i) => (i === 0 ? own : undefined)),
@@ -54,31 +63,55 @@ function send(core: Core, account: number, text: string, receivers: number, own?
   });
 }
 
-/** The messages holding `key` in their text, counted one by one. */
-function expected(core: Core, key: string, account?: number): number {
+type Filter = Pick<MessageFilter, 'account_id' | 'sender' | 'origin' | 'from' | 'to'>;
+
+/** The messages meeting `filter` and holding `key` in their text, counted one by one. */
+function expected(core: Core, key: string, filter: Filter): number {
   const rows = core.db
-    .prepare<[], { account_id: number; text: string }>(
-      'SELECT m.account_id, COALESCE(m.text, s.text) AS text FROM messages m JOIN sends s ON s.id = m.send_id',
+    .prepare<[], { account_id: number; sender: string; origin: string; created_at: number; text: string }>(
+      `SELECT m.account_id, s.sender, s.origin, m.created_at, COALESCE(m.text, s.text) AS text
+       FROM messages m JOIN sends s ON s.id = m.send_id`,
     )
     .all();
   return rows.filter(
-    (row) => (account === undefined || row.account_id === account) && searchKey(row.text).includes(key),
+    (row) =>
+      (filter.account_id === undefined || row.account_id === filter.account_id) &&
+      (filter.sender === undefined || row.sender === filter.sender) &&
+      (filter.origin === undefined || row.origin === filter.origin) &&
+      (filter.from === undefined || row.created_at >= filter.from) &&
+      (filter.to === undefined || row.created_at < filter.to) &&
+      searchKey(row.text).includes(key),
   ).length;
 }
 
-async function expectCounts(core: Core, queries: MessageQueries, terms: readonly string[]): Promise<void> {
-  for (const term of terms) {
-    const key = searchKey(term);
-    expect(await queries.count({ text: term }), term).toBe(expected(core, key));
-    for (const account of [1, 2])
-      expect(await queries.count({ account_id: account, text: term }), term).toBe(expected(core, key, account));
-  }
+async function expectCounts(
+  core: Core,
+  queries: MessageQueries,
+  terms: readonly string[],
+  dates: { from: number; to: number },
+): Promise<void> {
+  const filters: Filter[] = [
+    {},
+    { account_id: 1 },
+    { account_id: 2 },
+    { account_id: 1, sender: '30002222' },
+    { account_id: 1, origin: 'panel' },
+    { account_id: 1, ...dates },
+    { from: dates.from },
+    { to: dates.to },
+  ];
+  for (const term of terms)
+    for (const filter of filters)
+      expect(await queries.count({ ...filter, text: term }), `${term} ${JSON.stringify(filter)}`).toBe(
+        expected(core, searchKey(term), filter),
+      );
 }
 
 const sendArb = fc.record({
   template: fc.nat(TEMPLATES.length - 1),
   number: fc.nat(99_999),
-  account: fc.constantFrom(1, 1, 1, 2),
+  route: fc.constantFrom(0, 0, 1, 2, 3),
+  minutes: fc.constantFrom(0, 0, 1, 7),
   receivers: fc.constantFrom(1, 1, 1, 2, 5),
   own: fc.option(fc.constantFrom('Order 7 shipped', 'ارسال شد', 'zz'), { nil: undefined, freq: 8 }),
 });
@@ -92,20 +125,31 @@ describe('the text tallies', () => {
         fc.integer({ min: 1, max: TEMPLATES.length + 3 }),
         fc.nat(40),
         fc.nat(CHUNK + 40),
-        async (sends, maxTemplates, blocks, cut) => {
+        fc.tuple(fc.nat(1000), fc.nat(1000)),
+        async (sends, maxTemplates, blocks, cut, [a, b]) => {
           const dataDir = tempDir('chapar-text-tallies-');
           let core = openCore(dataDir);
           const write = () => new SendTextIndex(core.db, core.readers, core.clock, { maxTemplates });
           const queries = () => core.messaging.queries;
-          for (const s of sends)
-            send(core, s.account, TEMPLATES[s.template]!.replace('#', String(s.number)), s.receivers, s.own);
+          const clock = core.clock as ManualClock;
+          const start = clock.now();
+          for (const s of sends) {
+            clock.advance(s.minutes * 60_000);
+            send(core, ROUTES[s.route]!, TEMPLATES[s.template]!.replace('#', String(s.number)), s.receivers, s.own);
+          }
+          // A range of dates, its ends anywhere in the sends' time (at a send's time or between).
+          const span = clock.now() - start + 60_000;
+          const dates = {
+            from: start + Math.round((Math.min(a, b) / 1000) * span),
+            to: start + Math.round((Math.max(a, b) / 1000) * span),
+          };
           write().indexBlocks(blocks);
-          await expectCounts(core, queries(), terms);
+          await expectCounts(core, queries(), terms, dates);
           write().indexAll();
           // Every whole chunk has its rows: the counts below come from them.
           const chunks = core.db.prepare<[], number>('SELECT count(DISTINCT chunk) FROM send_text_tallies').pluck();
           expect(chunks.get()).toBe(Math.floor(core.messaging.sendTexts.upto() / CHUNK));
-          await expectCounts(core, queries(), terms);
+          await expectCounts(core, queries(), terms, dates);
 
           // The oldest messages go and their sends stay (a campaign's), then some sends go with
           // their messages (retention), their chunks written again.
@@ -119,12 +163,12 @@ describe('the text tallies', () => {
             .exec(`DELETE FROM message_due WHERE first_id IN (SELECT id FROM messages WHERE send_id IN (${gone.join(',') || 0}));
             DELETE FROM messages WHERE send_id IN (${gone.join(',') || 0}); DELETE FROM sends WHERE id IN (${gone.join(',') || 0})`);
           core.db.transaction(() => write().forgetSends(gone))();
-          await expectCounts(core, queries(), terms);
+          await expectCounts(core, queries(), terms, dates);
 
           cores.splice(cores.indexOf(core), 1);
           await core.close();
-          core = openCore(dataDir, false);
-          await expectCounts(core, queries(), terms);
+          core = openCore(dataDir, false, clock.now());
+          await expectCounts(core, queries(), terms, dates);
         },
       ),
       { numRuns: 8 },

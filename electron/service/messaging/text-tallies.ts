@@ -40,6 +40,21 @@ export function talliable(key: string): boolean {
   return key !== '' && !/[0-9\uE000]/.test(key);
 }
 
+interface ChunkSend {
+  text: string;
+  account_id: number;
+  sender: string;
+  origin: string;
+  messages: number;
+}
+
+/** What a count asks of the sends, besides their text. */
+export interface TallyFilter {
+  account_id?: number;
+  sender?: string;
+  origin?: string;
+}
+
 export interface TallyCondition {
   sql: string;
   params: Array<string | number>;
@@ -47,12 +62,12 @@ export interface TallyCondition {
 
 export class TextTallies {
   private readonly stmt: {
-    sends: Statement<[number, number], { text: string; account_id: number; messages: number }>;
+    sends: Statement<[number, number], ChunkSend>;
     template: Statement<[string], number | undefined>;
     listed: Statement<[], number | null>;
     addTemplate: Statement<[string], number>;
     clear: Statement<[number]>;
-    insert: Statement<[number, number, number, number]>;
+    insert: Statement<[number, number, number, string, string, number]>;
   };
 
   constructor(
@@ -61,7 +76,8 @@ export class TextTallies {
   ) {
     this.stmt = {
       sends: db.prepare(
-        'SELECT text, account_id, message_count - own_texts AS messages FROM sends WHERE id >= ? AND id < ?',
+        `SELECT text, account_id, sender, origin, message_count - own_texts AS messages
+         FROM sends WHERE id >= ? AND id < ?`,
       ),
       template: db.prepare<[string], number | undefined>('SELECT id FROM text_templates WHERE key = ?').pluck(),
       // (Templates are never removed: the highest id is how many there are.)
@@ -69,7 +85,8 @@ export class TextTallies {
       addTemplate: db.prepare<[string], number>('INSERT INTO text_templates (key) VALUES (?) RETURNING id').pluck(),
       clear: db.prepare('DELETE FROM send_text_tallies WHERE chunk = ?'),
       insert: db.prepare(
-        'INSERT INTO send_text_tallies (chunk, template_id, account_id, messages) VALUES (?, ?, ?, ?)',
+        `INSERT INTO send_text_tallies (chunk, template_id, account_id, sender, origin, messages)
+         VALUES (?, ?, ?, ?, ?, ?)`,
       ),
     };
   }
@@ -80,19 +97,20 @@ export class TextTallies {
    */
   writeChunk(chunk: number, known: Map<string, number> = new Map()): void {
     this.stmt.clear.run(chunk);
-    const sums = new Map<number, Map<number, number>>();
+    const sums = new Map<string, { template: number; send: ChunkSend; messages: number }>();
     for (const send of this.stmt.sends.all(chunk * CHUNK, (chunk + 1) * CHUNK)) {
       const template = this.templateId(templateOf(send.text), known);
       if (template === UNLISTED) {
-        this.stmt.insert.run(chunk, UNLISTED, 0, 0);
+        this.stmt.insert.run(chunk, UNLISTED, 0, '', '', 0);
         return;
       }
-      let byAccount = sums.get(template);
-      if (!byAccount) sums.set(template, (byAccount = new Map()));
-      byAccount.set(send.account_id, (byAccount.get(send.account_id) ?? 0) + send.messages);
+      const group = JSON.stringify([template, send.account_id, send.sender, send.origin]);
+      const sum = sums.get(group);
+      if (sum) sum.messages += send.messages;
+      else sums.set(group, { template, send, messages: send.messages });
     }
-    for (const [template, byAccount] of sums)
-      for (const [account, messages] of byAccount) this.stmt.insert.run(chunk, template, account, messages);
+    for (const { template, send, messages } of sums.values())
+      this.stmt.insert.run(chunk, template, send.account_id, send.sender, send.origin, messages);
   }
 
   private templateId(key: string, known: Map<string, number>): number {
@@ -104,33 +122,56 @@ export class TextTallies {
   }
 
   /**
-   * A scalar SQL expression: the messages of their send's text (not their own) in the sends whose
-   * text holds `key` (talliable, in search form), of one account or all. `match` is the text rule
-   * (db/text-match.ts) for s.text, applied to the sends read one by one: those of the chunks at
-   * the two ends (the oldest with messages, and from the watermark on) and of chunks with an
-   * unlisted text. One statement, so one snapshot: the watermark and the rows agree.
+   * A scalar SQL expression: the messages carrying their send's text (not their own) in the sends
+   * with ids in `ids` (inclusive) whose text holds `key` (talliable, in search form) and that meet
+   * `filter`. Whole chunks are summed; the sends of the rest are read one by one, each checked by
+   * `sends` (every condition of the count on the sends, alias s, the dates and the oldest send
+   * with messages among them) and by `match` (the text rule, db/text-match.ts): the part of a
+   * chunk at each end of the range (the oldest send with messages, the dates, and the watermark
+   * on) and the chunks with an unlisted text. One statement, so one snapshot: the watermark and the
+   * rows agree.
    */
-  sharedMessages(key: string, accountId: number | undefined, match: TallyCondition): TallyCondition {
-    const account = accountId === undefined ? '' : 'AND t.account_id = ?';
-    const sendAccount = accountId === undefined ? '' : 'AND +s.account_id = ?';
-    const accountParams = accountId === undefined ? [] : [accountId];
+  sharedMessages(
+    key: string,
+    filter: TallyFilter,
+    ids: { lo: number; hi: number },
+    sends: TallyCondition,
+    match: TallyCondition,
+  ): TallyCondition {
+    const conditions: string[] = [];
+    const params: Array<string | number> = [];
+    for (const column of ['account_id', 'sender', 'origin'] as const) {
+      const value = filter[column];
+      if (value === undefined) continue;
+      conditions.push(`AND t.${column} = ?`);
+      params.push(value);
+    }
+    // lo, hi: the sends asked for; [clo, chi): the whole chunks among them below the watermark.
     return {
-      sql: `(WITH span AS (
-          SELECT first, first / ${CHUNK} + 1 AS lo, top FROM (SELECT
-            COALESCE((SELECT send_id FROM messages ORDER BY id LIMIT 1), ${FAR}) AS first,
-            (SELECT upto FROM send_text_index WHERE id = 1) / ${CHUNK} AS top)),
+      sql: `(WITH bounds AS (
+          SELECT MAX(COALESCE((SELECT send_id FROM messages ORDER BY id LIMIT 1), ${FAR}), CAST(? AS INTEGER)) AS lo,
+            CAST(? AS INTEGER) AS hi,
+            (SELECT upto FROM send_text_index WHERE id = 1) / ${CHUNK} AS top),
+        span AS (SELECT lo, hi, (lo + ${CHUNK - 1}) / ${CHUNK} AS clo, MIN((hi + 1) / ${CHUNK}, top) AS chi FROM bounds),
         walked (lo, hi) AS (
-          SELECT first, MIN(lo, top) * ${CHUNK} - 1 FROM span
+          SELECT lo, MIN(clo * ${CHUNK} - 1, hi) FROM span
           UNION ALL SELECT t.chunk * ${CHUNK}, t.chunk * ${CHUNK} + ${CHUNK - 1} FROM send_text_tallies t, span
-            WHERE t.template_id = ${UNLISTED} AND t.chunk >= span.lo AND t.chunk < span.top
-          UNION ALL SELECT MAX(top * ${CHUNK}, first), ${FAR} FROM span)
+            WHERE t.template_id = ${UNLISTED} AND t.chunk >= span.clo AND t.chunk < span.chi
+          UNION ALL SELECT MAX(chi, clo) * ${CHUNK}, hi FROM span)
         SELECT
           (SELECT COALESCE(SUM(t.messages), 0) FROM send_text_tallies t, span
-            WHERE t.chunk >= span.lo AND t.chunk < span.top ${account}
+            WHERE t.chunk >= span.clo AND t.chunk < span.chi ${conditions.join(' ')}
               AND t.template_id IN (SELECT id FROM text_templates WHERE instr(key, ?) > 0))
         + (SELECT COALESCE(SUM(s.message_count - s.own_texts), 0) FROM walked w CROSS JOIN sends s ON s.id BETWEEN w.lo AND w.hi
-            WHERE ${match.sql} ${sendAccount}))`,
-      params: [...accountParams, key, ...match.params, ...accountParams],
+            WHERE ${sends.sql} AND ${match.sql}))`,
+      params: [
+        Math.max(0, ids.lo),
+        Math.min(Number.MAX_SAFE_INTEGER, ids.hi),
+        ...params,
+        key,
+        ...sends.params,
+        ...match.params,
+      ],
     };
   }
 }
