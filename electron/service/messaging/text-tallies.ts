@@ -7,21 +7,23 @@
 // the templates that hold the term: a few hundred rows per account, whatever the sends.
 //
 // The send-text index's worker writes them with its blocks (send-texts.ts), off the send path: per
-// chunk of 256 consecutive send ids below its watermark, the messages of each template and account.
-// A count sums the whole chunks above the oldest send with messages (retention) and below the
-// watermark, and reads the sends of the rest: the chunk at each end, and any chunk holding a text
-// the bounded list of templates has no room for (then a count is as slow as before, never wrong).
+// chunk of 256 consecutive send ids below its watermark, the messages of each template, account,
+// line and origin. A count sums the whole chunks inside its range (from the oldest send with
+// messages, as retention left them, and the dates', to the dates' end and the watermark) and reads
+// the sends of the rest: the part of a chunk at each end, and any chunk holding a text the bounded
+// list of templates has no room for (then a count is as slow as before, never wrong).
 //
 // NUMBERS (this machine, the scale benchmark's 2,001,908 sends, 26 templates): chunks of 256 give
-// 138,858 rows in 1.9 MB (0.19 B/message) and sum "shipped" in 5-6 ms; chunks of 16 (the index's
-// blocks) 1,030,639 rows, 14.4 MB and 48 ms. Reading every text takes 160-300 ms.
+// 138,842 rows in 4.3 MB (0.43 B/message; 1.9 MB without line and origin) and a count of "shipped"
+// takes 11-13 ms through the bridge; chunks of 16 (the index's blocks) gave 1,030,639 rows, 14.4 MB
+// and 48 ms for the sum alone. Reading every text takes 160-300 ms.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { searchKey } from '../../../shared/search';
 
 /** Send ids per chunk; a multiple of the send-text index's block. */
 export const CHUNK = 256;
-/** Templates listed at most: the list is read in full by every count (about 2 ms at this size). */
+/** Templates listed at most: every count compares each one's key with its term. */
 export const MAX_TEMPLATES = 20_000;
 /** The template of a text beyond MAX_TEMPLATES; its chunk's row, which says "read my sends". */
 const UNLISTED = 0;
