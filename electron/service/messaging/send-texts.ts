@@ -229,7 +229,8 @@ export class SendTextIndex {
   /**
    * Sends went (retention): the indexed blocks that held them are written again from the sends
    * left, in the deleting transaction. Without it the index still answers right (each send it
-   * proposes is read) but keeps their texts.
+   * proposes is read) but keeps their texts. Their whole chunks of tallies are written again too:
+   * those must, or a count would still sum the sends that went.
    */
   forgetSends(ids: readonly number[]): void {
     const { upto } = this.stmt.state.get()!;

@@ -20,6 +20,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { searchKey } from '../../../shared/search';
+import type { TextCondition } from './send-texts';
 
 /** Send ids per chunk; a multiple of the send-text index's block. */
 export const CHUNK = 256;
@@ -29,6 +30,8 @@ export const MAX_TEMPLATES = 20_000;
 const UNLISTED = 0;
 /** What a run of digits becomes in a template (a private-use character: no one types it). */
 const NUMBER = '\uE000';
+/** A term the templates cannot answer: one with a digit, or NUMBER itself. */
+const UNTALLIABLE = new RegExp(`[0-9${NUMBER}]`);
 /** Beyond any send id, and still an integer (so that / CHUNK divides as integers). */
 const FAR = 2 ** 62;
 
@@ -39,7 +42,7 @@ export function templateOf(text: string): string {
 
 /** Whether a term (in search form) is answered from the templates: it holds no digit (nor NUMBER). */
 export function talliable(key: string): boolean {
-  return key !== '' && !/[0-9\uE000]/.test(key);
+  return key !== '' && !UNTALLIABLE.test(key);
 }
 
 interface ChunkSend {
@@ -55,11 +58,6 @@ export interface TallyFilter {
   account_id?: number;
   sender?: string;
   origin?: string;
-}
-
-export interface TallyCondition {
-  sql: string;
-  params: Array<string | number>;
 }
 
 export class TextTallies {
@@ -137,9 +135,9 @@ export class TextTallies {
     key: string,
     filter: TallyFilter,
     ids: { lo: number; hi: number },
-    sends: TallyCondition,
-    match: TallyCondition,
-  ): TallyCondition {
+    sends: TextCondition,
+    match: TextCondition,
+  ): TextCondition {
     const conditions: string[] = [];
     const params: Array<string | number> = [];
     for (const column of ['account_id', 'sender', 'origin'] as const) {
