@@ -19,7 +19,8 @@
 // - costs from shared/pricing.ts (the final text with the opt-out phrase, pages x price);
 // - the credit ledger as the core writes it: a 'send' row per send, a 'refund' row per refunded
 //   message (13, at its final time), monthly top-ups, the balance equal to the ledger's sum;
-// - the message aggregates rebuilt by migration 0017's own statements, and the receiver index
+// - the message aggregates rebuilt by migration 0017's own statements, the message states filled
+//   by 0023's, and the receiver index
 //   (0019) and the send-text index (0021) filled by their own indexAll.
 // The folder's scale-workspace.json records the facts a benchmark asks by (ids, words, the build's
 // now) and the migrations it was built with: edit an applied migration and the workspace is stale.
@@ -35,6 +36,7 @@ import { Core } from '../../electron/service/core';
 import { applySeed, type Seed } from '../../electron/service/seed';
 import { DEFAULT_PRICING, DEFAULT_SIMULATOR } from '../../electron/service/settings/settings';
 import { REBUILD_MESSAGE_COUNTS } from '../../electron/service/db/migrations/0017-message-counts';
+import { STATES_FILL } from '../../electron/service/db/migrations/0023-message-states';
 import { migrations } from '../../electron/service/db/migrations';
 import { systemClock } from '../../electron/service/clock';
 import { mulberry32 } from '../../electron/service/seeded-random';
@@ -678,6 +680,8 @@ export async function buildScaleWorkspace(dataDir: string, options: ScaleOptions
   // ---- the aggregates, by the migration's own statements
   db.exec(REBUILD_MESSAGE_COUNTS);
   step('message counts');
+  db.exec(`DELETE FROM message_states; ${STATES_FILL}`);
+  step('message states');
   db.exec('COMMIT');
   db.exec('DROP TABLE temp.plan; DROP TABLE temp.bulk; DROP TABLE temp.seq; DROP TABLE temp.topups');
 

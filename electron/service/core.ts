@@ -184,6 +184,7 @@ export class Core {
       events: this.events,
       counts: this.messaging.counts,
       receivers: this.messaging.receivers,
+      states: this.messaging.states,
       sendTexts: this.messaging.sendTexts,
       lifecycle: this.messaging.lifecycle,
     });

@@ -1,7 +1,8 @@
-// The maintained message counts (messaging/counts.ts) against full scans of the messages: what
-// the counts and housekeeping tests compare after every step.
+// The maintained message counts (messaging/counts.ts) and message states (message-states.ts)
+// against full scans of the messages: what the counts and housekeeping tests compare after every step.
 import { expect } from 'vitest';
 import type { Db } from '../../electron/service/db/database';
+import { STATES_FILL } from '../../electron/service/db/migrations/0023-message-states';
 
 const SCAN_SLOTS = `SELECT m.account_id, m.created_at / 900000 AS slot, m.status, s.sender, s.origin, COUNT(*) AS n,
     SUM(m.cost_rials) AS cost_rials,
@@ -15,7 +16,23 @@ const SCAN_TOTALS = `SELECT account_id, status, sender, origin, SUM(n) AS n, SUM
 const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, refunded_rials
   FROM message_totals ORDER BY 1, 2, 3, 4`;
 
-export function expectCountsEqualScan(db: Db): void {
+const STATES = 'SELECT chunk, hex(states) AS states FROM message_states ORDER BY chunk';
+
+export function expectAggregatesEqualScan(db: Db): void {
   expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
   expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
+  expectStatesEqualScan(db);
+}
+
+export function expectStatesEqualScan(db: Db): void {
+  // The states byte for byte as the migration's fill makes them from the messages, filled in a
+  // savepoint that is rolled back.
+  const kept = db.prepare(STATES).all();
+  db.exec('SAVEPOINT states_scan');
+  try {
+    db.exec(`DELETE FROM message_states; ${STATES_FILL}`);
+    expect(kept).toEqual(db.prepare(STATES).all());
+  } finally {
+    db.exec('ROLLBACK TO states_scan; RELEASE states_scan');
+  }
 }

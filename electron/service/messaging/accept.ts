@@ -105,6 +105,8 @@ export interface AcceptDeps {
   onAccepted(): void;
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
+  /** The message states (message-states.ts): a send's messages, one account and status, in its transaction. */
+  placed(firstId: number, lastId: number, accountId: number, status: MessageStatus): void;
 }
 
 export class Accept {
@@ -232,6 +234,7 @@ export class Accept {
         this.localIds.record(command.accountId, pairs);
       }
       this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
+      if (plan.accepted > 0) this.deps.placed(firstId, firstId + plan.accepted - 1, command.accountId, status);
       if (plan.accepted > 0)
         this.deps.counted(
           {

@@ -2,7 +2,7 @@
 // after random sends (shared and own texts, now and scheduled, several lines and origins), the
 // simulator's moves and refunds, cancels, opt-out blocks, a restore, and the migration that counts
 // an older workspace's messages.
-import { KEPT_SLOTS, expectCountsEqualScan } from '../../../test/helpers/counts';
+import { KEPT_SLOTS, expectAggregatesEqualScan } from '../../../test/helpers/counts';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
@@ -117,11 +117,11 @@ describe('message counts', () => {
               const first = sent[step.pick % sent.length]!;
               core.messaging.lifecycle.cancel(account.id, [first, first + 1, first + 2]);
             } else if (step.kind === 'optout') core.optouts.add(account.id, ['0912' + String(step.n).padStart(7, '0')]);
-            expectCountsEqualScan(core.db);
+            expectAggregatesEqualScan(core.db);
           }
           clock.advance(3_600_000);
           await core.scheduler.drain();
-          expectCountsEqualScan(core.db);
+          expectAggregatesEqualScan(core.db);
           // The dashboard reads the aggregates: its week and each of today's hours (Tehran's) equal a scan.
           const stats = core.messaging.dashboard.stats({ account_id: account.id, utc_offset_minutes: 210 });
           expect(stats.week.total).toBe(
@@ -173,7 +173,7 @@ describe('message counts', () => {
     });
     await restoreBackup(core, backup.path);
     expect(core.db.prepare(KEPT_SLOTS).all()).toEqual(before);
-    expectCountsEqualScan(core.db);
+    expectAggregatesEqualScan(core.db);
     await core.close();
     cores.splice(cores.indexOf(core), 1);
 
@@ -197,14 +197,14 @@ describe('message counts', () => {
     cores.push(reopened);
     expect(reopened.db.prepare('SELECT COUNT(*) AS n FROM message_counts').get()).toEqual({ n: expect.any(Number) });
     expect((reopened.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(250);
-    expectCountsEqualScan(reopened.db);
+    expectAggregatesEqualScan(reopened.db);
     // And the rebuild statements give the same rows again.
     const kept = reopened.db.prepare(KEPT_SLOTS).all();
     reopened.db.exec(REBUILD_MESSAGE_COUNTS);
     expect(reopened.db.prepare(KEPT_SLOTS).all()).toEqual(kept);
   });
 
-  it('forget the messages retention removes, a slot split or whole', () => {
+  it('forget the messages retention removes, a slot split or whole (the states too)', () => {
     const { core, clock, account } = makeCore();
     for (let i = 0; i < 3; i++) {
       core.messaging.accept.accept({
@@ -223,9 +223,10 @@ describe('message counts', () => {
     ).id;
     core.db.transaction(() => {
       core.messaging.counts.forgetMessages(1, last - 1);
+      core.messaging.states.forget(1, last - 1);
       core.db.prepare('DELETE FROM messages WHERE id < ?').run(last);
     })();
     expect((core.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(3);
-    expectCountsEqualScan(core.db);
+    expectAggregatesEqualScan(core.db);
   });
 });

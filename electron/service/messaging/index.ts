@@ -11,6 +11,7 @@ import type { Settings } from '../settings/settings';
 import type { Scheduler } from '../jobs/scheduler';
 import { Accept } from './accept';
 import { MessageCounts } from './counts';
+import { MessageStates } from './message-states';
 import { ReceiverIndex } from './receivers';
 import { SendTextIndex } from './send-texts';
 import { Lifecycle, type StatusChange } from './lifecycle';
@@ -57,6 +58,8 @@ export interface Messaging {
   outbox: Outbox;
   /** The messages counted per account, slot, status, sender and origin (migration 0017). */
   counts: MessageCounts;
+  /** Each message's status and account, two bytes per message (migration 0023), for lookups by id. */
+  states: MessageStates;
   /** Receiver searches without a scan (migration 0019); its worker indexes off the send path. */
   receivers: ReceiverIndex;
   sendTexts: SendTextIndex;
@@ -65,12 +68,14 @@ export interface Messaging {
 export function createMessaging(deps: MessagingDeps): Messaging {
   const { db, clock, settings, scheduler } = deps;
   const counts = new MessageCounts(db);
+  const states = new MessageStates(db);
   const lifecycle = new Lifecycle(
     db,
     clock,
     deps.credit,
     settings,
     counts,
+    states,
     (accountId, phone) => deps.optouts.has(accountId, phone),
     deps.onStatusChanges,
     deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports, deps.recordReplies)),
@@ -81,6 +86,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: () => scheduler.poke(),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
+    placed: (firstId, lastId, accountId, status) => states.placed(firstId, lastId, accountId, status),
   });
   scheduler.register({
     name: 'lifecycle',
@@ -96,11 +102,12 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     accept,
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
-    statusLookup: new StatusLookup(db),
+    statusLookup: new StatusLookup(db, states),
     queries: new MessageQueries(db, deps.readers, receivers, sendTexts),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
     counts,
+    states,
     receivers,
     sendTexts,
   };

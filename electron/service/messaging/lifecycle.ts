@@ -13,6 +13,7 @@ import type { Settings } from '../settings/settings';
 import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
 import { DueRanges, DueRuns } from './due-ranges';
 import type { MessageCounts } from './counts';
+import type { MessageStates } from './message-states';
 import type { Carrier, CarrierFactory, CarrierReports, Handover, Outcome } from './carriers/carrier';
 
 export interface StatusChange {
@@ -57,6 +58,8 @@ export class Lifecycle implements CarrierReports {
     private readonly settings: Settings,
     /** The aggregates every move updates in its own transaction. */
     private readonly counts: MessageCounts,
+    /** Each message's status for lookups by id, written with the aggregates. */
+    private readonly states: MessageStates,
     /** Whether a receiver is on the account's opt-out list (the contacts domain's). */
     private readonly isOptedOut: (accountId: number, phone: string) => boolean,
     /** Told after each committed batch of moves (pushes to the UI). */
@@ -202,9 +205,9 @@ export class Lifecycle implements CarrierReports {
     return changes;
   }
 
-  /** One transaction of moves, the aggregates they change written at its end. */
+  /** One transaction of moves, the aggregates and states they change written at its end. */
   private moves<T>(work: () => T): T {
-    return this.db.transaction(() => this.counts.batch(work))();
+    return this.db.transaction(() => this.states.batch(() => this.counts.batch(work)))();
   }
 
   /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */
@@ -218,6 +221,7 @@ export class Lifecycle implements CarrierReports {
     if (changed === 0) return false;
     const refunded = move.refund && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
     this.counts.moved(row, row.cost_rials, to, refunded ? row.cost_rials : 0);
+    this.states.moved(row.id, row.account_id, to);
     row.status = to;
     return true;
   }

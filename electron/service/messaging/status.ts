@@ -4,6 +4,7 @@
 import type { Db } from '../db/database';
 import { MessageStatus, messageStatusText, type MessageStatus as Status } from '../../../shared/status';
 import type { StatusEntry } from '../../../shared/api';
+import type { MessageStates } from './message-states';
 
 /** A status read by the caller's own id (version 1's sms/statuslocalmessageid). */
 export interface LocalStatusEntry {
@@ -15,16 +16,13 @@ export interface LocalStatusEntry {
 }
 
 export class StatusLookup {
-  private readonly statusesStmt;
   private readonly byLocalIdStmt;
 
-  constructor(db: Db) {
-    // The ids go in as one JSON array: one prepared statement for any number of them. Each id is
-    // one primary-key lookup; the account is checked on the row found (+: never by walking the
-    // account's index, which the planner would otherwise pick and scan the account's messages).
-    this.statusesStmt = db.prepare<[number, string], { id: number; status: number }>(
-      'SELECT id, status FROM messages WHERE +account_id = ? AND id IN (SELECT value FROM json_each(?))',
-    );
+  constructor(
+    db: Db,
+    /** Each message's status and account, compact (message-states.ts): what a lookup by id reads. */
+    private readonly states: MessageStates,
+  ) {
     this.byLocalIdStmt = db.prepare<[number, string], { local_id: string; id: number; status: number }>(
       `SELECT l.local_id, m.id, m.status FROM local_ids l JOIN messages m ON m.id = l.message_id
        WHERE l.account_id = ? AND m.account_id = l.account_id AND l.local_id IN (SELECT value FROM json_each(?))`,
@@ -44,8 +42,7 @@ export class StatusLookup {
 
   lookup(accountId: number, messageids: readonly number[]): StatusEntry[] {
     const wanted = messageids.filter((id) => Number.isSafeInteger(id) && id > 0);
-    const found = new Map<number, number>();
-    for (const row of this.statusesStmt.all(accountId, JSON.stringify(wanted))) found.set(row.id, row.status);
+    const found = this.states.lookup(accountId, wanted);
     return messageids.map((messageid) => {
       const status = (found.get(messageid) ?? MessageStatus.UnknownId) as Status;
       return { messageid, status, statustext: messageStatusText[status] };

@@ -208,6 +208,7 @@ async function restoreNow(
     // has keys sealed with that one's secret, which are revoked and counted in the result.
     keys = core.accounts.adoptKeyHashes('revoke');
     core.settings.reload();
+    core.messaging.states.reset();
     // Imports the restored database holds without a job get one; every job type goes on.
     core.imports.recover();
     core.jobs.resume();

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expectCountsEqualScan } from '../../../test/helpers/counts';
+import { expectAggregatesEqualScan } from '../../../test/helpers/counts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
@@ -177,7 +177,7 @@ describe('retention', () => {
     // Their local ids and sends left the workspace with them.
     expect(all(t.core.db, 'SELECT * FROM local_ids WHERE message_id NOT IN (SELECT id FROM messages)')).toEqual([]);
     expect(all(t.core.db, 'SELECT id FROM sends WHERE id NOT IN (SELECT send_id FROM messages)')).toEqual([]);
-    expectCountsEqualScan(t.core.db);
+    expectAggregatesEqualScan(t.core.db);
     // The money's history stays whole.
     expect(
       t.core.db.prepare('SELECT SUM(amount_rials) AS sum FROM credit_ledger WHERE account_id = ?').get(t.account),
@@ -208,7 +208,7 @@ describe('retention', () => {
     };
     expect(left.n).toBe(total.n - preview.messages);
     expect(left.first).toBeGreaterThanOrEqual(cutoff);
-    expectCountsEqualScan(t.core.db);
+    expectAggregatesEqualScan(t.core.db);
     expect((await t.core.housekeeping.size()).messages).toBe(left.n);
     // The send-text index keeps a document for each block with sends left, and no other.
     expect(blocksLeft().length).toBeLessThan(blocksBefore.length);
@@ -232,7 +232,7 @@ describe('retention', () => {
     expect(state.run).toMatchObject({ held: 5, removed: preview.messages });
     expect(preview.first_at).toBeGreaterThan(early);
     expect(archived(t.dataDir).messages.every((m) => m.created_at !== early)).toBe(true);
-    expectCountsEqualScan(t.core.db);
+    expectAggregatesEqualScan(t.core.db);
   });
 
   it('resumes after the core is closed halfway through a run, losing and repeating nothing', async () => {
@@ -261,7 +261,7 @@ describe('retention', () => {
     expect(state.run).toMatchObject({ state: 'done', removed: removed.length });
     expect(after.every((m) => (m.created_at as number) >= cutoff)).toBe(true);
     expect(archived(again.dataDir).messages).toEqual(removed);
-    expectCountsEqualScan(again.core.db);
+    expectAggregatesEqualScan(again.core.db);
   });
 
   it('applies a confirmed setting again each day at a quiet time, and a changed one only once confirmed', async () => {
@@ -280,7 +280,7 @@ describe('retention', () => {
     expect(second.state).toBe('done');
     expect(second.removed).toBeGreaterThan(0);
     expect(t.core.db.prepare('SELECT COUNT(*) FROM messages WHERE created_at < ?').pluck().get(second.cutoff)).toBe(0);
-    expectCountsEqualScan(t.core.db);
+    expectAggregatesEqualScan(t.core.db);
 
     // Another setting is not applied by itself: it needs its own confirmation.
     expect(t.core.housekeeping.setRetention(1, 'archive')).toMatchObject({ months: 1, automatic: false });
@@ -355,7 +355,7 @@ describe('retention', () => {
       all(t.core.db, 'SELECT s.id FROM campaign_batches b JOIN sends s ON s.id = b.send_id').length,
     ).toBeGreaterThan(0);
     expect(archived(t.dataDir).messages.map((m) => m.receptor)).toEqual(['09120000001', '09120000002', '09120000003']);
-    expectCountsEqualScan(t.core.db);
+    expectAggregatesEqualScan(t.core.db);
   });
 });
 

@@ -40,6 +40,8 @@ export interface HousekeepingOptions {
   counts: { forgetMessages(firstId: number, lastId: number): void };
   /** The receiver index (messaging/receivers.ts). */
   receivers: { forget(firstId: number, lastId: number): void };
+  /** The message states (messaging/message-states.ts). */
+  states: { forget(firstId: number, lastId: number): void };
   /** The send-text index (messaging/send-texts.ts). */
   sendTexts: { forgetSends(ids: readonly number[]): void };
   /** The lifecycle and its carrier: upkeep waits while their next due work is near. */
@@ -62,6 +64,7 @@ export class Housekeeping {
       dataDir: options.dataDir,
       counts: options.counts,
       receivers: options.receivers,
+      states: options.states,
       sendTexts: options.sendTexts,
       onRemoved: () => this.maintenance.afterRemoval(),
     });

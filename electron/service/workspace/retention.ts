@@ -74,6 +74,8 @@ export interface RetentionOptions {
   counts: { forgetMessages(firstId: number, lastId: number): void };
   /** The receiver index (messaging/receivers.ts): forgets the removed ids in the same transaction. */
   receivers: { forget(firstId: number, lastId: number): void };
+  /** The message states (messaging/message-states.ts): forgets the removed ids in the same transaction. */
+  states: { forget(firstId: number, lastId: number): void };
   /** The send-text index (messaging/send-texts.ts): forgets the removed sends' texts in the same transaction. */
   sendTexts: { forgetSends(ids: readonly number[]): void };
   /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
@@ -408,6 +410,7 @@ export class Retention {
         this.stmt.deleteLocalIds.run(first.id, last);
         this.options.counts.forgetMessages(first.id, last);
         this.options.receivers.forget(first.id, last);
+        this.options.states.forget(first.id, last);
         const removed = this.stmt.deleteMessages.run(first.id, last).changes;
         // (A send a campaign batch names, or with messages left, stays.)
         const gone = sends.filter((id) => this.stmt.deleteSend.run({ id }).changes > 0);

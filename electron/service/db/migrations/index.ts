@@ -21,6 +21,7 @@ import receiverIndex from './0019-receiver-index';
 import frozenOutcomes from './0020-frozen-outcomes';
 import sendTextIndex from './0021-send-text-index';
 import textTallies from './0022-text-tallies';
+import messageStates from './0023-message-states';
 
 export interface Migration {
   name: string;
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   { name: '0020-frozen-outcomes', sql: frozenOutcomes },
   { name: '0021-send-text-index', sql: sendTextIndex },
   { name: '0022-text-tallies', sql: textTallies },
+  { name: '0023-message-states', sql: messageStates },
 ];

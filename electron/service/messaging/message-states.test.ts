@@ -1,0 +1,143 @@
+// The message states (message-states.ts, migration 0023) answer every status lookup exactly as the
+// messages themselves do: across row boundaries (2,000 ids), after moves, cancels, retention and a
+// restore (nothing stale kept in memory), and for accounts whose id does not fit the account byte.
+import { expectStatesEqualScan } from '../../../test/helpers/counts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../core';
+import { ManualClock } from '../clock';
+import { applySeed } from '../seed';
+import { tempDir, testSeed } from '../../../test/helpers/server';
+import { createBackup, restoreBackup } from '../workspace/backup';
+import { MessageStatus } from '../../../shared/lifecycle';
+import { MessageStates, STATES_CHUNK } from './message-states';
+
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+/** A core with acme and other; `firstAccountId` moves their ids (300: outside the account byte). */
+function makeCore(firstAccountId?: number) {
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 7, 0));
+  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
+  cores.push(core);
+  if (firstAccountId !== undefined)
+    core.db
+      .prepare("INSERT INTO accounts (id, name, active, created_at) VALUES (?, 'placeholder', 0, 0)")
+      .run(firstAccountId - 1);
+  applySeed(core, testSeed());
+  const acme = core.accounts.findByName('acme')!;
+  const other = core.accounts.findByName('other')!;
+  core.credit.adjust(acme.id, 10_000_000_000, 'test');
+  core.credit.adjust(other.id, 10_000_000_000, 'test');
+  return { core, clock, acme, other };
+}
+
+function send(core: Core, accountId: number, sender: string, n: number, from: number, dueAt?: number): number {
+  return core.messaging.accept.accept({
+    accountId,
+    origin: 'api-v2',
+    sender,
+    text: 'Your order has shipped',
+    receivers: Array.from({ length: n }, (_, i) => '0912' + String(from + i).padStart(7, '0')),
+    rule: 'strict',
+    dueAt,
+  }).firstMessageId;
+}
+
+/** What a lookup must answer: the account's messages among the ids, read from their rows. */
+function scanned(core: Core, accountId: number, ids: number[]): Map<number, number> {
+  const rows = core.db
+    .prepare('SELECT id, status FROM messages WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .all(accountId, JSON.stringify(ids)) as Array<{ id: number; status: number }>;
+  return new Map(rows.map((r) => [r.id, r.status]));
+}
+
+function expectLookupsEqualScan(core: Core, accountIds: number[], ids: number[]): void {
+  // The core's (every row in memory once read) and one that keeps only the first row in memory.
+  const small = new MessageStates(core.db, 1);
+  for (const accountId of accountIds) {
+    expect(core.messaging.states.lookup(accountId, ids)).toEqual(scanned(core, accountId, ids));
+    expect(small.lookup(accountId, ids)).toEqual(scanned(core, accountId, ids));
+  }
+  expectStatesEqualScan(core.db);
+}
+
+/** Every id up to a little past the last message, with the rows' edges and ids no message has. */
+function everyId(core: Core): number[] {
+  const last = (core.db.prepare('SELECT MAX(id) AS id FROM messages').get() as { id: number }).id;
+  return [...Array.from({ length: last + 50 }, (_, i) => i + 1), STATES_CHUNK * 40, 2 ** 40];
+}
+
+describe('message states', () => {
+  for (const firstAccountId of [undefined, 300])
+    it(`answer lookups as the messages do across rows, after moves and cancels (accounts ${firstAccountId ?? 'from 1'})`, async () => {
+      const { core, clock, acme, other } = makeCore(firstAccountId);
+      const first = send(core, acme.id, '30001111', 4_500, 0);
+      expect(first).toBe(1);
+      send(core, other.id, '30009999', 30, 0);
+      // Scheduled for later: 2 while the rest move on.
+      send(core, acme.id, '30001111', 40, 5_000, clock.now() + 3_600_000);
+      expectLookupsEqualScan(core, [acme.id, other.id], everyId(core));
+
+      // Lookups keep the rows they read; the moves below must not be answered from them.
+      const edges = [1, 1999, 2000, 2001, 3999, 4000, 4001, 4500, 4501, 4530, 4531, 4570, 4571];
+      expect(core.messaging.statusLookup.lookup(acme.id, edges).map((e) => e.status)).toEqual([
+        1, 1, 1, 1, 1, 1, 1, 1, 100, 100, 2, 2, 100,
+      ]);
+      core.messaging.lifecycle.cancel(acme.id, [1999, 2000, 4001, 4531, 4530]);
+      expect(core.messaging.statusLookup.lookup(acme.id, [1999, 2000, 4001, 4531, 4530]).map((e) => e.status)).toEqual([
+        13, 13, 13, 13, 100,
+      ]);
+      clock.advance(60_000);
+      await core.scheduler.drain();
+      clock.advance(3_600_000);
+      await core.scheduler.drain();
+      const statuses = core.db.prepare('SELECT COUNT(DISTINCT status) AS n FROM messages').get() as { n: number };
+      expect(statuses.n).toBeGreaterThanOrEqual(4);
+      expectLookupsEqualScan(core, [acme.id, other.id], everyId(core));
+    });
+
+  it('forget what retention removes, and read the restored database after a restore', async () => {
+    const { core, clock, acme } = makeCore();
+    send(core, acme.id, '30001111', 2_500, 0);
+    clock.advance(3_600_000);
+    await core.scheduler.drain();
+    const backup = await createBackup(core);
+    const before = core.messaging.statusLookup.lookup(acme.id, [1, 2000, 2500]);
+    expect(before.map((e) => e.status)).not.toContain(MessageStatus.UnknownId);
+
+    // Removed as retention removes a range: forgotten in the same transaction.
+    core.db.transaction(() => {
+      core.messaging.counts.forgetMessages(1, 2100);
+      core.messaging.states.forget(1, 2100);
+      core.db.prepare('DELETE FROM messages WHERE id BETWEEN 1 AND 2100').run();
+    })();
+    expect(core.messaging.statusLookup.lookup(acme.id, [1, 2000, 2500]).map((e) => e.status)).toEqual([
+      100,
+      100,
+      before[2]!.status,
+    ]);
+    expectLookupsEqualScan(core, [acme.id], everyId(core));
+    expect(core.db.prepare('SELECT chunk FROM message_states').all()).toEqual([{ chunk: 1 }]);
+
+    await restoreBackup(core, backup.path);
+    expect(core.messaging.statusLookup.lookup(acme.id, [1, 2000, 2500])).toEqual(before);
+    expectLookupsEqualScan(core, [acme.id], everyId(core));
+  });
+
+  it('leave nothing behind when the transaction that wrote them rolls back', () => {
+    const { core, acme } = makeCore();
+    send(core, acme.id, '30001111', 10, 0);
+    expect(core.messaging.statusLookup.lookup(acme.id, [10, 11]).map((e) => e.status)).toEqual([1, 100]);
+    // A send refused inside its transaction (after its messages were written) records nothing.
+    expect(() =>
+      core.db.transaction(() => {
+        send(core, acme.id, '30001111', 5, 100);
+        throw new Error('refused');
+      })(),
+    ).toThrow('refused');
+    expect(core.messaging.statusLookup.lookup(acme.id, [10, 11]).map((e) => e.status)).toEqual([1, 100]);
+    expectStatesEqualScan(core.db);
+  });
+});
