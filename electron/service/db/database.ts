@@ -10,8 +10,9 @@ import { nativeBinding } from './native';
 export type Db = Database.Database;
 
 /**
- * Pages read through memory mapping instead of one read() call each: a lookup that lands on
- * scattered pages (10,000 status ids over ten million messages) takes 20 ms instead of 80-500.
+ * Pages read through memory mapping instead of one read() call each: reads that land on scattered
+ * pages of a large file (10,000 message ids spread over ten million messages) take 20 ms instead
+ * of 80-500.
  * SQLite caps it at its build's limit (2 GB); the rest of a larger file is read as before.
  */
 export const MMAP_BYTES = 2_147_418_112;
