@@ -6,6 +6,7 @@
 // a thousand).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
+import { PendingBatch } from './pending-batch';
 
 /** Aggregates are kept per 15 minutes of creation: every time zone's hours and midnights fall on a slot boundary. */
 export const SLOT_MS = 900_000;
@@ -36,7 +37,10 @@ interface Delta {
 
 export class MessageCounts {
   private readonly pending = new Map<string, Delta>();
-  private depth = 0;
+  private readonly batches = new PendingBatch(
+    () => this.flush(),
+    () => this.pending.clear(),
+  );
   private readonly upsertSlot: Statement<
     [number, number, number, string, string, number, number, number],
     { n: number }
@@ -83,22 +87,13 @@ export class MessageCounts {
    * the outermost batch; a batch that throws writes nothing (its transaction rolls back).
    */
   batch<T>(work: () => T): T {
-    if (this.depth === 0) this.pending.clear();
-    this.depth++;
-    try {
-      const result = work();
-      if (this.depth === 1) this.flush();
-      return result;
-    } finally {
-      this.depth--;
-      if (this.depth === 0) this.pending.clear();
-    }
+    return this.batches.run(work);
   }
 
   /** A send's `n` new messages, all of one key, costing `costRials` together. Inside the send's transaction. */
   added(key: CountKey, n: number, costRials: number): void {
     this.record(key, key.status, n, costRials, 0);
-    if (this.depth === 0) this.flush();
+    this.batches.recorded();
   }
 
   /**
@@ -109,7 +104,7 @@ export class MessageCounts {
   moved(key: CountKey, costRials: number, to: number, refunded: number): void {
     this.record(key, key.status, -1, -costRials, 0);
     this.record(key, to, 1, costRials, refunded);
-    if (this.depth === 0) this.flush();
+    this.batches.recorded();
   }
 
   /**
@@ -119,7 +114,7 @@ export class MessageCounts {
   forgetMessages(firstId: number, lastId: number): void {
     for (const group of this.groupsStmt.all(firstId, lastId))
       this.record(group, group.status, -group.n, -group.cost, -group.refunded);
-    if (this.depth === 0) this.flush();
+    this.batches.recorded();
   }
 
   private record(key: CountKey, status: number, n: number, cost: number, refunded: number): void {

@@ -12,6 +12,7 @@
 // a transaction that rolls back leaves nothing stale behind.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
+import { PendingBatch } from './pending-batch';
 
 /** Messages per row: 4,000 bytes of states, one row filling one 4 KB page. */
 export const STATES_CHUNK = 2000;
@@ -36,7 +37,10 @@ export class MessageStates {
   private loaded = new Uint8Array(0);
   /** Moves of the current batch: id -> [account, status]. */
   private readonly pending = new Map<number, [number, number]>();
-  private depth = 0;
+  private readonly batches = new PendingBatch(
+    () => this.flush(),
+    () => this.pending.clear(),
+  );
   private readonly rowStmt: Statement<[number], { states: Buffer }>;
   private readonly rowsStmt: Statement<[string], { chunk: number; states: Buffer }>;
   private readonly writeStmt: Statement<[number, Buffer]>;
@@ -112,22 +116,13 @@ export class MessageStates {
    * the outermost batch, once per row; a batch that throws writes nothing.
    */
   batch<T>(work: () => T): T {
-    if (this.depth === 0) this.pending.clear();
-    this.depth++;
-    try {
-      const result = work();
-      if (this.depth === 1) this.flush();
-      return result;
-    } finally {
-      this.depth--;
-      if (this.depth === 0) this.pending.clear();
-    }
+    return this.batches.run(work);
   }
 
   /** A message moved to `status`. Inside a batch (or written at once). */
   moved(id: number, accountId: number, status: number): void {
     this.pending.set(id, [accountByte(accountId), status + 1]);
-    if (this.depth === 0) this.flush();
+    this.batches.recorded();
   }
 
   /** Forgets messages firstId..lastId before they are removed (retention). Inside the removal's transaction. */
