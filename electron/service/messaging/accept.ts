@@ -234,8 +234,8 @@ export class Accept {
         this.localIds.record(command.accountId, pairs);
       }
       this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
-      if (plan.accepted > 0) this.deps.placed(firstId, firstId + plan.accepted - 1, command.accountId, status);
-      if (plan.accepted > 0)
+      if (plan.accepted > 0) {
+        this.deps.placed(firstId, firstId + plan.accepted - 1, command.accountId, status);
         this.deps.counted(
           {
             account_id: command.accountId,
@@ -247,6 +247,7 @@ export class Accept {
           plan.accepted,
           plan.totalRials,
         );
+      }
       return { sendId, firstId };
     })();
     this.deps.onAccepted();

@@ -31,6 +31,16 @@ function accountByte(accountId: number): number {
   return accountId >= 1 && accountId < OTHER_ACCOUNT ? accountId : OTHER_ACCOUNT;
 }
 
+/** The rows ids firstId..lastId fall in, each with the first and last of them as offsets in its row. */
+function* rowsOf(firstId: number, lastId: number): Generator<{ chunk: number; from: number; to: number }> {
+  for (let chunk = Math.floor(firstId / STATES_CHUNK); chunk * STATES_CHUNK <= lastId; chunk++)
+    yield {
+      chunk,
+      from: Math.max(firstId, chunk * STATES_CHUNK) % STATES_CHUNK,
+      to: Math.min(lastId, chunk * STATES_CHUNK + STATES_CHUNK - 1) % STATES_CHUNK,
+    };
+}
+
 export class MessageStates {
   /** The states of ids below cached.length / 2, valid for the rows marked in `loaded`. */
   private cached = new Uint8Array(0);
@@ -99,16 +109,13 @@ export class MessageStates {
   /** A send's messages firstId..lastId, all of one account and status. Inside its transaction. */
   placed(firstId: number, lastId: number, accountId: number, status: number): void {
     const account = accountByte(accountId);
-    for (let chunk = Math.floor(firstId / STATES_CHUNK); chunk * STATES_CHUNK <= lastId; chunk++) {
-      const from = Math.max(firstId, chunk * STATES_CHUNK) % STATES_CHUNK;
-      const to = Math.min(lastId, chunk * STATES_CHUNK + STATES_CHUNK - 1) % STATES_CHUNK;
+    for (const { chunk, from, to } of rowsOf(firstId, lastId))
       this.edit(chunk, to, (states) => {
         for (let at = from * 2; at <= to * 2; at += 2) {
           states[at] = status + 1;
           states[at + 1] = account;
         }
       });
-    }
   }
 
   /**
@@ -127,12 +134,9 @@ export class MessageStates {
 
   /** Forgets messages firstId..lastId before they are removed (retention). Inside the removal's transaction. */
   forget(firstId: number, lastId: number): void {
-    for (let chunk = Math.floor(firstId / STATES_CHUNK); chunk * STATES_CHUNK <= lastId; chunk++) {
-      const states = this.rowStmt.get(chunk)?.states;
-      if (!states) continue;
-      const from = Math.max(firstId, chunk * STATES_CHUNK) % STATES_CHUNK;
-      const to = Math.min(lastId, chunk * STATES_CHUNK + STATES_CHUNK - 1) % STATES_CHUNK;
-      this.edit(chunk, 0, (copy) => copy.fill(0, from * 2, Math.min(copy.length, to * 2 + 2)));
+    for (const { chunk, from, to } of rowsOf(firstId, lastId)) {
+      const stored = this.rowStmt.get(chunk)?.states;
+      if (stored) this.edit(chunk, 0, (copy) => copy.fill(0, from * 2, Math.min(copy.length, to * 2 + 2)), stored);
     }
   }
 
@@ -162,11 +166,16 @@ export class MessageStates {
   }
 
   /**
-   * Rewrites one row: `change` edits a copy at least long enough for offset `upto`; the row ends at
-   * its last message (none: no row), as the migration's fill makes it.
+   * Rewrites one row (`stored`: as read, when the caller has read it): `change` edits a copy at
+   * least long enough for offset `upto`; the row ends at its last message (none: no row), as the
+   * migration's fill makes it.
    */
-  private edit(chunk: number, upto: number, change: (states: Buffer) => void): void {
-    const stored = this.rowStmt.get(chunk)?.states ?? NO_STATES;
+  private edit(
+    chunk: number,
+    upto: number,
+    change: (states: Buffer) => void,
+    stored = this.rowStmt.get(chunk)?.states ?? NO_STATES,
+  ): void {
     const states = Buffer.alloc(Math.max(stored.length, upto * 2 + 2));
     stored.copy(states);
     change(states);
