@@ -20,8 +20,8 @@
 // - the credit ledger as the core writes it: a 'send' row per send, a 'refund' row per refunded
 //   message (13, at its final time), monthly top-ups, the balance equal to the ledger's sum;
 // - the message aggregates rebuilt by migration 0017's own statements, the message states filled
-//   by 0023's, and the receiver index (0019) and the send-text index (0021) filled by their own
-//   indexAll.
+//   by 0023's, the send tallies kept by 0024's triggers as the sends go in, and the receiver index
+//   (0019) and the send-text index (0021) filled by their own indexAll.
 // The folder's scale-workspace.json records the facts a benchmark asks by (ids, words, the build's
 // now) and the migrations it was built with: edit an applied migration and the workspace is stale.
 // Busier daytime hours (Tehran time), quieter Fridays, and a business that grows over the year.

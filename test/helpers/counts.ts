@@ -1,5 +1,6 @@
-// The maintained message counts (messaging/counts.ts) and message states (message-states.ts)
-// against full scans of the messages: what the counts and housekeeping tests compare after every step.
+// The maintained message counts (messaging/counts.ts), message states (message-states.ts) and send
+// tallies (migration 0024) against full scans of the messages and sends: what the counts and
+// housekeeping tests compare after every step.
 import { expect } from 'vitest';
 import type { Db } from '../../electron/service/db/database';
 import { STATES_FILL } from '../../electron/service/db/migrations/0023-message-states';
@@ -18,10 +19,15 @@ const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, r
 
 const STATES = 'SELECT chunk, hex(states) AS states FROM message_states ORDER BY chunk';
 
+const SCAN_SEND_TALLIES = `SELECT account_id, count(*) AS sends FROM sends WHERE origin <> 'campaign'
+  GROUP BY account_id ORDER BY account_id`;
+const KEPT_SEND_TALLIES = 'SELECT account_id, sends FROM send_tallies ORDER BY account_id';
+
 export function expectAggregatesEqualScan(db: Db): void {
   expect(db.prepare(KEPT_SLOTS).all()).toEqual(db.prepare(SCAN_SLOTS).all());
   expect(db.prepare(KEPT_TOTALS).all()).toEqual(db.prepare(SCAN_TOTALS).all());
   expectStatesEqualScan(db);
+  expect(db.prepare(KEPT_SEND_TALLIES).all()).toEqual(db.prepare(SCAN_SEND_TALLIES).all());
 }
 
 export function expectStatesEqualScan(db: Db): void {

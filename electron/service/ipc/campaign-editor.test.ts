@@ -303,6 +303,9 @@ it('lists direct sends and campaign executions as rows, and filters messages by 
   await core.jobs.waitForIdle();
   const { rows, total } = await ok('sends:list', { account_id: account });
   expect(total).toBe(2);
+  // The total counts the direct send and the execution, not the execution's batch send.
+  expect((await ok('sends:list', {})).total).toBe(2);
+  expect((await ok('sends:list', { account_id: core.accounts.findByName('other')!.id })).total).toBe(0);
   expect(rows.map((r) => [r.kind, r.name, r.messages])).toEqual([
     ['execution', 'Rows', 3],
     ['send', null, 2],

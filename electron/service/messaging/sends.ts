@@ -4,7 +4,7 @@
 // per status over that id range on the (account, status, id) index, without reading the rows. An
 // execution's counts are its report's (the campaigns domain owns them). A year of a busy shop holds
 // millions of sends: a page takes the newest sends by id (ids follow creation) and the executions by
-// time, and merges them; the total is counted on a reader thread.
+// time, and merges them; the total adds the sends' tallies (migration 0024) to the executions.
 import type { Db } from '../db/database';
 import type { ReaderPool } from '../db/readers';
 import { OutcomeCounter } from './outcomes';
@@ -68,24 +68,20 @@ export class Sends {
     const account = filter.account_id === undefined ? '' : 'AND account_id = ?';
     const accountParams = filter.account_id === undefined ? [] : [filter.account_id];
     const wanted = filter.offset + filter.limit;
-    const [total, sends] = await Promise.all([
-      this.deps.readers
-        // Counted on indexes alone: every send less the campaign ones (each recorded with its batch
-        // row, campaigns/execution.ts), plus the executions.
-        .get<{ n: number }>(
-          `SELECT (SELECT count(*) FROM sends WHERE 1 ${account})
-                - (SELECT count(*) FROM campaign_batches b JOIN campaign_executions e ON e.id = b.execution_id
-                   WHERE 1 ${account.replace('account_id', 'e.account_id')})
-                + (SELECT count(*) FROM campaign_executions WHERE 1 ${account}) AS n`,
-          [...accountParams, ...accountParams, ...accountParams],
-        )
-        .then((row) => row!.n),
-      this.deps.readers.all<ListedRow>(
-        `SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE origin <> 'campaign' ${account}
-         ORDER BY id DESC LIMIT ?`,
-        [...accountParams, wanted],
-      ),
-    ]);
+    // The direct sends are tallied per account as they are written (migration 0024); the
+    // executions are few.
+    const total = this.deps.db
+      .prepare<unknown[], number>(
+        `SELECT (SELECT COALESCE(sum(sends), 0) FROM send_tallies WHERE 1 ${account})
+              + (SELECT count(*) FROM campaign_executions WHERE 1 ${account})`,
+      )
+      .pluck()
+      .get(...accountParams, ...accountParams)!;
+    const sends = await this.deps.readers.all<ListedRow>(
+      `SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE origin <> 'campaign' ${account}
+       ORDER BY id DESC LIMIT ?`,
+      [...accountParams, wanted],
+    );
     const executions = this.deps.db
       .prepare<unknown[], ListedRow>(
         `SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at

@@ -22,6 +22,7 @@ import frozenOutcomes from './0020-frozen-outcomes';
 import sendTextIndex from './0021-send-text-index';
 import textTallies from './0022-text-tallies';
 import messageStates from './0023-message-states';
+import sendTallies from './0024-send-tallies';
 
 export interface Migration {
   name: string;
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   { name: '0021-send-text-index', sql: sendTextIndex },
   { name: '0022-text-tallies', sql: textTallies },
   { name: '0023-message-states', sql: messageStates },
+  { name: '0024-send-tallies', sql: sendTallies },
 ];
