@@ -36,7 +36,7 @@ import { Core } from '../../electron/service/core';
 import { applySeed, type Seed } from '../../electron/service/seed';
 import { DEFAULT_PRICING, DEFAULT_SIMULATOR } from '../../electron/service/settings/settings';
 import { REBUILD_MESSAGE_COUNTS } from '../../electron/service/db/migrations/0017-message-counts';
-import { STATES_FILL } from '../../electron/service/db/migrations/0023-message-states';
+import { STATES_FILL } from '../../electron/service/messaging/message-states';
 import { migrations } from '../../electron/service/db/migrations';
 import { systemClock } from '../../electron/service/clock';
 import { mulberry32 } from '../../electron/service/seeded-random';

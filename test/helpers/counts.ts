@@ -3,7 +3,7 @@
 // housekeeping tests compare after every step.
 import { expect } from 'vitest';
 import type { Db } from '../../electron/service/db/database';
-import { STATES_FILL } from '../../electron/service/db/migrations/0023-message-states';
+import { STATES_FILL } from '../../electron/service/messaging/message-states';
 
 const SCAN_SLOTS = `SELECT m.account_id, m.created_at / 900000 AS slot, m.status, s.sender, s.origin, COUNT(*) AS n,
     SUM(m.cost_rials) AS cost_rials,

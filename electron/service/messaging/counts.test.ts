@@ -197,6 +197,12 @@ describe('message counts', () => {
     cores.push(reopened);
     expect(reopened.db.prepare('SELECT COUNT(*) AS n FROM message_counts').get()).toEqual({ n: expect.any(Number) });
     expect((reopened.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(250);
+    // The message states of the messages before the upgrade are filled in the background.
+    expect(reopened.db.prepare('SELECT * FROM message_states_fill').all()).toEqual([
+      { id: 1, next_chunk: 0, end_chunk: 1 },
+    ]);
+    await reopened.scheduler.drain();
+    expect(reopened.db.prepare('SELECT * FROM message_states_fill').all()).toEqual([]);
     expectAggregatesEqualScan(reopened.db);
     // And the rebuild statements give the same rows again.
     const kept = reopened.db.prepare(KEPT_SLOTS).all();

@@ -94,6 +94,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     runDue: () => lifecycle.step() !== null,
   });
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
+  scheduler.register(states.worker);
   const receivers = new ReceiverIndex(db, deps.readers, clock);
   scheduler.register(receivers.worker);
   const sendTexts = new SendTextIndex(db, deps.readers, clock);

@@ -1,6 +1,7 @@
 // The message states (message-states.ts, migration 0023) answer every status lookup exactly as the
 // messages themselves do: across row boundaries (2,000 ids), after moves, cancels, retention and a
-// restore (nothing stale kept in memory), and for accounts whose id does not fit the account byte.
+// restore (nothing stale kept in memory), for accounts whose id does not fit the account byte, and
+// in a workspace upgraded with messages, while the fill worker writes their rows.
 import { expectStatesEqualScan } from '../../../test/helpers/counts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../core';
@@ -9,6 +10,7 @@ import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { createBackup, restoreBackup } from '../workspace/backup';
 import { MessageStatus } from '../../../shared/lifecycle';
+import { STATES_TO_FILL } from '../db/migrations/0023-message-states';
 import { MessageStates, STATES_CHUNK } from './message-states';
 
 const cores: Core[] = [];
@@ -19,7 +21,8 @@ afterEach(async () => {
 /** A core with acme and other; `firstAccountId` moves their ids (300: outside the account byte). */
 function makeCore(firstAccountId?: number) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 7, 0));
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
+  const dataDir = tempDir();
+  const core = new Core({ dataDir, clock, startScheduler: false });
   cores.push(core);
   if (firstAccountId !== undefined)
     core.db
@@ -30,7 +33,7 @@ function makeCore(firstAccountId?: number) {
   const other = core.accounts.findByName('other')!;
   core.credit.adjust(acme.id, 10_000_000_000, 'test');
   core.credit.adjust(other.id, 10_000_000_000, 'test');
-  return { core, clock, acme, other };
+  return { core, clock, dataDir, acme, other };
 }
 
 function send(core: Core, accountId: number, sender: string, n: number, from: number, dueAt?: number): number {
@@ -53,15 +56,19 @@ function scanned(core: Core, accountId: number, ids: number[]): Map<number, numb
   return new Map(rows.map((r) => [r.id, r.status]));
 }
 
-function expectLookupsEqualScan(core: Core, accountIds: number[], ids: number[]): void {
+function expectLookupsEqualScan(core: Core, accountIds: number[], ids: number[], filled = true): void {
   // The core's (every row in memory once read) and one that keeps only the first row in memory.
   const small = new MessageStates(core.db, 1);
   for (const accountId of accountIds) {
     expect(core.messaging.states.lookup(accountId, ids)).toEqual(scanned(core, accountId, ids));
     expect(small.lookup(accountId, ids)).toEqual(scanned(core, accountId, ids));
   }
-  expectStatesEqualScan(core.db);
+  if (filled) expectStatesEqualScan(core.db);
 }
+
+const fillRow = (core: Core) => core.db.prepare('SELECT next_chunk, end_chunk FROM message_states_fill').all();
+const chunks = (core: Core) =>
+  (core.db.prepare('SELECT chunk FROM message_states ORDER BY chunk').pluck().all() as number[]).join(',');
 
 /** Every id up to a little past the last message, with the rows' edges and ids no message has. */
 function everyId(core: Core): number[] {
@@ -124,6 +131,58 @@ describe('message states', () => {
     await restoreBackup(core, backup.path);
     expect(core.messaging.statusLookup.lookup(acme.id, [1, 2000, 2500])).toEqual(before);
     expectLookupsEqualScan(core, [acme.id], everyId(core));
+  });
+
+  it('are filled in the background after an upgrade, lookups reading the messages until then', async () => {
+    const made = makeCore();
+    const { clock, acme, other } = made;
+    // Nine chunks (ids 1-17,070): the worker fills eight per step, so it takes two.
+    send(made.core, acme.id, '30001111', 17_000, 0);
+    send(made.core, other.id, '30009999', 30, 0);
+    send(made.core, acme.id, '30001111', 40, 20_000, clock.now() + 3_600_000);
+    clock.advance(60_000);
+    await made.core.scheduler.drain();
+    // The workspace as migration 0023 leaves one that had these messages: no rows, all to fill.
+    made.core.db.exec(`DELETE FROM message_states; ${STATES_TO_FILL}`);
+    await made.core.close();
+    cores.splice(0);
+    let core = new Core({ dataDir: made.dataDir, clock, startScheduler: false });
+    cores.push(core);
+    expect(fillRow(core)).toEqual([{ next_chunk: 0, end_chunk: 9 }]);
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
+
+    // Moves and sends in chunks not filled yet leave them alone; the lookups read the messages.
+    core.messaging.lifecycle.cancel(acme.id, [17_031, 17_032]);
+    send(core, acme.id, '30001111', 5, 30_000);
+    expect(core.messaging.statusLookup.lookup(acme.id, [17_031, 17_075, 17_076]).map((e) => e.status)).toEqual([
+      13, 1, 100,
+    ]);
+    expect(chunks(core)).toBe('');
+
+    // One step: chunks 0-7, in one transaction; a restart goes on from there.
+    expect(core.messaging.states.worker.runDue()).toBe(true);
+    expect(fillRow(core)).toEqual([{ next_chunk: 8, end_chunk: 9 }]);
+    expect(chunks(core)).toBe('0,1,2,3,4,5,6,7');
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
+    // The filled rows are kept from now on.
+    core.messaging.lifecycle.cancel(acme.id, [17_033]);
+    clock.advance(60_000);
+    await core.messaging.lifecycle.step();
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
+    await core.close();
+    cores.splice(0);
+    core = new Core({ dataDir: made.dataDir, clock, startScheduler: false });
+    cores.push(core);
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
+
+    // The scheduler runs the last step; then every row is as a fill from the messages makes it.
+    await core.scheduler.drain();
+    expect(fillRow(core)).toEqual([]);
+    expect(core.messaging.states.worker.nextDueAt()).toBeNull();
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core));
+    clock.advance(3_600_000);
+    await core.scheduler.drain();
+    expectLookupsEqualScan(core, [acme.id, other.id], everyId(core));
   });
 
   it('leave nothing behind when the transaction that wrote them rolls back', () => {
