@@ -4,17 +4,15 @@
 // read of the page. Triggers keep it in the same statement as every insert and delete of a send
 // (acceptance, retention, an account's removal by cascade), whichever code does it; a send's
 // account and origin never change. An account with no direct send has no row.
-export const SEND_TALLIES_FILL = `
-INSERT INTO send_tallies (account_id, sends)
-SELECT account_id, count(*) FROM sends WHERE origin <> 'campaign' GROUP BY account_id;
-`;
-
 export default `
 CREATE TABLE send_tallies (
   account_id  INTEGER PRIMARY KEY,
   sends       INTEGER NOT NULL
 ) STRICT;
-${SEND_TALLIES_FILL}
+
+INSERT INTO send_tallies (account_id, sends)
+SELECT account_id, count(*) FROM sends WHERE origin <> 'campaign' GROUP BY account_id;
+
 CREATE TRIGGER send_tallies_insert AFTER INSERT ON sends
 WHEN NEW.origin <> 'campaign'
 BEGIN
