@@ -4,7 +4,9 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { AutoDecoder, cellText, detectLayout, guessDelimiter, readXlsx, type RowSink } from './sources';
+import type { FileEncoding } from '../../../shared/contacts';
+import { Readable } from 'node:stream';
+import { AutoDecoder, cellText, detectLayout, guessDelimiter, readXlsx, xmlText, type RowSink } from './sources';
 
 const rows = (...lines: string[][]) => lines.map((cells, i) => ({ row: i + 1, cells }));
 
@@ -33,6 +35,69 @@ describe('AutoDecoder', () => {
     const utf16 = new AutoDecoder();
     expect(utf16.write(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tب', 'utf16le')]))).toBe('a\tب');
     expect(utf16.encoding).toBe('utf-16le');
+  });
+});
+
+describe('a character cut by a chunk boundary', () => {
+  // Persian and Arabic digits, a half-space and an emoji (four bytes in UTF-8, two code units in
+  // UTF-16), long enough that the encoding is settled before the end of the text.
+  const line = 'موبایل,نام\n۰۹۱۲ ۳۴۵ ۶۷۸۹,مشتری‌ شمارهٔ ٠٩١٢ 🙂\n';
+  const text = 'phone,name\n' + line.repeat(120);
+  // What Persian Excel can write in Windows-1256 (no Persian digits, no Persian yeh, no emoji).
+  const legacy = 'phone,name\n' + '09123456789,مشتري‌ شماره 12 گچپژ\n'.repeat(200);
+  const files: Array<[string, Buffer, string, FileEncoding]> = [
+    ['UTF-8', Buffer.from(text), text, 'utf-8'],
+    ['UTF-8 with a BOM', Buffer.from('\ufeff' + text), text, 'utf-8'],
+    ['UTF-16 with a BOM', Buffer.from('\ufeff' + text, 'utf16le'), text, 'utf-16le'],
+    ['Windows-1256', iconv.encode(legacy, 'windows-1256'), legacy, 'windows-1256'],
+  ];
+
+  /** The text of `bytes` cut at `cuts`, as the decoder (auto, or told the encoding) gives it. */
+  function decode(
+    bytes: Buffer,
+    cuts: number[],
+    encoding: FileEncoding | 'auto',
+  ): { text: string; found: string | null } {
+    const decoder = new AutoDecoder(encoding);
+    let text = '';
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      text += decoder.write(bytes.subarray(from, cut));
+      from = cut;
+    }
+    return { text: text + decoder.end(), found: decoder.encoding };
+  }
+
+  it.each(files)('reads %s whole wherever the file is cut, found or told', (_name, bytes, expected, encoding) => {
+    expect(iconv.decode(bytes, encoding === 'windows-1256' ? 'windows-1256' : encoding)).toBe(
+      expected.replace(/^\ufeff/, ''),
+    );
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      // One cut, and a one-byte chunk after it: a BOM or a character in three pieces.
+      for (const cuts of [[cut], [cut, Math.min(cut + 1, bytes.length)]]) {
+        const auto = decode(bytes, cuts, 'auto');
+        if (auto.text !== expected || auto.found !== encoding)
+          expect({ cuts, ...auto }).toEqual({ cuts, text: expected, found: encoding });
+        const told = decode(bytes, cuts, encoding);
+        if (told.text !== expected) expect({ cuts, ...told }).toEqual({ cuts, text: expected, found: encoding });
+      }
+    }
+  });
+
+  it("hands exceljs's XML reader whole characters wherever the inflated part is cut", async () => {
+    const xml = Buffer.from(`<si><t>${'۰۹۱۲۳۴۵۶۷۸۹ مشتری‌ 🙂 '.repeat(8)}</t></si>`);
+    const read = async (chunks: Buffer[]) => {
+      let bytes = 0;
+      let out = '';
+      for await (const part of xmlText(Readable.from(chunks), (n) => (bytes += n))) out += part as string;
+      return { out, bytes };
+    };
+    for (let cut = 0; cut <= xml.length; cut++) {
+      const result = await read([xml.subarray(0, cut), xml.subarray(cut, cut + 1), xml.subarray(cut + 1)]);
+      if (result.out !== xml.toString())
+        expect({ cut, ...result }).toEqual({ cut, out: xml.toString(), bytes: xml.length });
+      expect(result.bytes).toBe(xml.length);
+    }
   });
 });
 

@@ -4,6 +4,7 @@
 // the guesses an import starts from: format, header row, phone column. Runs in the import worker.
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { TextDecoder } from 'node:util';
 import Papa from 'papaparse';
 import type ExcelJS from 'exceljs';
@@ -105,76 +106,118 @@ function looksBinary(bytes: Buffer): boolean {
   return control > bytes.length / 20;
 }
 
+/** Bytes after the first non-ASCII byte that the encoding is settled on, when the file has them. */
+const SETTLE_LOOKAHEAD = 4096;
+
 /**
- * Streaming decoder that settles the encoding on the first byte that is not ASCII: a BOM decides
+ * Streaming decoder that settles the encoding on the first bytes that are not ASCII: a BOM decides
  * at once; otherwise valid UTF-8 means UTF-8 and anything else means Windows-1256 (what Persian
- * Excel writes as "CSV"). Up to that byte both read the same, so nothing decoded earlier changes.
+ * Excel writes as "CSV"). Up to those bytes both read the same, so nothing decoded earlier changes.
+ *
+ * The decision is made on whole characters, wherever the chunks are cut: a BOM cut after its first
+ * byte is waited for, and the decision waits for SETTLE_LOOKAHEAD bytes after the first non-ASCII
+ * one (or the end). Settling on a chunk that ended inside a character would read a Windows-1256
+ * file's lone last byte as the start of a UTF-8 character, and then the rest as broken UTF-8.
  */
 export class AutoDecoder {
-  private utf8: TextDecoder | null = null;
-  private legacy: iconv.DecoderStream | null = null;
-  private first = true;
-  encoding: Encoding | null;
+  private decoder: TextDecoder | iconv.DecoderStream | null = null;
+  /** Bytes not decoded yet because the encoding is not settled (the file's start, or after ASCII). */
+  private held: Buffer = Buffer.alloc(0);
+  private atStart = true;
+  encoding: Encoding | null = null;
 
   constructor(forced: FileEncoding = 'auto') {
-    this.encoding = forced === 'auto' ? null : forced;
-    if (this.encoding === 'utf-8') this.utf8 = new TextDecoder('utf-8');
-    if (this.encoding === 'utf-16le') this.utf8 = new TextDecoder('utf-16le');
-    if (this.encoding === 'windows-1256') this.legacy = iconv.getDecoder('windows-1256');
+    if (forced !== 'auto') this.use(forced);
   }
 
   write(chunk: Buffer): string {
-    if (this.first) {
-      this.first = false;
-      if (this.encoding === null && chunk[0] === 0xff && chunk[1] === 0xfe) {
-        this.encoding = 'utf-16le';
-        this.utf8 = new TextDecoder('utf-16le');
-      } else if (this.encoding === null && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        this.encoding = 'utf-8';
-        this.utf8 = new TextDecoder('utf-8');
-      }
-    }
-    if (this.legacy) return this.legacy.write(chunk);
-    if (this.utf8) {
-      try {
-        return this.utf8.decode(chunk, { stream: true });
-      } catch {
-        // A stray invalid byte after valid UTF-8: keep going with replacement characters.
-        this.utf8 = new TextDecoder('utf-8');
-        return this.utf8.decode(chunk, { stream: true });
-      }
-    }
-    if (!hasHighByte(chunk)) return chunk.toString('latin1');
-    const strict = new TextDecoder('utf-8', { fatal: true });
-    try {
-      const text = strict.decode(chunk, { stream: true });
-      this.encoding = 'utf-8';
-      // The strict decoder keeps a character cut at the chunk's end for the next chunk.
-      this.utf8 = strict;
-      return text;
-    } catch {
-      this.encoding = 'windows-1256';
-      this.legacy = iconv.getDecoder('windows-1256');
-      return this.legacy.write(chunk);
-    }
+    if (this.decoder) return this.decode(chunk, false);
+    this.held = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk;
+    return this.settle(false);
   }
 
   end(): string {
-    if (this.legacy) return this.legacy.end() ?? '';
-    if (this.utf8) {
-      try {
-        return this.utf8.decode();
-      } catch {
-        return '\ufffd';
+    const text = this.decoder ? '' : this.settle(true);
+    return this.decoder ? text + this.decode(Buffer.alloc(0), true) : text;
+  }
+
+  /**
+   * Settles on what has been read so far, as if more were to come (a sample cut from a longer
+   * file): the bytes held are decoded, a character cut at their end is kept.
+   */
+  sample(): string {
+    if (this.decoder || this.held.length === 0) return '';
+    return this.decide(this.held, false);
+  }
+
+  private settle(final: boolean): string {
+    let bytes = this.held;
+    let text = '';
+    if (this.atStart) {
+      if (!final && bytes.length < 3 && isBomPrefix(bytes)) return '';
+      this.atStart = false;
+      if (bytes[0] === 0xff && bytes[1] === 0xfe) this.use('utf-16le');
+      else if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.use('utf-8');
+      if (this.decoder) {
+        this.held = Buffer.alloc(0);
+        return this.decode(bytes, false);
       }
     }
-    return '';
+    const first = bytes.findIndex((b) => b >= 0x80);
+    if (first < 0) {
+      this.held = Buffer.alloc(0);
+      return bytes.toString('latin1');
+    }
+    if (first > 0) {
+      text = bytes.toString('latin1', 0, first);
+      bytes = bytes.subarray(first);
+    }
+    if (!final && bytes.length < SETTLE_LOOKAHEAD) {
+      this.held = bytes;
+      return text;
+    }
+    return text + this.decide(bytes, !final);
+  }
+
+  /** Settles on `bytes` (from the first non-ASCII byte on) and decodes them. */
+  private decide(bytes: Buffer, stream: boolean): string {
+    this.held = Buffer.alloc(0);
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    try {
+      const text = strict.decode(bytes, { stream });
+      // The strict decoder keeps a character cut at the end for the next chunk.
+      this.encoding = 'utf-8';
+      this.decoder = strict;
+      return text;
+    } catch {
+      this.use('windows-1256');
+      return this.decode(bytes, false);
+    }
+  }
+
+  private use(encoding: Encoding): void {
+    this.encoding = encoding;
+    this.decoder = encoding === 'windows-1256' ? iconv.getDecoder('windows-1256') : new TextDecoder(encoding);
+  }
+
+  private decode(chunk: Buffer, final: boolean): string {
+    const decoder = this.decoder!;
+    if (!(decoder instanceof TextDecoder)) return final ? (decoder.end() ?? '') : decoder.write(chunk);
+    try {
+      return decoder.decode(chunk, { stream: !final });
+    } catch {
+      // A stray invalid byte after valid UTF-8: keep going with replacement characters.
+      this.decoder = new TextDecoder('utf-8');
+      return final ? '\ufffd' : this.decode(chunk, false);
+    }
   }
 }
 
-function hasHighByte(chunk: Buffer): boolean {
-  for (let i = 0; i < chunk.length; i++) if (chunk[i]! >= 0x80) return true;
-  return false;
+/** Whether a file's first bytes may still become a BOM (UTF-8's EF BB BF, UTF-16LE's FF FE). */
+function isBomPrefix(bytes: Buffer): boolean {
+  if (bytes.length === 0) return true;
+  if (bytes[0] === 0xff) return bytes.length < 2;
+  return bytes[0] === 0xef && (bytes.length < 2 || bytes[1] === 0xbb);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,8 +245,9 @@ function csvSample(
     fs.closeSync(fd);
   }
   const decoder = new AutoDecoder(encoding);
-  const text = decoder.write(buffer.subarray(0, length));
-  return { text, encoding: decoder.encoding ?? 'utf-8', truncated: length === bytes };
+  const truncated = length === bytes;
+  const text = decoder.write(buffer.subarray(0, length)) + (truncated ? decoder.sample() : decoder.end());
+  return { text, encoding: decoder.encoding ?? 'utf-8', truncated };
 }
 
 export interface RowSink {
@@ -302,6 +346,35 @@ interface WorkbookParts {
   _parseWorksheet(rows: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: AsyncIterable<unknown> }>;
 }
 
+/**
+ * A part of the archive as text, decoded here with the bytes of a character cut at a chunk's end
+ * carried to the next chunk. exceljs's XML reader decodes every chunk it is given on its own, so a
+ * Persian digit or letter (two bytes in UTF-8) that fell across a boundary of the inflated stream
+ * became two U+FFFD: about one number in a thousand of a Persian-digit sheet was then invalid.
+ * Handed text, it decodes nothing. `counted` learns the bytes read, for progress.
+ */
+export function xmlText(source: Readable, counted?: (bytes: number) => void): Readable {
+  const decoder = new StringDecoder('utf8');
+  const text = source.pipe(
+    new Transform({
+      readableObjectMode: true,
+      transform(chunk: Buffer, _encoding, done) {
+        counted?.(chunk.length);
+        const part = decoder.write(chunk);
+        done(null, part.length > 0 ? part : undefined);
+      },
+      flush(done) {
+        const rest = decoder.end();
+        done(null, rest.length > 0 ? rest : undefined);
+      },
+    }),
+  );
+  // pipe() does not pass the source's errors on: a damaged deflate stream would leave the reader
+  // waiting forever.
+  source.once('error', (error) => text.destroy(error));
+  return text;
+}
+
 /** A part's path in the archive from its target in the workbook's relationships. */
 function partPath(target: string): string {
   return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
@@ -343,7 +416,7 @@ export async function readXlsx(
     await reader._parseRels(part('xl/_rels/workbook.xml.rels')!);
     await reader._parseWorkbook(part('xl/workbook.xml')!);
     const strings = part('xl/sharedStrings.xml');
-    if (strings) for await (const _ of reader._parseSharedStrings(strings)) void _;
+    if (strings) for await (const _ of reader._parseSharedStrings(xmlText(strings))) void _;
     else (reader as unknown as { sharedStrings: unknown[] }).sharedStrings = [];
 
     const sheets = (reader.model?.sheets ?? []).filter((sheet) => {
@@ -369,17 +442,7 @@ export async function readXlsx(
     let read = 0;
     const size = Math.max(1, entry.uncompressedSize);
     const source = entry.stream() as unknown as Readable;
-    const stream = source.pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          read += chunk.length;
-          done(null, chunk);
-        },
-      }),
-    );
-    // pipe() does not pass the source's errors on: a damaged deflate stream would leave the sheet
-    // reader waiting forever.
-    source.once('error', (error) => stream.destroy(error));
+    const stream = xmlText(source, (bytes) => (read += bytes));
     const position = () => Math.min(fileBytes, Math.round((fileBytes * read) / size));
     const [event] = reader._parseWorksheet(stream, sheetNo);
     chosen = wanted.name;
