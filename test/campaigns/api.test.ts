@@ -725,7 +725,7 @@ describe('OpenAPI', () => {
     ])
       expect(paths[route], route).toBeDefined();
     const create = paths['/v2/sms/campaigns'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '412', '417']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '412', '414', '417']);
     const multipart = create.requestBody.content['multipart/form-data'].schema;
     const urlencoded = create.requestBody.content['application/x-www-form-urlencoded'].schema;
     for (const field of [

@@ -3,7 +3,7 @@
 // cancel, and the public short links. Thin on purpose: the transport only collects the wire fields
 // into a CampaignForm and every rule is the core's, so the app's own calls and the API agree.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Multipart } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
@@ -11,6 +11,7 @@ import { sendError, sendOk } from '../envelope';
 import { addOpenApiPaths } from '../openapi';
 import { ServiceError } from '../../errors';
 import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../server';
+import { CONTACTS_BODY_LIMIT_BYTES } from './contacts';
 import { envelopeOf } from '../../../../shared/api';
 import { ApiCode } from '../../../../shared/status';
 import {
@@ -96,26 +97,53 @@ function objectFields(body: unknown): Fields {
   return fields;
 }
 
-/** Multipart: every field part, and the first file part named `file` read whole (spec 4.3: no size limit). */
+/**
+ * The campaign's contact file is held in memory and written whole, as a contact upload's body is,
+ * so it has the same bound and the same refusal (414, before the rest is read). Spec 4.3 applies no
+ * limit; an unbounded file would let one request take all the memory there is.
+ */
+export const CAMPAIGN_FILE_LIMIT_BYTES = CONTACTS_BODY_LIMIT_BYTES;
+
+/**
+ * A file part's bytes, refused (414) the moment it passes the parts' fileSize limit. The parser's
+ * own toBuffer notices only once the part ends: it would read (and drop) all the rest first, and a
+ * file that never ends would never be answered.
+ */
+function fileBytes(part: MultipartFile): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    part.file.on('data', (chunk: Buffer) => chunks.push(chunk));
+    part.file.once('end', () => resolve(Buffer.concat(chunks)));
+    part.file.once('error', reject);
+    part.file.once('limit', () => {
+      chunks.length = 0;
+      reject(new ServiceError(ApiCode.TooLarge, 'campaign file over its limit'));
+      // The parser stops reading the request once its part is destroyed.
+      part.file.destroy();
+    });
+  });
+}
+
+/** Multipart: every field part, and the first file part named `file` read whole (at most CAMPAIGN_FILE_LIMIT_BYTES). */
 async function multipartForm(request: FastifyRequest): Promise<CampaignForm> {
   const fields: Fields = new Map();
   let file: CampaignForm['file'] = null;
   const parts: AsyncIterableIterator<Multipart> = request.parts({
-    // Spec 4.3 and 8: the contact file has no size limit; text fields up to the body limit (the
-    // parser's default would silently cut a long template_body at 1 MB).
-    limits: { fileSize: Infinity, fieldSize: BODY_LIMIT_BYTES },
+    // Text fields up to the body limit: the parser's default would silently cut a long
+    // template_body at 1 MB.
+    limits: { fileSize: CAMPAIGN_FILE_LIMIT_BYTES, fieldSize: BODY_LIMIT_BYTES },
   });
   try {
     for await (const part of parts) {
       if (part.type === 'field') add(fields, part.fieldname, part.value);
-      else if (part.fieldname === 'file' && file === null) file = { name: part.filename, bytes: await part.toBuffer() };
+      else if (part.fieldname === 'file' && file === null) file = { name: part.filename, bytes: await fileBytes(part) };
       // Another file part is nobody's business, but it must be read through for the parser to go on.
       else for await (const _chunk of part.file);
     }
   } catch (error) {
     // Like the file upload: the multipart parser reports a malformed body (no boundary, data cut
-    // off) with plain errors that carry no code, the caller's fault (400). Coded errors go on to
-    // the error handler, which knows them.
+    // off) with plain errors that carry no code, the caller's fault (400). Coded errors (a file too
+    // large) go on to the error handler, which knows them.
     if (error instanceof Error && 'code' in error) throw error;
     throw new ServiceError(ApiCode.BadRequest, 'malformed multipart body');
   }
@@ -254,7 +282,10 @@ addOpenApiPaths({
                 file: {
                   type: 'string',
                   format: 'binary',
-                  description: 'Optional contact file, kept as given: no check, no size limit, no error when absent',
+                  description:
+                    'Optional contact file, kept as given: no check of its content, no error when absent. At most ' +
+                    `${CAMPAIGN_FILE_LIMIT_BYTES / (1024 * 1024)} MB (${CAMPAIGN_FILE_LIMIT_BYTES} bytes), the ` +
+                    'contact upload’s limit; a larger file is 414 and nothing is created (spec 4.3 sets no limit).',
                 },
               },
             },
@@ -274,6 +305,9 @@ addOpenApiPaths({
         ),
         ...authErrors,
         '412': error('sender is not a line of the account, or lacks can_send_panel_campaign'),
+        '414': error(
+          `The file part is larger than ${CAMPAIGN_FILE_LIMIT_BYTES / (1024 * 1024)} MB (refused as it arrives)`,
+        ),
         '417': error('send_datetime is not RFC 3339, or names a time that does not exist'),
       },
     },
