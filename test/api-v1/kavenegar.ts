@@ -8,7 +8,16 @@ import { createRequire } from 'node:module';
 
 /** The client's methods the tests call. */
 export type KavenegarMethod =
-  'Send' | 'SendArray' | 'Status' | 'StatusLocalMessageid' | 'Cancel' | 'AccountInfo' | 'VerifyLookup';
+  | 'Send'
+  | 'SendArray'
+  | 'Status'
+  | 'StatusLocalMessageid'
+  | 'Cancel'
+  | 'AccountInfo'
+  | 'VerifyLookup'
+  | 'SelectOutbox'
+  | 'LatestOutbox'
+  | 'CountOutbox';
 
 type Callback = (entries: any, status: number, message: string) => void;
 

@@ -150,7 +150,7 @@ describe('sms/latestoutbox', () => {
 
   it('refuses a pagesize over 500 (414) or under 1 (400), another’s line (412) and 407', async () => {
     expectV1Error(await call('sms/latestoutbox', { pagesize: 501 }), 414);
-    expectV1Error(await call('sms/latestoutbox', { pagesize: 0 }), 400);
+    expectV1Error(await call('sms/latestoutbox', { pagesize: -1 }), 400);
     expectV1Error(await call('sms/latestoutbox', { pagesize: 'ten' }), 400);
     expectV1Error(await call('sms/latestoutbox', { sender: '30009999' }), 412);
     expectV1Error(await call('sms/latestoutbox', {}, { key: OTHER_KEY }), 407);

@@ -103,6 +103,11 @@ interface V1MethodDoc {
 
 const ids500 = 'comma-separated message ids (or the key repeated), at most 500 (414)';
 const date = (what: string) => `${what}, Unix seconds`;
+/** A range's end; 0 is a client's default (Java's countOutbox(startdate) sends enddate=0), as absent. */
+const END_DATE = {
+  name: 'enddate',
+  description: date('end; absent or 0: now; before startdate or more than a day after it: 417'),
+};
 
 /** The methods of version 1, as the previous provider documented them and Chapar implements them. */
 export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
@@ -173,7 +178,7 @@ export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
     summary: 'Sent messages of a period',
     params: [
       { name: 'startdate', required: true, description: date('start') },
-      { name: 'enddate', description: date('end; absent: now; before startdate or more than a day after it: 417') },
+      END_DATE,
       { name: 'sender', description: 'only this line' },
     ],
     answers: 'messages',
@@ -183,7 +188,7 @@ export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
   'sms/latestoutbox': {
     summary: 'The latest sent messages',
     params: [
-      { name: 'pagesize', description: 'how many, at most 500' },
+      { name: 'pagesize', description: 'how many, at most 500 (absent or 0: 500)' },
       { name: 'sender', description: 'only this line (412 when not the account’s)' },
     ],
     answers: 'messages',
@@ -194,8 +199,8 @@ export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
     summary: 'Counts of sent messages and pages, and their cost, in a period',
     params: [
       { name: 'startdate', required: true, description: date('start') },
-      { name: 'enddate', description: date('end; absent: now; before startdate or more than a day after it: 417') },
-      { name: 'status', description: 'only messages in this status' },
+      END_DATE,
+      { name: 'status', description: 'only messages in this status (0, a client’s default, is no filter)' },
     ],
     answers: 'countOutbox',
     errors: [417],
@@ -219,7 +224,7 @@ export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
     summary: 'Count of replies received in a period',
     params: [
       { name: 'startdate', required: true, description: date('start') },
-      { name: 'enddate', description: date('end; absent: now; before startdate or more than a day after it: 417') },
+      END_DATE,
       { name: 'linenumber', description: 'only this line' },
       { name: 'isread', description: '0 or 1' },
     ],
@@ -299,7 +304,7 @@ export function v1Paths(): Record<string, unknown> {
     const description = [
       doc.summary + '.',
       doc.needsConfiguredIp ? 'Needs an IP registered in the allow-list (407 while it is empty).' : '',
-      'Lists: comma-separated, or the key repeated; empty values count as absent.',
+      'Lists: comma-separated, or the key repeated; empty values and the text null count as absent.',
     ]
       .filter(Boolean)
       .join(' ');
@@ -355,7 +360,8 @@ export const V1_DESCRIPTION = [
   'official clients work unchanged: the key in the path (403 unknown, 401 inactive account), the caller’s IP',
   'checked against the account’s allow-list (416, loopback included; 407 for select, selectoutbox and',
   'latestoutbox while the list is empty), GET with a query or POST with a form body (merged; repeated keys',
-  'joined with commas; empty values absent; a trailing slash after .json and absolute-form targets accepted),',
+  'joined with commas; empty values and the text null, what PHP sends for a default, absent; a trailing',
+  'slash after .json and absolute-form targets accepted),',
   'limits of 200 receptors and 500 ids (414), and errors as {"return":{"status","message"},"entries":null}',
   'with the HTTP status equal to return.status.',
 ].join(' ');

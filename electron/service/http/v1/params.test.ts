@@ -27,6 +27,19 @@ describe('V1Params', () => {
     expect(codeOf(() => params.required('sender'))).toBe(400);
   });
 
+  it('takes the text null (JSON’s literal: PHP’s sendarray defaults) for absent, required ones too; nothing else', () => {
+    const params = V1Params.from(
+      { type: 'null' },
+      { localmessageid: 'null', sender: 'NULL', message: '["null", null]', receptor: ['null', '0912'] },
+    );
+    expect(params.string('type')).toBeUndefined();
+    expect(params.members('localmessageid')).toBeUndefined();
+    expect(params.string('sender')).toBe('NULL');
+    expect(params.array('message')).toEqual(['null', '']);
+    expect(params.array('receptor')).toEqual(['null', '0912']);
+    expect(codeOf(() => V1Params.from({}, { message: 'null' }).required('message'))).toBe(400);
+  });
+
   it('reads repeated keys as a list, each maybe a comma list itself, and keeps their texts whole as an array', () => {
     const params = V1Params.from({}, { messageid: ['1', '2,3'], message: ['one, two', 'three'], localid: ['', 'b'] });
     expect(params.ints('messageid')).toEqual([1, 2, 3]);

@@ -1,7 +1,8 @@
 // The parameters of a version 1 call, as that provider's clients send them
 // (reference/kavenegar-v1.md §0): GET query or POST form (or JSON) body, the two merged; a key
 // repeated (Go and Node clients send lists that way) read as a comma list would be; an empty value
-// (`token2=`, `localid=`) the same as an absent one; `date=0` meaning now.
+// (`token2=`, `localid=`) or the text `null` (`type=null`) the same as an absent one; `date=0`
+// meaning now.
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import { toAsciiDigits } from '../../../../shared/digits';
@@ -9,7 +10,7 @@ import { toAsciiDigits } from '../../../../shared/digits';
 type Raw = Record<string, unknown> | null | undefined;
 
 export class V1Params {
-  /** Per lower-cased name, its values in the order they came (query first), empty ones left out. */
+  /** Per lower-cased name, its values in the order they came (query first), absent ones left out. */
   private constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
 
   /** The query and the body of a request, merged: a key in both has both values, query first. */
@@ -27,7 +28,7 @@ export class V1Params {
             ? undefined
             : JSON.stringify(value.map((one) => scalar(one) ?? ''))
           : scalar(value);
-        if (text === undefined || text === '') continue;
+        if (text === undefined || meansAbsent(text)) continue;
         const list = values.get(name);
         if (list) list.push(text);
         else values.set(name, [text]);
@@ -142,6 +143,17 @@ function jsonArray(name: string, value: string): string[] {
   }
   if (!Array.isArray(parsed)) throw new ServiceError(ApiCode.BadRequest, `${name} is not a JSON array`);
   return parsed.map((member) => (member === null || member === undefined ? '' : String(member)));
+}
+
+/**
+ * A value that stands for none. Empty: Node's querystring and .NET send `key=` for a null. The text
+ * `null`: PHP's sendarray sends `json_encode(null)` for the arguments left at their default
+ * (`type=null&localmessageid=null`). Only JSON's own spelling, lowercase, which is what every client
+ * that writes it produces. It holds for every parameter, required ones included: `message=null` is
+ * no text (400), not an SMS reading "null"; a member "null" inside a JSON array is a text as sent.
+ */
+function meansAbsent(text: string): boolean {
+  return text === '' || text === 'null';
 }
 
 function scalar(value: unknown): string | undefined {

@@ -3,16 +3,32 @@
 // mapping of parameters lives here; the limits and ranges are the core's.
 //   startdate absent: 400; not a Unix time: 400; enddate before startdate or a range wider than a
 //   day: 417 (readRange). The Go client's misspelt `endate` is read as `enddate`.
+//   0 where no value can be 0 is a client's default for "not given", and read so: Java's
+//   countOutbox(startdate) sends `enddate=0&status=0`, PHP's CountOutbox `status=0`, Go's
+//   LatestOutbox a zero `pagesize`. (isread=0 is a value: unread.)
 import type { V1Call, V1Methods } from './routes';
+import type { V1Params } from './params';
 import { LATEST_LIMIT, readRange, type TimeRange } from '../../messaging/outbox';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import { unixSeconds } from '../../clock';
 
+/** A number that cannot be 0 (an end time, a page size): 0 is a client's default, no value. */
+function unlessZero(value: number | undefined): number | undefined {
+  return value === 0 ? undefined : value;
+}
+
 function range({ core, params }: V1Call): TimeRange {
   const from = params.time('startdate');
   if (from === undefined) throw new ServiceError(ApiCode.BadRequest, 'startdate is required');
-  return readRange(from, params.time('enddate') ?? params.time('endate'), core.clock.now());
+  const to = unlessZero(params.time('enddate')) ?? unlessZero(params.time('endate'));
+  return readRange(from, to, core.clock.now());
+}
+
+/** countoutbox's status filter: no message has status 0, so a 0 (a client's default) filters nothing. */
+function statusFilter(params: V1Params): number[] | undefined {
+  const statuses = params.ints('status')?.filter((status) => status !== 0);
+  return statuses?.length ? statuses : undefined;
 }
 
 /** A range as the count methods answer it: Unix seconds. */
@@ -45,13 +61,17 @@ export const readMethods: V1Methods = {
   'sms/latestoutbox': {
     needsConfiguredIp: true,
     handler: ({ core, account, params }) =>
-      core.messaging.outbox.latest(account.id, params.int('pagesize') ?? LATEST_LIMIT, params.string('sender')),
+      core.messaging.outbox.latest(
+        account.id,
+        unlessZero(params.int('pagesize')) ?? LATEST_LIMIT,
+        params.string('sender'),
+      ),
   },
 
   'sms/countoutbox': {
     handler: (call) => {
       const span = range(call);
-      const statuses = call.params.ints('status');
+      const statuses = statusFilter(call.params);
       return [{ ...rangeSeconds(span), ...call.core.messaging.outbox.count(call.account.id, span, statuses) }];
     },
   },
