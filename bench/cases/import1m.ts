@@ -3,13 +3,12 @@
 // with checkpoints), each run in a fresh child process so its peak RSS is the import's own. Next
 // to the floor measured in the same run: papaparse's streaming parse of the same file plus a raw
 // prepared insert of the same rows into the same members table, in one transaction.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { openDatabase } from '../../electron/service/db/database';
-import { ROOT } from '../../test/helpers/server';
+import { importInChild } from '../support/import-run';
 import { median, type BenchCase } from '../case';
 
 const ROWS = 1_000_000;
@@ -29,36 +28,6 @@ function writeCsv(file: string): void {
   }
   fs.writeSync(fd, chunk);
   fs.closeSync(fd);
-}
-
-interface ChildResult {
-  ms: number;
-  status: string;
-  valid: number;
-  peakRssMb: number;
-  maxRssMb: number;
-}
-
-function importInChild(dataDir: string, file: string): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'bench/support/import-child.ts'), dataDir, file],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (data) => (out += data));
-    child.stderr!.on('data', (data) => (err += data));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`import child failed (${code}):\n${err}`));
-      resolve(JSON.parse(line) as ChildResult);
-    });
-  });
 }
 
 /** The unavoidable work, done the rawest way: streaming parse + one-transaction prepared insert. */

@@ -22,6 +22,7 @@ process.stdout.write(
     ms,
     status: job.status,
     valid: job.valid,
+    invalid: job.invalid,
     total: job.total,
     peakRssMb: peak / 2 ** 20,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
