@@ -1,7 +1,7 @@
 // The embedded email provider's paths in the OpenAPI document (spec 4.6, reference/
 // email-relay-provider.md): its own key (`Authorization: Bearer <email key>`, not the SMS API's),
 // its bare `{"message"}` errors, and the choices the spec leaves open, with examples.
-import { MAX_RECIPIENTS, RESERVED_HEADERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../email/relay/request';
+import { RESERVED_HEADERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../email/relay/request';
 import { MAX_LIST_LIMIT } from '../email/relay/list';
 import { DEFER_RETRY_MS, PROCESSING_DELAY_MS } from '../email/relay/sandbox';
 import { EMAIL_BODY_LIMIT_BYTES } from './email/routes';
@@ -49,7 +49,7 @@ const sendRequest = {
     recipients: {
       type: 'array',
       minItems: 1,
-      maxItems: MAX_RECIPIENTS,
+      description: `No maximum: as many as fit in the body (${EMAIL_BODY_LIMIT_BYTES / (1024 * 1024)} MB)`,
       items: { type: 'object', required: ['email'], properties: { ...party.properties, substitutions } },
     },
     subject: { type: 'string', minLength: 1, maxLength: 998, description: 'May hold {{ variable }}' },
@@ -162,11 +162,31 @@ const summaryExample = {
 const accountParameter = { name: 'account_id', in: 'path', required: true, schema: { type: 'string' } };
 const messageParameter = { name: 'message_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
+/** Cancel, by DELETE (the contract) or POST (the alias). */
+const cancel = {
+  tags: [TAG],
+  summary: 'Cancel a queued or scheduled message',
+  description: 'DELETE, as in the provider’s published contract and its SDK; POST is taken too.',
+  parameters: [accountParameter, messageParameter],
+  responses: {
+    '200': {
+      description: 'The cancelled message',
+      content: { 'application/json': { schema: message, example: { ...summaryExample, status: 'cancelled' } } },
+    },
+    ...errorResponses({
+      ...AUTH_ERRORS,
+      404: `no message "${MESSAGE_ID}" in this account`,
+      409: `message ${MESSAGE_ID} is delivered: only a queued or scheduled message can be cancelled`,
+    }),
+  },
+};
+
 export const EMAIL_DESCRIPTION = [
   'The email relay of spec 4.6 is embedded: {email_api_url} is this server, under /v2/accounts/{account_id}/messages.',
   'Its keys are the provider’s own (email_accounts of the seed), not the SMS API’s; its errors are a bare',
   '{"message"} (never the envelope). Nothing leaves the machine: the sandbox moves each message to the outcome its',
-  'sandbox_result asks for (an account seeded with sandbox: false behaves the same).',
+  'sandbox_result asks for (an account seeded with sandbox: false behaves the same). A method a path of the',
+  'provider does not take is 405 with an Allow header and the same {"message"}.',
 ].join(' ');
 
 export function emailPaths(): Record<string, unknown> {
@@ -175,7 +195,7 @@ export function emailPaths(): Record<string, unknown> {
     [messages]: {
       post: {
         tags: [TAG],
-        summary: `Send one email per recipient (at most ${MAX_RECIPIENTS} recipients a request)`,
+        summary: 'Send one email per recipient (as many recipients as fit in the body)',
         description: [
           'Each recipient gets its own message with that recipient alone in To; {{ variable }} in the subject and',
           'bodies take the recipient’s substitutions, else the global ones, else nothing. The key is checked before',
@@ -357,21 +377,11 @@ export function emailPaths(): Record<string, unknown> {
       },
     },
     [`${messages}/{message_id}/cancel`]: {
+      delete: cancel,
       post: {
-        tags: [TAG],
-        summary: 'Cancel a queued or scheduled message',
-        parameters: [accountParameter, messageParameter],
-        responses: {
-          '200': {
-            description: 'The cancelled message',
-            content: { 'application/json': { schema: message, example: { ...summaryExample, status: 'cancelled' } } },
-          },
-          ...errorResponses({
-            ...AUTH_ERRORS,
-            404: `no message "${MESSAGE_ID}" in this account`,
-            409: `message ${MESSAGE_ID} is delivered: only a queued or scheduled message can be cancelled`,
-          }),
-        },
+        ...cancel,
+        summary: 'Cancel a queued or scheduled message: POST, kept as an alias of DELETE',
+        description: 'What earlier versions of Chapar took; the same as DELETE in every way.',
       },
     },
   };

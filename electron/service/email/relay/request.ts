@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { normalizeEmail, SANDBOX_RESULTS } from '../../../../shared/email';
 import { parseRfc3339 } from '../../campaigns/form';
 
-/** Recipients in one request. The provider's clients batch 500; more than this is a 400. */
-export const MAX_RECIPIENTS = 1000;
 export const MAX_SUBJECT_LENGTH = 998;
 export const MAX_TAGS = 20;
 export const MAX_TAG_LENGTH = 100;
@@ -81,10 +79,8 @@ export const SendRequestSchema = z
   .object({
     from: Party,
     reply_to: Party.nullish(),
-    recipients: z
-      .array(Recipient)
-      .min(1, { message: 'needs at least one recipient' })
-      .max(MAX_RECIPIENTS, { message: `holds more than ${MAX_RECIPIENTS} recipients; send them in several requests` }),
+    // No maximum, as in the provider's contract: as many as the body's size limit lets in.
+    recipients: z.array(Recipient).min(1, { message: 'needs at least one recipient' }),
     subject: z
       .string()
       .max(MAX_SUBJECT_LENGTH)

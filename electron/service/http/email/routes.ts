@@ -1,18 +1,37 @@
 // The embedded email provider's HTTP API (spec 4.6, reference/email-relay-provider.md): thin, the
 // rules are the relay's (email/relay/). Its own scope with its own error handler, so every refusal
-// here is the provider's bare `{"message": "..."}` (invalid JSON, a body too large, an unexpected
-// error), never the SMS API's envelope. The key is checked on onRequest, before the body is read;
-// so is the Idempotency-Key claim, which is released once the request is answered or aborted.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// here is the provider's bare `{"message": "..."}` (invalid JSON, a body too large, a method the
+// path does not take, an unexpected error), never the SMS API's envelope or plain text. The key is
+// checked on onRequest, before the body is read; so is the Idempotency-Key claim, which is released
+// once the request is answered or aborted.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Core } from '../../core';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import type { IdempotencyClaim, RelayAnswer, RelayOperation } from '../../email/relay/relay';
 
-/** A request of 1,000 recipients with their substitutions is well under 1 MB; the rest is for attachments. */
+/**
+ * The provider's contract sets no maximum of recipients: a request may hold as many as fit in this
+ * (10,000 with a name and a substitution each are about 1 MB; the rest is for attachments).
+ */
 export const EMAIL_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The JSON shape of a send: anything a body within the limit can hold in earnest, so the recipients
+ * are bounded by the body's size alone. A recipient (`{"email":"a@b.io"},`) takes 18 bytes and one
+ * container, a substitution value (`"k":1,`) 6 bytes. The parse stays bounded (the most empty
+ * objects or one-digit values this lets in parse in about 0.2 s; one object of a million distinct
+ * keys in about 2 s), and the work of a send grows with its recipients up to what 10 MB holds.
+ */
+export const EMAIL_JSON_SHAPE = {
+  maxContainers: Math.ceil(EMAIL_BODY_LIMIT_BYTES / 16),
+  maxValues: Math.ceil(EMAIL_BODY_LIMIT_BYTES / 5),
+  maxDepth: 64,
+};
+
 export const MESSAGES_PATH = '/v2/accounts/:account_id/messages';
+const MESSAGE_PATH = `${MESSAGES_PATH}/:message_id`;
+const CANCEL_PATH = `${MESSAGE_PATH}/cancel`;
 
 interface AccountParams {
   account_id: string;
@@ -103,6 +122,7 @@ export async function emailRelayRoutes(app: FastifyInstance, { core }: { core: C
       MESSAGES_PATH,
       {
         bodyLimit: EMAIL_BODY_LIMIT_BYTES,
+        config: { json: EMAIL_JSON_SHAPE },
         onRequest: [authorized('send'), claimKey],
         onResponse: async (request, reply) => release(request, reply.statusCode),
         onRequestAbort: async (request) => release(request),
@@ -119,18 +139,46 @@ export async function emailRelayRoutes(app: FastifyInstance, { core }: { core: C
       return sendAnswer(reply, relay.list(account_id, queryOf(request)));
     });
 
-    provider.get(`${MESSAGES_PATH}/:message_id`, { onRequest: authorized('read') }, async (request, reply) => {
+    provider.get(MESSAGE_PATH, { onRequest: authorized('read') }, async (request, reply) => {
       const { account_id, message_id } = request.params as MessageParams;
       return sendAnswer(reply, await relay.get(account_id, message_id));
     });
 
-    provider.post(
-      `${MESSAGES_PATH}/:message_id/cancel`,
-      { onRequest: authorized('cancel') },
-      async (request, reply) => {
+    // DELETE is the provider's published contract and its SDK's call; POST is what earlier
+    // versions of Chapar took, kept so their callers go on working.
+    provider.route({
+      method: ['DELETE', 'POST'],
+      url: CANCEL_PATH,
+      onRequest: authorized('cancel'),
+      handler: async (request, reply) => {
         const { account_id, message_id } = request.params as MessageParams;
         return sendAnswer(reply, await relay.cancel(account_id, message_id));
       },
-    );
+    });
+
+    for (const path of [MESSAGES_PATH, MESSAGE_PATH, CANCEL_PATH]) refuseOtherMethods(provider, path);
+  });
+}
+
+/**
+ * Every method a path of the provider does not take answers 405 with its `{"message"}` and an
+ * Allow header, as the provider does, before the key or the body is read; the SMS API's own 405
+ * (plain text, server.ts) stays outside this scope.
+ */
+function refuseOtherMethods(provider: FastifyInstance, path: string): void {
+  const methods = provider.supportedMethods;
+  const allowed = methods.filter((method) => provider.hasRoute({ method: method as HTTPMethods, url: path }));
+  const others = methods.filter((method) => !allowed.includes(method));
+  provider.route({
+    method: others as HTTPMethods[],
+    url: path,
+    onRequest: async (request, reply) =>
+      sendAnswer(reply, {
+        status: 405,
+        headers: { allow: allowed.join(', ') },
+        body: { message: `method ${request.method} is not allowed here; allowed: ${allowed.join(', ')}` },
+      }),
+    // Never reached: the answer is given on onRequest.
+    handler: async () => undefined,
   });
 }
