@@ -23,7 +23,7 @@ import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
 import type { Imports, Segments } from '../contacts';
-import type { Segment } from '../../../shared/contacts';
+import { audienceView } from '../contacts/audience-view';
 import type { Messaging } from '../messaging';
 import { ServiceError } from '../errors';
 import { unixSeconds } from '../clock';
@@ -687,14 +687,10 @@ export class Campaigns {
    */
   sendTest(accountId: number, fields: CampaignDraftFields, receptor: string) {
     const template = compileTemplate(fields.template_body, []);
-    const include: Segment[] = [];
-    for (const id of fields.inclusion_segments) {
-      const segment = this.deps.segments.get(accountId, id);
-      if (segment.status === 'ready') include.push(segment);
-    }
-    const exclude = fields.exclusion_segments
-      .map((id) => this.deps.segments.get(accountId, id))
-      .filter((s) => s.status === 'ready');
+    const readable = (ids: number[]) =>
+      ids.flatMap((id) => audienceView(this.db, this.deps.segments.get(accountId, id)) ?? []);
+    const include = readable(fields.inclusion_segments);
+    const exclude = readable(fields.exclusion_segments);
     let first: [string, number, string] | null = null;
     for (const chunk of audienceChunks(this.db, include, exclude, accountId)) {
       const row = chunk.find(([, , , , excluded, optedOut]) => !excluded && !optedOut);

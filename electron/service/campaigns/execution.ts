@@ -1,7 +1,8 @@
 // A campaign execution, run as a persisted job (type 'campaigns.execute') from its send time on:
 //   1. start: RUNNING, the short link base and the segments' columns fixed for this run;
 //   2. freeze: the audience (union of inclusion segments, minus exclusion segments, minus opt-outs,
-//      one row per normalized number) copied into campaign_recipients in chunks of phone ranges;
+//      one row per normalized number; no row of an import not done yet, contacts/audience-view.ts)
+//      copied into campaign_recipients in chunks of phone ranges;
 //   3. reserve: every recipient's text priced, the whole cost held (Credit.reserve); short of it,
 //      the execution ends FAILED with the reason and nothing recorded;
 //   4. record: batches of recipients personalized and accepted through the one acceptance path
@@ -23,6 +24,8 @@ import type { Credit } from '../accounts/credit';
 import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
 import type { Segments } from '../contacts';
+import { audienceView, pendingImports, withoutPendingRows } from '../contacts/audience-view';
+import type { Segment } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { MessageStatus } from '../../../shared/lifecycle';
@@ -219,24 +222,9 @@ export class Executions {
     const campaign = this.store.campaign.get(execution.campaign_id)!;
     const include = JSON.parse(campaign.inclusion_segments) as number[];
     const columns: Record<string, string[]> = {};
-    for (const segmentId of include) {
-      const segment = this.deps.segments.find(campaign.account_id, segmentId);
-      // Still importing: try again shortly (the job's backoff); gone or failed: the run cannot be made.
-      if (segment?.status === 'importing') throw new Error(`segment ${segmentId} is still importing`);
-      if (segment === null || segment.status !== 'ready') {
-        this.fail(execution, `segment ${segmentId} is not available`);
-        throw new Stopped();
-      }
-      columns[segmentId] = segment.columns;
-    }
-    for (const segmentId of JSON.parse(campaign.exclusion_segments) as number[]) {
-      const segment = this.deps.segments.find(campaign.account_id, segmentId);
-      if (segment?.status === 'importing') throw new Error(`segment ${segmentId} is still importing`);
-      if (segment === null || segment.status !== 'ready') {
-        this.fail(execution, `segment ${segmentId} is not available`);
-        throw new Stopped();
-      }
-    }
+    for (const segmentId of include) columns[segmentId] = this.audienceSegment(execution, campaign, segmentId).columns;
+    for (const segmentId of JSON.parse(campaign.exclusion_segments) as number[])
+      this.audienceSegment(execution, campaign, segmentId);
     if (execution.id > MAX_EXECUTION_FOR_LINKS) {
       this.fail(execution, 'too many executions for short link codes');
       throw new Stopped();
@@ -253,41 +241,62 @@ export class Executions {
   }
 
   /**
+   * A segment of the campaign as its audience sees it (audience-view.ts): one rows are being added
+   * to is read as it was before. Still being created by an import: the run tries again shortly (the
+   * job's backoff); gone or failed: the run cannot be made.
+   */
+  private audienceSegment(execution: ExecutionRow, campaign: CampaignRow, segmentId: number): Segment {
+    const segment = this.deps.segments.find(campaign.account_id, segmentId);
+    const view = segment === null ? null : audienceView(this.db, segment);
+    if (view !== null) return view;
+    if (segment?.status === 'importing') throw new Error(`segment ${segmentId} is still importing`);
+    this.fail(execution, `segment ${segmentId} is not available`);
+    throw new Stopped();
+  }
+
+  /**
    * One chunk of the audience: the phones after the cursor up to the FREEZE_CHUNK-th of the
    * inclusion segment that reaches it first (so no segment gives more than a chunk), merged,
    * deduplicated and filtered in one INSERT … SELECT. A number in several inclusion segments takes
-   * its fields from the first of them in the request's order.
+   * its fields from the first of them in the request's order. The rows of imports pending at that
+   * commit are left out (audience-view.ts): a cancel may take them out of their segment again. An
+   * import done between two chunks is in the later ones: its rows are members for good by then.
    */
   private freezeChunk(execution: ExecutionRow, campaign: CampaignRow, pricer: Pricer): void {
     const include = JSON.parse(campaign.inclusion_segments) as number[];
     const exclude = JSON.parse(campaign.exclusion_segments) as number[];
     const after = execution.freeze_after ?? '';
-    let upTo: string | null = null;
-    for (const segmentId of include) {
-      const phone = this.edgeStmt.get(segmentId, after, FREEZE_CHUNK - 1);
-      if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
-    }
-    const inList = include.map(() => '?').join(',');
-    const exList = exclude.map(() => '?').join(',');
-    const rank = `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
-    const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
-      SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
-        chapar_campaign_cost(segment_id, fields, phone) FROM (
-        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank
-        FROM segment_members m
-        WHERE m.segment_id IN (${inList}) AND m.phone > ? ${upTo === null ? '' : 'AND m.phone <= ?'}
-        ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone)` : ''}
-        AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)
-        GROUP BY m.phone
-      )`;
-    const params: unknown[] = [execution.id, execution.frozen, ...include, ...include, after];
-    if (upTo !== null) params.push(upTo);
-    params.push(...exclude, campaign.account_id);
     this.db.transaction(() => {
       if (include.length === 0) {
         this.db.prepare('UPDATE campaign_executions SET audience = 0 WHERE id = ?').run(execution.id);
         return;
       }
+      let upTo: string | null = null;
+      for (const segmentId of include) {
+        const phone = this.edgeStmt.get(segmentId, after, FREEZE_CHUNK - 1);
+        if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
+      }
+      const pending = pendingImports(this.db, [...include, ...exclude]);
+      const member = withoutPendingRows('m', pending);
+      const excluder = withoutPendingRows('e', pending);
+      const inList = include.map(() => '?').join(',');
+      const exList = exclude.map(() => '?').join(',');
+      const rank = `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
+      const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
+        SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
+          chapar_campaign_cost(segment_id, fields, phone) FROM (
+          SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank
+          FROM segment_members m
+          WHERE m.segment_id IN (${inList}) AND m.phone > ? ${upTo === null ? '' : 'AND m.phone <= ?'} ${member.sql}
+          ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone ${excluder.sql})` : ''}
+          AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)
+          GROUP BY m.phone
+        )`;
+      const params: unknown[] = [execution.id, execution.frozen, ...include, ...include, after];
+      if (upTo !== null) params.push(upTo);
+      params.push(...member.params);
+      if (exclude.length) params.push(...exclude, ...excluder.params);
+      params.push(campaign.account_id);
       this.pricing = pricer;
       let added: number;
       try {

@@ -19,6 +19,7 @@ import {
   type SampleKind,
 } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
+import { audienceView, pendingImports, withoutPendingRows, type PendingImport } from '../contacts/audience-view';
 import { compileTemplate, TextBuilder } from './template';
 import { MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH } from './links';
 import { SendPlan } from './plan';
@@ -64,12 +65,12 @@ export async function quoteCampaign(
   ];
   const segments = named.flatMap(({ id, role }) => {
     const segment = deps.segment(id);
-    return segment ? [{ segment, role }] : [];
+    return segment ? [{ segment, role, view: audienceView(deps.db, segment) }] : [];
   });
-  const ready = (role: 'include' | 'exclude') =>
-    segments.filter((s) => s.role === role && s.segment.status === 'ready').map((s) => s.segment);
-  const include = ready('include');
-  const exclude = ready('exclude');
+  const readable = (role: 'include' | 'exclude') =>
+    segments.flatMap((s) => (s.role === role && s.view !== null ? [s.view] : []));
+  const include = readable('include');
+  const exclude = readable('exclude');
 
   const columns: string[] = [];
   for (const segment of include)
@@ -201,12 +202,12 @@ export async function quoteCampaign(
     };
   return {
     audience: {
-      segments: segments.map(({ segment, role }) => ({
+      segments: segments.map(({ segment, role, view }) => ({
         segment_id: segment.id,
         name: segment.name,
         role,
         members: segment.member_count,
-        ready: segment.status === 'ready',
+        ready: view !== null,
       })),
       included,
       duplicates,
@@ -257,7 +258,8 @@ export type AudienceRow = [
 /**
  * The union of the inclusion segments in chunks of number ranges, one row per number (its fields
  * from the first inclusion segment in the draft's order that has it, as an execution takes them),
- * with how many inclusion segments have it and whether it is excluded or opted out.
+ * with how many inclusion segments have it and whether it is excluded or opted out. Each chunk is
+ * read in one transaction with the imports pending then, whose rows it leaves out (audience-view.ts).
  */
 export function* audienceChunks(
   db: Db,
@@ -272,31 +274,50 @@ export function* audienceChunks(
     )
     .pluck();
   const ids = include.map((s) => s.id);
+  const exIds = exclude.map((s) => s.id);
   const inList = ids.map(() => '?').join(',');
-  const exList = exclude.map(() => '?').join(',');
+  const exList = exIds.map(() => '?').join(',');
   const rank = `CASE m.segment_id ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
-  const sql = (bounded: boolean) => `
-    SELECT a.phone, a.segment_id, a.fields, a.n,
-      ${exclude.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone)` : '0'},
-      EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
-    FROM (
-      SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
-      FROM segment_members m
-      WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''}
-      GROUP BY m.phone
-    ) a ORDER BY a.phone`;
-  const bounded = db.prepare(sql(true)).raw();
-  const open = db.prepare(sql(false)).raw();
-  let after = '';
-  for (;;) {
+  /** Reads a chunk leaving out the rows of `pending` imports. */
+  const reader = (pending: readonly PendingImport[]) => {
+    const member = withoutPendingRows('m', pending);
+    const excluder = withoutPendingRows('e', pending);
+    const sql = (bounded: boolean) => `
+      SELECT a.phone, a.segment_id, a.fields, a.n,
+        ${exIds.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone ${excluder.sql})` : '0'},
+        EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
+      FROM (
+        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
+        FROM segment_members m
+        WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''} ${member.sql}
+        GROUP BY m.phone
+      ) a ORDER BY a.phone`;
+    const bounded = db.prepare(sql(true)).raw();
+    const open = db.prepare(sql(false)).raw();
+    const excluding = exIds.length ? [...exIds, ...excluder.params] : [];
+    return (after: string, upTo: string | null): AudienceRow[] => {
+      const params = [...excluding, accountId, ...ids, ...ids, after];
+      return (
+        upTo === null ? open.all(...params, ...member.params) : bounded.all(...params, upTo, ...member.params)
+      ) as AudienceRow[];
+    };
+  };
+  // The reader of the last chunk's pending imports (none, nearly always): prepared again only when they change.
+  let current = { pending: '[]', read: reader([]) };
+  const chunk = db.transaction((after: string): { rows: AudienceRow[]; upTo: string | null } => {
+    const pending = pendingImports(db, [...ids, ...exIds]);
+    const key = JSON.stringify(pending);
+    if (key !== current.pending) current = { pending: key, read: reader(pending) };
     let upTo: string | null = null;
     for (const id of ids) {
       const phone = edge.get(id, after, QUOTE_CHUNK - 1);
       if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
     }
-    const params: unknown[] = [...exclude.map((s) => s.id), accountId, ...ids, ...ids, after];
-    const rows =
-      upTo === null ? (open.all(...params) as AudienceRow[]) : (bounded.all(...params, upTo) as AudienceRow[]);
+    return { rows: current.read(after, upTo), upTo };
+  });
+  let after = '';
+  for (;;) {
+    const { rows, upTo } = chunk(after);
     yield rows;
     if (upTo === null) return;
     after = upTo;

@@ -34,6 +34,7 @@ import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
+import { audienceView, pendingImports, withoutPendingRows } from './audience-view';
 
 interface SegmentRow {
   id: number;
@@ -393,22 +394,38 @@ export class Segments {
     );
   }
 
-  /** Distinct numbers in the union of `include`, not in any of `exclude`, not opted out (PRODUCT.md's audience). */
+  /**
+   * Distinct numbers in the union of `include`, not in any of `exclude`, not opted out (PRODUCT.md's
+   * audience), each segment as an audience sees it (audience-view.ts); 400 when one cannot be read.
+   */
   audienceCount(accountId: number, { include, exclude = [] }: { include: number[]; exclude?: number[] }): number {
     if (include.length === 0) return 0;
     if (include.length + exclude.length > MAX_SEGMENTS_IN_QUERY)
       throw new ServiceError(ApiCode.TooLarge, 'too many segments', 'too_many_segments');
-    for (const id of [...include, ...exclude]) this.readySegment(accountId, id);
+    for (const id of [...include, ...exclude]) {
+      const segment = this.get(accountId, id);
+      if (audienceView(this.db, segment) === null) throw segmentNotReady(id, segment.status);
+    }
     const inList = include.map(() => '?').join(',');
     const exList = exclude.map(() => '?').join(',');
-    const sql = `SELECT count(DISTINCT m.phone) FROM segment_members m
-      WHERE m.segment_id IN (${inList})
-      ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone)` : ''}
-      AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
-    return this.db
-      .prepare(sql)
-      .pluck()
-      .get(...include, ...exclude, accountId) as number;
+    return this.db.transaction(() => {
+      const pending = pendingImports(this.db, [...include, ...exclude]);
+      const member = withoutPendingRows('m', pending);
+      const excluder = withoutPendingRows('e', pending);
+      const excluded = exclude.length
+        ? {
+            sql: `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone ${excluder.sql})`,
+            params: [...exclude, ...excluder.params],
+          }
+        : { sql: '', params: [] };
+      const sql = `SELECT count(DISTINCT m.phone) FROM segment_members m
+        WHERE m.segment_id IN (${inList}) ${member.sql} ${excluded.sql}
+        AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
+      return this.db
+        .prepare(sql)
+        .pluck()
+        .get(...include, ...member.params, ...excluded.params, accountId) as number;
+    })();
   }
 
   exportCsv(
