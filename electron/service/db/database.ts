@@ -32,18 +32,24 @@ export interface OpenOptions {
 export function openDatabase({ file, readonly = false }: OpenOptions): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file, { readonly, nativeBinding: nativeBinding() });
-  db.pragma('journal_mode = WAL');
-  // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the last
-  // commits, never corrupt the file.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -32000');
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
-  // After a checkpoint, a WAL grown by a large import is cut back to this size.
-  db.pragma('journal_size_limit = 67108864');
-  if (!readonly) migrate(db);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the last
+    // commits, never corrupt the file.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('temp_store = MEMORY');
+    db.pragma('cache_size = -32000');
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
+    // After a checkpoint, a WAL grown by a large import is cut back to this size.
+    db.pragma('journal_size_limit = 67108864');
+    if (!readonly) migrate(db);
+  } catch (error) {
+    // A file that is no database, or one from a newer Chapar: let it go as it was.
+    db.close();
+    throw error;
+  }
   return db;
 }
 
@@ -51,11 +57,12 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-export function migrate(db: Db): void {
+/** Applies the migrations after the database's version, up to `upto` (the latest by default). */
+export function migrate(db: Db, upto = migrations.length): void {
   const current = schemaVersion(db);
   const latest = migrations.length;
   if (current > latest) throw new NewerDatabaseError(current, latest);
-  for (let version = current + 1; version <= latest; version++) {
+  for (let version = current + 1; version <= upto; version++) {
     const step = migrations[version - 1]!;
     db.transaction(() => {
       db.exec(step.sql);

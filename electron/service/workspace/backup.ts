@@ -1,7 +1,9 @@
 // Backup and restore of the whole workspace database with SQLite's online backup API: a backup is
 // a consistent copy taken while the service keeps running (in steps, yielding between them), and a
 // restore copies a backup's pages into the live database through the same API, after backing up
-// the current data first — nothing is ever deleted.
+// the current data first — nothing is ever deleted. A backup is written as `<name>.db.part` and
+// renamed when complete; the `.part` files a killed process left are removed at the next start and
+// after each backup.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,20 +12,45 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { migrate } from '../db/database';
 import { migrations } from '../db/migrations';
+import { describeDifferences, schemaDifferences } from '../db/schema';
 import { nativeBinding } from '../db/native';
 import type { Backup } from '../../../shared/ipc/schemas';
 
 /** A backup file as the workspace sees it (the IPC shape without its download URL). */
 export type BackupInfo = Omit<Backup, 'url'>;
 
-export function backupsDir(core: Core): string {
+export function backupsDir(core: Pick<Core, 'dataDir'>): string {
   return path.resolve(core.dataDir, 'backups');
+}
+
+/**
+ * The `.part` files this process is writing (a backup under way, an upload being received): the
+ * cleanup leaves them alone. Any other `.part` in the backups folder was left by a process killed
+ * mid-copy (with the `-journal` SQLite keeps beside it), and nothing will ever finish it.
+ */
+const writing = new Set<string>();
+
+/** Removes the `.part` files of the backups folder that no copy of this process is writing. */
+export function removeStaleParts(core: Pick<Core, 'dataDir'>): void {
+  const dir = backupsDir(core);
+  if (!fs.existsSync(dir)) return;
+  // An upload's `.part` is renamed (or removed) by the web bridge once received: it is no longer written.
+  for (const partial of writing) if (!fs.existsSync(partial)) writing.delete(partial);
+  for (const name of fs.readdirSync(dir)) {
+    const part = /^(.+\.part)(?:-journal)?$/.exec(name);
+    if (!part || writing.has(path.join(dir, part[1]!))) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+    } catch {
+      // Not removable now (another program holds it open on Windows): the next cleanup tries again.
+    }
+  }
 }
 
 /**
  * A new file in the backups folder for a backup arriving from elsewhere (an upload through the web
  * bridge): its `.part` is already created (empty) for the caller to write, so two uploads in the
- * same millisecond never share a file.
+ * same millisecond never share a file, and counts as being written until it is renamed or removed.
  */
 export function uploadedBackupPath(core: Core): string {
   return reserveName(core, 'uploaded').file;
@@ -47,7 +74,10 @@ function reserveName(core: Core, prefix: string): { file: string; partial: strin
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw error;
     }
-    if (!fs.existsSync(file)) return { file, partial };
+    if (!fs.existsSync(file)) {
+      writing.add(partial);
+      return { file, partial };
+    }
     fs.rmSync(partial, { force: true });
   }
 }
@@ -91,7 +121,9 @@ async function copyTo(core: Core, file: string): Promise<BackupInfo> {
   if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`, 'backup_target_exists');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = file + '.part';
-  fs.rmSync(partial, { force: true });
+  // Emptied, not removed: it exists all the while it is written (removeStaleParts prunes the others).
+  fs.writeFileSync(partial, '');
+  writing.add(partial);
   return copyInto(core, { file, partial });
 }
 
@@ -103,12 +135,15 @@ async function copyInto(core: Core, { file, partial }: { file: string; partial: 
   } catch (error) {
     fs.rmSync(partial, { force: true });
     throw error;
+  } finally {
+    writing.delete(partial);
+    removeStaleParts(core);
   }
   return { path: file, bytes: fs.statSync(file).size, created_at: core.clock.now() };
 }
 
 /** Backups in the workspace's backups folder (finished ones, not `.part`), newest first. */
-export function listBackups(core: Core): BackupInfo[] {
+export function listBackups(core: Pick<Core, 'dataDir'>): BackupInfo[] {
   const dir = backupsDir(core);
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -123,9 +158,23 @@ export function listBackups(core: Core): BackupInfo[] {
 }
 
 /**
- * Checks that a file is a Chapar database this build can open, whose money it can count (every
- * balance and ledger amount an exact JavaScript number); returns its schema version. Each refusal
- * has its reason: the file is missing, is no Chapar backup, is from a newer Chapar, or is damaged.
+ * The backup to go back to when the live database is found damaged: the newest `before-restore-*`
+ * (the data as it was just before a restore, which is how a workspace most likely got another
+ * database), else the newest backup made here (`chapar-*`); null when there is neither.
+ */
+export function newestSafetyBackup(core: Pick<Core, 'dataDir'>): string | null {
+  const backups = listBackups(core);
+  const newest = (prefix: string) => backups.find((backup) => path.basename(backup.path).startsWith(prefix))?.path;
+  return newest('before-restore-') ?? newest('chapar-') ?? null;
+}
+
+/**
+ * Checks that a file is a Chapar database this build can open, with exactly the tables, columns,
+ * indexes and triggers its schema version has (a backup without its `messages` table was restored,
+ * and the next send took the workspace down for good), whose money it can count (every balance and
+ * ledger amount an exact JavaScript number); returns its schema version. Each refusal has its
+ * reason: the file is missing, is no Chapar backup, is from a newer Chapar, has another schema, or
+ * is damaged.
  */
 function checkBackup(file: string): number {
   if (!fs.existsSync(file)) throw new ServiceError(ApiCode.NotFound, file, 'backup_file_missing');
@@ -142,6 +191,13 @@ function checkBackup(file: string): number {
     const hasAccounts = source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get();
     if (version < 1 || !hasAccounts)
       throw new ServiceError(ApiCode.BadRequest, 'not a Chapar backup', 'backup_not_chapar');
+    const differences = schemaDifferences(source, version);
+    if (differences.length > 0)
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `the backup's schema differs from version ${version}'s: ${describeDifferences(differences)}`,
+        'backup_schema_mismatch',
+      );
     const check = source.pragma('quick_check', { simple: true });
     if (check !== 'ok')
       throw new ServiceError(ApiCode.BadRequest, `the backup is damaged: ${String(check)}`, 'backup_damaged');

@@ -113,6 +113,8 @@ export const en = {
       backup_not_chapar: 'This file is not a Chapar backup. Choose a backup made by Chapar (a .db file).',
       backup_from_newer_version: 'This backup was made by a newer version of Chapar. Update the app, then restore it.',
       backup_damaged: 'This backup is damaged and cannot be restored. Choose another backup.',
+      backup_schema_mismatch:
+        'This backup’s tables are not the ones Chapar makes (it was edited, or is damaged), and restoring it could stop Chapar from working. Nothing was changed. Choose another backup.',
       backup_is_live_database: 'That is the database in use now, not a backup. Choose a backup file.',
       backup_target_exists: 'A file with that name exists already. Choose another name or folder.',
       offline:
