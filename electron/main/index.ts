@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, shell } from 'electron';
 import pino, { type Logger } from 'pino';
 import { Core } from '../service/core';
+import { WorkspaceDatabaseError } from '../service/workspace/open';
 import { ensureDemoAccount } from '../service/seed';
 import { defaultDataDir } from '../service/workspace/paths';
 import { createLogger } from '../service/log';
@@ -197,10 +198,30 @@ if (primary)
   app
     .whenReady()
     .then(start)
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       logError('could not start', error);
       // better-sqlite3 built for Node, not for this Electron: the one step `npm start` does first.
       if (String(error).includes('NODE_MODULE_VERSION'))
         console.error('chapar: run `node electron/cli/electron-native.mjs` to build better-sqlite3 for Electron');
+      if (error instanceof WorkspaceDatabaseError) await explainDatabaseFailure(error);
       void closeLog().finally(() => app.exit(1));
     });
+
+/**
+ * A workspace whose database cannot be used: the window cannot open on it, so a dialog says what
+ * is wrong and which safety backup to go back to (the core's words), and can show that backup.
+ */
+async function explainDatabaseFailure(error: WorkspaceDatabaseError): Promise<void> {
+  const showBackup = 'Show the backup';
+  const buttons = error.safetyBackup ? [showBackup, 'Close'] : ['Close'];
+  const { response } = await dialog.showMessageBox({
+    type: 'error',
+    title: 'Chapar',
+    message: 'Chapar cannot open its workspace',
+    detail: error.message,
+    buttons,
+    defaultId: 0,
+    noLink: true,
+  });
+  if (buttons[response] === showBackup && error.safetyBackup) shell.showItemInFolder(error.safetyBackup);
+}

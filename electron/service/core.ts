@@ -3,7 +3,7 @@
 // Electron's IPC) call into one Core; the rules live in the domains.
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { openDatabase, type Db } from './db/database';
+import type { Db } from './db/database';
 import { ReaderPool } from './db/readers';
 import { systemClock, ManualClock, OffsetClock, type Clock } from './clock';
 import { Accounts } from './accounts/accounts';
@@ -27,6 +27,8 @@ import { EmailRelay } from './email/relay/relay';
 import { EmailSends } from './email/client/sends';
 import type { EmailSend } from '../../shared/ipc/contracts/email';
 import { Housekeeping } from './workspace/housekeeping';
+import { removeStaleParts } from './workspace/backup';
+import { databaseFile, openWorkspaceDatabase, startFailure } from './workspace/open';
 
 export interface CoreEvents {
   /** Messages whose status moved, batched per lifecycle step or carrier report. */
@@ -91,109 +93,121 @@ export class Core {
   constructor(options: CoreOptions) {
     this.dataDir = options.dataDir;
     this.clock = options.clock ?? systemClock;
-    this.db = openDatabase({ file: path.join(options.dataDir, 'chapar.db') });
-    this.readers = new ReaderPool({ file: path.join(options.dataDir, 'chapar.db') });
-    this.settings = new Settings(this.db);
-    this.credit = new Credit(this.db, this.clock);
-    // The secret lives beside the database, never in it (accounts/keys.ts).
-    this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
-    this.accounts.adoptKeyHashes('keep');
-    this.accountConfig = new AccountConfig(this.db, this.accounts);
-    this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
-    this.scheduler = new Scheduler(this.clock, (worker, error) => this.events.emit('worker-error', { worker, error }));
-    this.jobs = new Jobs({
-      db: this.db,
-      clock: this.clock,
-      scheduler: this.scheduler,
-      onError: (error) => this.events.emit('worker-error', { worker: 'jobs', error }),
-    });
-    // The contacts domain is built below; an opt-out reply reaches its list only once replies come.
-    this.inbox = new Inbox(
-      this.db,
-      this.clock,
-      () => this.optouts,
-      (recorded) => this.events.emit('inbound', recorded),
-    );
-    this.messaging = createMessaging({
-      db: this.db,
-      readers: this.readers,
-      clock: this.clock,
-      accounts: this.accounts,
-      credit: this.credit,
-      files: this.files,
-      settings: this.settings,
-      scheduler: this.scheduler,
-      // The contacts domain is built just below; the lifecycle asks only once messages move.
-      optouts: {
-        has: (accountId, phone) => this.optouts.has(accountId, phone),
-        filter: (accountId, phones) => this.optouts.filter(accountId, phones),
-      },
-      onStatusChanges: (changes) => this.events.emit('message-status', changes),
-      recordReplies: (replies) => this.inbox.recordAll(replies),
-    });
-    ({
-      imports: this.imports,
-      segments: this.segments,
-      uploads: this.uploads,
-      optouts: this.optouts,
-    } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs));
-    this.campaigns = new Campaigns({
-      db: this.db,
-      clock: this.clock,
-      jobs: this.jobs,
-      accounts: this.accounts,
-      credit: this.credit,
-      settings: this.settings,
-      segments: this.segments,
-      imports: this.imports,
-      messaging: this.messaging,
-      dataDir: this.dataDir,
-    });
-    this.sends = new Sends({
-      db: this.db,
-      readers: this.readers,
-      executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
-    });
-    this.templates = new Templates(this.db, this.clock, this.accounts);
-    this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);
-    this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
-    this.emailRelay = new EmailRelay({
-      db: this.db,
-      clock: this.clock,
-      scheduler: this.scheduler,
-      hashKey: (key) => this.accounts.hashKey(key),
-    });
-    this.email = new EmailSends({
-      db: this.db,
-      clock: this.clock,
-      jobs: this.jobs,
-      segments: this.segments,
-      settings: this.settings,
-      secrets: this.secrets,
-      relay: this.emailRelay,
-      onProgress: (send) => this.events.emit('email-progress', send),
-    });
-    this.housekeeping = new Housekeeping({
-      db: this.db,
-      readers: this.readers,
-      clock: this.clock,
-      dataDir: this.dataDir,
-      settings: this.settings,
-      jobs: this.jobs,
-      scheduler: this.scheduler,
-      events: this.events,
-      counts: this.messaging.counts,
-      receivers: this.messaging.receivers,
-      states: this.messaging.states,
-      sendTexts: this.messaging.sendTexts,
-      lifecycle: this.messaging.lifecycle,
-    });
-    // Every job type is registered now: jobs a crash or a close left running are queued again.
-    this.jobs.recover();
-    this.settings.onChange(() => this.scheduler.poke());
-    if (this.clock instanceof ManualClock || this.clock instanceof OffsetClock)
-      this.clock.onAdvance(() => this.scheduler.poke());
-    if (options.startScheduler !== false) this.scheduler.start();
+    // A database that cannot be used ends the start here, saying what is wrong and which backup to go back to.
+    this.db = openWorkspaceDatabase(options.dataDir);
+    this.readers = new ReaderPool({ file: databaseFile(options.dataDir) });
+    try {
+      // Backups a killed process left half-written are never finished: their space comes back now.
+      removeStaleParts(this);
+      this.settings = new Settings(this.db);
+      this.credit = new Credit(this.db, this.clock);
+      // The secret lives beside the database, never in it (accounts/keys.ts).
+      this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
+      this.accounts.adoptKeyHashes('keep');
+      this.accountConfig = new AccountConfig(this.db, this.accounts);
+      this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
+      this.scheduler = new Scheduler(this.clock, (worker, error) =>
+        this.events.emit('worker-error', { worker, error }),
+      );
+      this.jobs = new Jobs({
+        db: this.db,
+        clock: this.clock,
+        scheduler: this.scheduler,
+        onError: (error) => this.events.emit('worker-error', { worker: 'jobs', error }),
+      });
+      // The contacts domain is built below; an opt-out reply reaches its list only once replies come.
+      this.inbox = new Inbox(
+        this.db,
+        this.clock,
+        () => this.optouts,
+        (recorded) => this.events.emit('inbound', recorded),
+      );
+      this.messaging = createMessaging({
+        db: this.db,
+        readers: this.readers,
+        clock: this.clock,
+        accounts: this.accounts,
+        credit: this.credit,
+        files: this.files,
+        settings: this.settings,
+        scheduler: this.scheduler,
+        // The contacts domain is built just below; the lifecycle asks only once messages move.
+        optouts: {
+          has: (accountId, phone) => this.optouts.has(accountId, phone),
+          filter: (accountId, phones) => this.optouts.filter(accountId, phones),
+        },
+        onStatusChanges: (changes) => this.events.emit('message-status', changes),
+        recordReplies: (replies) => this.inbox.recordAll(replies),
+      });
+      ({
+        imports: this.imports,
+        segments: this.segments,
+        uploads: this.uploads,
+        optouts: this.optouts,
+      } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs));
+      this.campaigns = new Campaigns({
+        db: this.db,
+        clock: this.clock,
+        jobs: this.jobs,
+        accounts: this.accounts,
+        credit: this.credit,
+        settings: this.settings,
+        segments: this.segments,
+        imports: this.imports,
+        messaging: this.messaging,
+        dataDir: this.dataDir,
+      });
+      this.sends = new Sends({
+        db: this.db,
+        readers: this.readers,
+        executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
+      });
+      this.templates = new Templates(this.db, this.clock, this.accounts);
+      this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);
+      this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
+      this.emailRelay = new EmailRelay({
+        db: this.db,
+        clock: this.clock,
+        scheduler: this.scheduler,
+        hashKey: (key) => this.accounts.hashKey(key),
+      });
+      this.email = new EmailSends({
+        db: this.db,
+        clock: this.clock,
+        jobs: this.jobs,
+        segments: this.segments,
+        settings: this.settings,
+        secrets: this.secrets,
+        relay: this.emailRelay,
+        onProgress: (send) => this.events.emit('email-progress', send),
+      });
+      this.housekeeping = new Housekeeping({
+        db: this.db,
+        readers: this.readers,
+        clock: this.clock,
+        dataDir: this.dataDir,
+        settings: this.settings,
+        jobs: this.jobs,
+        scheduler: this.scheduler,
+        events: this.events,
+        counts: this.messaging.counts,
+        receivers: this.messaging.receivers,
+        states: this.messaging.states,
+        sendTexts: this.messaging.sendTexts,
+        lifecycle: this.messaging.lifecycle,
+      });
+      // Every job type is registered now: jobs a crash or a close left running are queued again.
+      this.jobs.recover();
+      this.settings.onChange(() => this.scheduler.poke());
+      if (this.clock instanceof ManualClock || this.clock instanceof OffsetClock)
+        this.clock.onAdvance(() => this.scheduler.poke());
+      if (options.startScheduler !== false) this.scheduler.start();
+    } catch (error) {
+      // Damaged pages show only when read (the accounts, the jobs, the message states): the same words then.
+      void this.readers.close();
+      this.db.close();
+      throw startFailure(error, this.dataDir);
+    }
   }
 
   /**
