@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
 import { IMPORT_JOB } from '../../electron/service/contacts/imports';
+import { KIND_CANDIDATE, produceCombine, type JobRow } from '../../electron/service/contacts/pipeline';
 import { CampaignDraftFieldsSchema } from '../../shared/campaigns';
 import { eventually, startServer, testSeed, type TestServer } from '../helpers/server';
 import { writeSegment } from '../helpers/segments';
@@ -275,5 +276,37 @@ describe('a campaign on a segment being imported into', () => {
       await runUntil(clock.now() + 60_000);
     expect(report(execution_id)).toMatchObject({ execution_status: 'FAILED', sent: 0 });
     expect(recipientsOf(execution_id)).toEqual([]);
+  });
+});
+
+describe('a union or difference of a segment being imported into', () => {
+  it('copies the segment as it was before the import: no row a cancel takes out outlives it in the new segment', async () => {
+    await start();
+    const club = writeSegment(core(), acme(), 'club', { from: 0, to: CLUB });
+    const staff = writeSegment(core(), acme(), 'staff', { from: 0, to: 10 });
+    const before = membersOf(club);
+    // Combines are refused on a segment already importing; one started before an import reads its
+    // sources page by page while the import commits. Their jobs, read again mid-import below, are
+    // what their worker would read at that moment.
+    const union = core().segments.union(acme(), { name: 'club+', segmentIds: [club] });
+    const difference = core().segments.difference(acme(), { name: 'club-staff', from: [club], minus: [staff] });
+    await core().imports.wait(union.jobId);
+    await core().imports.wait(difference.jobId);
+    const { jobId } = await importHeldMidway(club);
+    const added = addedBy(jobId);
+    expect(added.some((phone) => before.includes(phone))).toBe(false);
+    const copied = (combineJob: number) => {
+      const job = core().db.prepare<[number], JobRow>('SELECT * FROM import_jobs WHERE id = ?').get(combineJob)!;
+      const phones: string[] = [];
+      produceCombine(core().db, job, {
+        emit: (batch) => batch.phones.forEach((phone, i) => batch.kinds[i] === KIND_CANDIDATE && phones.push(phone)),
+      });
+      return phones;
+    };
+    expect(new Set(copied(union.jobId))).toEqual(new Set(before));
+    expect(new Set(copied(difference.jobId))).toEqual(
+      new Set(before.filter((phone) => !membersOf(staff).includes(phone))),
+    );
+    await cancelImport(jobId, club);
   });
 });

@@ -11,6 +11,7 @@ import { normalizePhone } from '../../../shared/phone';
 import type { FileEncoding, JobKind, JobStatus } from '../../../shared/contacts';
 import { ImportFileError, readCsv, readXlsx, type RowSink } from './sources';
 import { FIELD_SEPARATOR, remapFields } from './fields';
+import { pendingImports, withoutPendingRows } from './audience-view';
 
 /** What an 'import' / 'optouts' job reads (import_jobs.spec), fully resolved when it is queued. */
 export interface ImportSpec {
@@ -235,17 +236,33 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
   const columnsOf = db.prepare<[number], string>('SELECT columns FROM segments WHERE id = ?').pluck();
   const targetColumns = JSON.parse(columnsOf.get(job.segment_id!) ?? '[]') as string[];
   const optOuts = spec.excludeOptOuts ? loadOptOuts(db, job.account_id) : new Set<string>();
-  const page = db.prepare<[number, string], { phone: string; fields: string }>(
-    `SELECT phone, fields FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT ${BATCH_ROWS}`,
-  );
-  const excluded =
-    spec.exclude.length > 0
-      ? db
-          .prepare(
-            `SELECT 1 FROM segment_members WHERE segment_id IN (${spec.exclude.map(() => '?').join(',')}) AND phone = ? LIMIT 1`,
-          )
-          .pluck()
-      : null;
+  // Like a campaign's audience, a combine reads its segments as they were before any import still
+  // adding rows to them (audience-view.ts): a cancel could take those rows out again, and a copy in
+  // the new segment would outlive them. Each page and its exclusions are read in one transaction
+  // with the pending imports it filters, so a batch committed in between cannot slip in.
+  const read = db.transaction((source: number, after: string) => {
+    const pending = pendingImports(db, [source, ...spec.exclude]);
+    const hidden = withoutPendingRows('m', pending);
+    const members = db
+      .prepare<unknown[], { phone: string; fields: string }>(
+        `SELECT phone, fields FROM segment_members m WHERE segment_id = ? AND phone > ? ${hidden.sql}
+         ORDER BY phone LIMIT ${BATCH_ROWS}`,
+      )
+      .all(source, after, ...hidden.params);
+    const excluded =
+      spec.exclude.length > 0
+        ? db
+            .prepare<unknown[], number>(
+              `SELECT 1 FROM segment_members m WHERE segment_id IN (${spec.exclude.map(() => '?').join(',')})
+                 AND phone = ? ${hidden.sql} LIMIT 1`,
+            )
+            .pluck()
+        : null;
+    return members.map((member) => ({
+      ...member,
+      excluded: excluded !== null && excluded.get(...spec.exclude, member.phone, ...hidden.params) !== undefined,
+    }));
+  });
   const sizes = db.prepare<[number], number>('SELECT member_count FROM segments WHERE id = ?').pluck();
   const totalBytes = spec.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
   let seen = 0;
@@ -253,7 +270,7 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
     const from = JSON.parse(columnsOf.get(source) ?? '[]') as string[];
     let after = '';
     for (;;) {
-      const members = page.all(source, after);
+      const members = read(source, after);
       if (members.length === 0) break;
       after = members[members.length - 1]!.phone;
       const batch = emptyBatch();
@@ -265,7 +282,7 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
         if (optOuts.has(member.phone)) {
           batch.kinds.push(KIND_OPTED_OUT);
           batch.fields.push('');
-        } else if (excluded && excluded.get(...spec.exclude, member.phone)) {
+        } else if (member.excluded) {
           batch.kinds.push(KIND_EXCLUDED);
           batch.fields.push('');
         } else {
