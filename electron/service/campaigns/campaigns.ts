@@ -229,7 +229,7 @@ export class Campaigns {
       );
       for (const link of spec.links) insertLink.run(campaignId, link.idx, link.actual_url, link.has_utm ? 1 : 0);
       if (spec.file) {
-        // Kept as given (spec 4.3: no check, no limit), beside the workspace's other files.
+        // Kept as given (spec 4.3: no check of its content; the HTTP form bounds its size), beside the workspace's other files.
         const dir = path.join(this.deps.dataDir, 'campaign-files');
         fs.mkdirSync(dir, { recursive: true });
         const safe =
