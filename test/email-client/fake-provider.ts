@@ -130,7 +130,10 @@ export async function startFakeProvider(
           });
         }
         const cancel = /\/messages\/([^/]+)\/cancel$/.exec(url.pathname);
-        if (req.method === 'POST' && cancel) {
+        // The provider's contract cancels by DELETE only: any other method is its 405.
+        if (cancel && req.method !== 'DELETE')
+          return reply(405, { message: `method ${req.method} is not allowed here; allowed: DELETE` });
+        if (cancel) {
           const message = messages.find((m) => m.id === cancel[1]);
           if (!message) return reply(404, { message: 'not found' });
           if (message.status !== 'queued') return reply(409, { message: 'too late' });

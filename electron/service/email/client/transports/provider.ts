@@ -17,7 +17,7 @@ const READ_TIMEOUT_MS = 20_000;
 export function providerConnection(settings: ProviderSettings): RelayConnection {
   const base = `${settings.url.replace(/\/+$/, '')}/v2/accounts/${encodeURIComponent(settings.accountId)}/messages`;
   const request = async (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     url: string,
     signal: AbortSignal,
     timeoutMs: number,
@@ -64,7 +64,8 @@ export function providerConnection(settings: ProviderSettings): RelayConnection 
     list: (query, signal) =>
       request('GET', `${base}?${new URLSearchParams(query).toString()}`, signal, READ_TIMEOUT_MS),
     get: (messageId, signal) => request('GET', `${base}/${encodeURIComponent(messageId)}`, signal, READ_TIMEOUT_MS),
+    // DELETE, as the provider's published contract and its SDK (it answers POST here with 405).
     cancel: (messageId, signal) =>
-      request('POST', `${base}/${encodeURIComponent(messageId)}/cancel`, signal, READ_TIMEOUT_MS),
+      request('DELETE', `${base}/${encodeURIComponent(messageId)}/cancel`, signal, READ_TIMEOUT_MS),
   };
 }
