@@ -52,14 +52,39 @@ export function renderEmailTemplate(
   values: { global?: Substitutions | null; recipient?: Substitutions | null },
   options: { html?: boolean } = {},
 ): string {
-  if (!template.includes('{{')) return template;
-  const own = values.recipient ?? {};
-  const global = values.global ?? {};
-  return template.replace(VARIABLE, (whole, inner: string) => {
-    const name = inner.trim();
-    if (!NAME.test(name)) return whole;
-    const mine = lookup(own, name);
-    const value = text(mine !== undefined ? mine : lookup(global, name));
-    return options.html ? escapeHtml(value) : value;
-  });
+  return compileEmailTemplate(template, options)(values);
+}
+
+/**
+ * The template read once, rendered for many recipients (the provider renders one message per
+ * recipient): its text cut at its variables, so each rendering only looks values up.
+ */
+export function compileEmailTemplate(
+  template: string,
+  options: { html?: boolean } = {},
+): (values: { global?: Substitutions | null; recipient?: Substitutions | null }) => string {
+  if (!template.includes('{{')) return () => template;
+  // Even indexes: text as written; odd ones: variable names.
+  const parts: string[] = [''];
+  let last = 0;
+  for (const match of template.matchAll(VARIABLE)) {
+    const name = match[1]!.trim();
+    if (!NAME.test(name)) continue;
+    parts[parts.length - 1] += template.slice(last, match.index);
+    parts.push(name, '');
+    last = match.index + match[0].length;
+  }
+  parts[parts.length - 1] += template.slice(last);
+  if (parts.length === 1) return () => template;
+  return (values) => {
+    const own = values.recipient ?? {};
+    const global = values.global ?? {};
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) {
+      const mine = lookup(own, parts[i]!);
+      const value = text(mine !== undefined ? mine : lookup(global, parts[i]!));
+      out += (options.html ? escapeHtml(value) : value) + parts[i + 1]!;
+    }
+    return out;
+  };
 }

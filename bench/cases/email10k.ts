@@ -56,7 +56,7 @@ const email10k: BenchCase = {
         const local = core.emailRelay.localAccountId();
         const floorStarted = performance.now();
         for (let from = 0; from < N; from += BATCH) {
-          const answer = core.emailRelay.send(local, {
+          const answer = await core.emailRelay.send(local, {
             from: { email: 'news@shop.example', name: 'Shop' },
             subject: 'For {{NAME}} in {{ city }}',
             text_content: 'Dear {{Name}} of {{ CITY }}, your number is {{PHONE_NUMBER}}.',

@@ -152,20 +152,24 @@ describe('Idempotency-Key', () => {
     const relay = server.core.emailRelay;
     const body = sendBody(2);
     const http = await withKey('both-1', body);
-    const local = relay.send(ACCOUNT, body, { idempotencyKey: 'both-1' });
-    expect(local).toEqual({ status: 202, body: http.body, headers: { 'Idempotent-Replayed': 'true' } });
-    expect(relay.send(ACCOUNT, sendBody(1), { idempotencyKey: 'both-1' }).status).toBe(409);
+    const local = await relay.send(ACCOUNT, body, { idempotencyKey: 'both-1' });
+    expect({ status: local.status, body: local.body, headers: local.headers }).toEqual({
+      status: 202,
+      body: http.body,
+      headers: { 'Idempotent-Replayed': 'true' },
+    });
+    expect((await relay.send(ACCOUNT, sendBody(1), { idempotencyKey: 'both-1' })).status).toBe(409);
 
-    const first = relay.send(ACCOUNT, body, { idempotencyKey: 'both-2' });
+    const first = await relay.send(ACCOUNT, body, { idempotencyKey: 'both-2' });
     expect(first.status).toBe(202);
     expect(first.headers).toBeUndefined();
     const overHttp = await withKey('both-2', body);
     expect(overHttp.headers.get('idempotent-replayed')).toBe('true');
     expect(overHttp.body).toEqual(first.body);
 
-    expect(relay.send(ACCOUNT, [body], { idempotencyKey: 'both-3' }).status).toBe(400);
-    expect(relay.send(ACCOUNT, body, { idempotencyKey: 'both-3' }).status).toBe(412);
+    expect((await relay.send(ACCOUNT, [body], { idempotencyKey: 'both-3' })).status).toBe(400);
+    expect((await relay.send(ACCOUNT, body, { idempotencyKey: 'both-3' })).status).toBe(412);
     expectMessage(await withKey('both-3', body), 412);
-    expect(relay.send(ACCOUNT, body, { idempotencyKey: 'x'.repeat(256) }).status).toBe(400);
+    expect((await relay.send(ACCOUNT, body, { idempotencyKey: 'x'.repeat(256) })).status).toBe(400);
   });
 });

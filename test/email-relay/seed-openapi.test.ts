@@ -68,7 +68,7 @@ describe('the email paths in OpenAPI', () => {
     for (const code of ['202', '400', '401', '403', '409', '412', '413', '500'])
       expect(messages.post.responses[code], code).toBeDefined();
     const example = messages.post.requestBody.content['application/json'].example;
-    expect(parseSendRequest(example, Date.now()).ok).toBe(true);
+    expect((await parseSendRequest(example, Date.now())).ok).toBe(true);
     expect(messages.post.description).toMatch(/Idempotent-Replayed/);
     expect(messages.get.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining([

@@ -342,11 +342,11 @@ describe('the in-process API (the app’s sandbox transport)', () => {
     const relay = server.core.emailRelay;
     const body = sendBody(2);
     const http = await call(messagesUrl(server), { body });
-    const local = relay.send(ACCOUNT, body);
+    const local = await relay.send(ACCOUNT, body);
     expect(local.status).toBe(http.status);
     const strip = (answer: any) => answer.data.map(({ id: _id, ...rest }: any) => rest);
     expect(strip(local.body)).toEqual(strip(http.body));
-    const bad = relay.send(ACCOUNT, [body]);
+    const bad = await relay.send(ACCOUNT, [body]);
     expect(bad).toEqual({ status: 400, body: (await call(messagesUrl(server), { body: [body] })).body });
     const id = (local.body as any).data[0].id;
     expect((await relay.get(ACCOUNT, id)).body).toEqual((await call(`${messagesUrl(server)}/${id}`)).body);
@@ -360,7 +360,7 @@ describe('the in-process API (the app’s sandbox transport)', () => {
   it('sends from the app’s own account, made on first use', async () => {
     const relay = server.core.emailRelay;
     expect(relay.localAccountId()).toBe('local');
-    const answer = relay.send('local', sendBody(1));
+    const answer = await relay.send('local', sendBody(1));
     expect(answer.status).toBe(202);
     expect(relay.list('local', {}).body).toMatchObject({ data: [{ recipient: 'r0@example.com' }] });
     // No key reaches it over HTTP.
@@ -375,7 +375,7 @@ describe('speed', () => {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();
-      expect(relay.send(ACCOUNT, body).status).toBe(202);
+      expect((await relay.send(ACCOUNT, body)).status).toBe(202);
       times.push(performance.now() - started);
     }
     const best = Math.min(...times);

@@ -7,6 +7,21 @@ export interface RelayAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body already as JSON text (a large list, serialized a chunk at a time): sent as it is. */
+  json?: string;
+}
+
+/** An answer whose body is JSON text; `body` parses it only for a caller that asks (in process). */
+export function jsonAnswer(status: number, json: string, headers?: Record<string, string>): RelayAnswer {
+  let body: unknown;
+  return {
+    status,
+    json,
+    ...(headers ? { headers } : {}),
+    get body() {
+      return (body ??= JSON.parse(json));
+    },
+  };
 }
 
 export function refusal(status: number, message: string): RelayAnswer {

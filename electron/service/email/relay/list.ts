@@ -112,6 +112,8 @@ export class RelayList {
         : `email_relay_messages m`;
     const where = [
       filters.tag !== null ? 't.account_id = ? AND t.tag = ?' : 'm.account_id = ?',
+      // A request still being written is not shown (messages.ts, accept).
+      'r.pending = 0',
       ...filters.where,
       ...(edge ? [`${seq} ${direction === 'older' ? '<' : '>'} ?`] : []),
     ];

@@ -1,14 +1,15 @@
 // The provider's messages: one per recipient of an accepted request, with that recipient's own
 // subject and bodies rendered once (shared/email-template.ts: its substitutions over the global
 // ones) and stored, so what GET shows is exactly what that recipient got. A request of 1,000
-// recipients is one transaction of prepared inserts. Also the message as the API shows it (a list
+// recipients is written a chunk at a time, shown whole at once (accept). Also the message as the API shows it (a list
 // summary, the whole message) and its moves (delivery_attempts).
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { RelayStatus, SandboxResult } from '../../../../shared/email';
-import { renderEmailTemplate, type Substitutions } from '../../../../shared/email-template';
-import { iso, ok, refusal, type RelayAnswer } from './answers';
+import { compileEmailTemplate, type Substitutions } from '../../../../shared/email-template';
+import { iso, jsonAnswer, refusal, type RelayAnswer } from './answers';
+import type { Pace } from './pace';
 import type { AcceptedRequest } from './request';
 
 /** A message's row with what it shares with its request. */
@@ -82,6 +83,31 @@ export type MessageSummary = ReturnType<typeof messageSummary>;
 
 const CANCELLABLE: readonly RelayStatus[] = ['queued', 'scheduled'];
 
+/** Messages written per transaction: a few milliseconds each, the event loop running between. */
+export const WRITE_CHUNK = 500;
+
+/** A recipient's subject and bodies, from the request's templates read once. */
+function messageRenderer(request: AcceptedRequest) {
+  const compile = (template: string | null | undefined, html: boolean) =>
+    template ? compileEmailTemplate(template, { html }) : () => null;
+  const subject = compile(request.subject, false);
+  const text = compile(request.text_content, false);
+  const html = compile(request.html_content, true);
+  const amp = compile(request.amp_content, true);
+  return (values: { global: Substitutions | null; recipient: Substitutions | null }) => ({
+    // A value holding a line break cannot end a header line early.
+    subject: subject(values)!.replace(/[\r\n]+/g, ' '),
+    text: text(values),
+    html: html(values),
+    amp: amp(values),
+  });
+}
+
+/** The 202 of a send, its list given as JSON text a chunk at a time. */
+function listAnswer(items: string[]): RelayAnswer {
+  return jsonAnswer(202, `{"object":"list","data":[${items.join(',')}]}`);
+}
+
 export class RelayMessages {
   private readonly insertRequest;
   private readonly insertMessage;
@@ -90,6 +116,9 @@ export class RelayMessages {
   private readonly byId;
   private readonly attemptsOf;
   private readonly markCancelled;
+  private readonly showRequest;
+  private readonly dropRequest;
+  private writing = 0;
 
   constructor(
     private readonly db: Db,
@@ -97,7 +126,7 @@ export class RelayMessages {
   ) {
     this.insertRequest = db.prepare(
       `INSERT INTO email_relay_requests (account_id, from_email, from_name, reply_to_email, reply_to_name, headers,
-         attachments, tags, sandbox_result, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         attachments, tags, sandbox_result, created_at, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertMessage = db.prepare(
       `INSERT INTO email_relay_messages (id, account_id, request_id, sender, recipient, recipient_name, substitutions,
@@ -112,7 +141,7 @@ export class RelayMessages {
     );
     this.byId = db.prepare<[string, string], MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM email_relay_messages m JOIN email_relay_requests r ON r.id = m.request_id
-       WHERE m.id = ? AND m.account_id = ?`,
+       WHERE m.id = ? AND m.account_id = ? AND r.pending = 0`,
     );
     this.attemptsOf = db.prepare<[number], { time: number; status: RelayStatus; log: string }>(
       'SELECT time, status, log FROM email_relay_attempts WHERE message_seq = ? ORDER BY id',
@@ -121,17 +150,107 @@ export class RelayMessages {
       `UPDATE email_relay_messages SET status = 'cancelled', due_at = NULL, updated_at = ?
        WHERE seq = ? AND status IN ('queued', 'scheduled')`,
     );
+    this.showRequest = db.prepare('UPDATE email_relay_requests SET pending = 0 WHERE id = ?');
+    this.dropRequest = db.prepare('DELETE FROM email_relay_requests WHERE id = ?');
   }
 
-  /** One message per recipient, in one transaction; the 202's list in recipient order. */
-  accept(accountId: string, request: AcceptedRequest): RelayAnswer {
+  /**
+   * One message per recipient; the 202's list in recipient order, already as JSON text (a list of
+   * 100,000 is 20 MB: serialized a chunk at a time, and replayed as it is). Made and written a
+   * chunk at a time, the event loop running between chunks. A request of more than one chunk is
+   * written pending (invisible to every reader; the sandbox waits while one is being written) and
+   * shown whole by one last statement, together with `onCommit` (the Idempotency-Key's outcome);
+   * one a kill cut off is discarded at the next start (discardPending).
+   */
+  async accept(
+    accountId: string,
+    request: AcceptedRequest,
+    slices: Pace,
+    onCommit: (answer: RelayAnswer) => void = () => {},
+  ): Promise<RelayAnswer> {
     const now = this.clock.now();
+    const { recipients } = request;
+    const render = messageRenderer(request);
     const status: RelayStatus = request.scheduled ? 'scheduled' : 'queued';
     const tags = [...new Set(request.tags ?? [])];
-    const global = request.substitutions ?? null;
     const schedule = { first_attempt: iso(request.firstAttempt), expires: iso(request.expires) };
-    const data = this.db.transaction(() => {
-      const requestId = this.insertRequest.run(
+    const pending = recipients.length > WRITE_CHUNK;
+    const items: string[] = [];
+    let requestId = 0;
+    if (pending) this.writing++;
+    let shown = false;
+    try {
+      for (let start = 0; start < recipients.length; start += WRITE_CHUNK) {
+        const end = Math.min(start + WRITE_CHUNK, recipients.length);
+        const last = end === recipients.length;
+        const chunk: string[] = [];
+        this.db.transaction(() => {
+          if (start === 0) requestId = this.createRequest(accountId, request, tags, now, pending);
+          for (let i = start; i < end; i++) {
+            const recipient = recipients[i]!;
+            const own: Substitutions | null = recipient.substitutions ?? null;
+            const content = render({ global: request.substitutions ?? null, recipient: own });
+            const id = randomUUID();
+            const seq = this.insertMessage.run(
+              id,
+              accountId,
+              requestId,
+              request.from.email,
+              recipient.email,
+              recipient.name ?? null,
+              own ? JSON.stringify(own) : null,
+              content.subject,
+              content.text,
+              content.html,
+              content.amp,
+              status,
+              request.firstAttempt,
+              request.expires,
+              request.firstAttempt,
+              now,
+              now,
+            ).lastInsertRowid;
+            for (const tag of tags) this.insertTag.run(accountId, tag, seq);
+            chunk.push(
+              JSON.stringify({
+                object: 'message',
+                id,
+                recipient: { email: recipient.email, name: recipient.name ?? null, substitutions: own ?? {} },
+                status,
+                error: null,
+                schedule,
+              }),
+            );
+          }
+          items.push(chunk.join(','));
+          if (!last) return;
+          if (pending) this.showRequest.run(requestId);
+          onCommit(listAnswer(items));
+        })();
+        if (last) shown = true;
+        else await slices.pause();
+      }
+    } finally {
+      if (pending) this.writing--;
+      // An error mid-way (the database full, say) leaves nothing half-written behind.
+      if (!shown && requestId !== 0) this.dropRequest.run(requestId);
+    }
+    return listAnswer(items);
+  }
+
+  /** Whether a request is being written pending (the sandbox waits until none is). */
+  isWriting(): boolean {
+    return this.writing > 0;
+  }
+
+  /** Requests a kill cut off while they were being written: never shown, never answered. */
+  discardPending(): void {
+    this.db.prepare('DELETE FROM email_relay_requests WHERE pending = 1').run();
+  }
+
+  private createRequest(accountId: string, request: AcceptedRequest, tags: string[], now: number, pending: boolean) {
+    return Number(
+      this.insertRequest.run(
         accountId,
         request.from.email,
         request.from.name ?? null,
@@ -142,46 +261,9 @@ export class RelayMessages {
         JSON.stringify(tags),
         request.sandbox_result ?? 'deliver',
         now,
-      ).lastInsertRowid;
-      return request.recipients.map((recipient) => {
-        const own: Substitutions | null = recipient.substitutions ?? null;
-        const values = { global, recipient: own };
-        const text = (template: string | null | undefined) => (template ? renderEmailTemplate(template, values) : null);
-        const html = (template: string | null | undefined) =>
-          template ? renderEmailTemplate(template, values, { html: true }) : null;
-        const id = randomUUID();
-        const seq = this.insertMessage.run(
-          id,
-          accountId,
-          requestId,
-          request.from.email,
-          recipient.email,
-          recipient.name ?? null,
-          own ? JSON.stringify(own) : null,
-          // A value holding a line break cannot end a header line early.
-          text(request.subject)!.replace(/[\r\n]+/g, ' '),
-          text(request.text_content),
-          html(request.html_content),
-          html(request.amp_content),
-          status,
-          request.firstAttempt,
-          request.expires,
-          request.firstAttempt,
-          now,
-          now,
-        ).lastInsertRowid;
-        for (const tag of tags) this.insertTag.run(accountId, tag, seq);
-        return {
-          object: 'message' as const,
-          id,
-          recipient: { email: recipient.email, name: recipient.name ?? null, substitutions: own ?? {} },
-          status,
-          error: null,
-          schedule,
-        };
-      });
-    })();
-    return ok({ object: 'list', data }, 202);
+        pending ? 1 : 0,
+      ).lastInsertRowid,
+    );
   }
 
   find(accountId: string, id: string): MessageRow | undefined {

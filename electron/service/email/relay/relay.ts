@@ -14,6 +14,7 @@ import { RelayList } from './list';
 import { Sandbox } from './sandbox';
 import { rawMessage } from './rfc822';
 import { idempotencyKeyProblem, parseSendRequest } from './request';
+import { pace, type Pace } from './pace';
 
 export type { RelayAnswer } from './answers';
 export type { RelayOperation, RelayKeySpec } from './accounts';
@@ -46,6 +47,7 @@ export class EmailRelay {
     this.messages = new RelayMessages(db, clock);
     this.listing = new RelayList(db);
     this.idempotency = new Idempotency(db, clock);
+    this.messages.discardPending();
     this.sandbox = new Sandbox(db, clock, this.messages);
     scheduler.register(this.sandbox);
     scheduler.register(this.idempotency.worker);
@@ -81,10 +83,15 @@ export class EmailRelay {
     return this.idempotency.isClaim(value);
   }
 
-  /** POST …/messages: 202 with one message per recipient; 400, 403, 409, 412 as the provider. */
-  send(accountId: string, body: unknown, options: SendOptions = {}): RelayAnswer {
+  /**
+   * POST …/messages: 202 with one message per recipient; 400, 403, 409, 412 as the provider. A
+   * large request is checked, rendered and written a slice at a time (pace.ts), so other requests
+   * and the scheduler go on meanwhile; it is shown, and its key's outcome recorded, all at once.
+   */
+  async send(accountId: string, body: unknown, options: SendOptions = {}): Promise<RelayAnswer> {
+    const slices = pace();
     const key = options.claim?.key ?? options.idempotencyKey;
-    if (key === undefined) return this.accept(accountId, body);
+    if (key === undefined) return this.accept(accountId, body, slices);
     let claim = options.claim;
     if (!claim) {
       const claimed = this.claimIdempotency(accountId, key);
@@ -93,16 +100,15 @@ export class EmailRelay {
     }
     let answer: RelayAnswer | undefined;
     try {
-      const hash = bodyHash(body);
+      const hash = await bodyHash(body, slices);
       const earlier = this.idempotency.earlier(accountId, SEND_SCOPE, key, hash);
       if (earlier) return (answer = earlier);
-      // The messages and the key's outcome commit together: a crash between the two would leave
+      // The messages and the key's outcome are shown together: a crash between the two would leave
       // messages a retry with the same key could not find, and it would send them again.
-      answer = this.options.db.transaction(() => {
-        const accepted = this.accept(accountId, body);
-        this.idempotency.record(accountId, SEND_SCOPE, key, hash, accepted);
-        return accepted;
-      })();
+      answer = await this.accept(accountId, body, slices, (accepted) =>
+        this.idempotency.record(accountId, SEND_SCOPE, key, hash, accepted),
+      );
+      if (answer.status !== 202) this.idempotency.record(accountId, SEND_SCOPE, key, hash, answer);
       return answer;
     } finally {
       // In process the request ends here; over HTTP the route releases once the answer is written.
@@ -110,12 +116,17 @@ export class EmailRelay {
     }
   }
 
-  private accept(accountId: string, body: unknown): RelayAnswer {
+  private async accept(
+    accountId: string,
+    body: unknown,
+    slices: Pace,
+    onCommit?: (answer: RelayAnswer) => void,
+  ): Promise<RelayAnswer> {
     if (accountId === LOCAL_ACCOUNT_ID) this.accounts.local();
     else if (!this.accounts.has(accountId)) return refusal(403, `no access to account ${JSON.stringify(accountId)}`);
-    const parsed = parseSendRequest(body, this.options.clock.now());
+    const parsed = await parseSendRequest(body, this.options.clock.now(), slices);
     if (!parsed.ok) return refusal(400, parsed.message);
-    const answer = this.messages.accept(accountId, parsed.request);
+    const answer = await this.messages.accept(accountId, parsed.request, slices, onCommit);
     this.options.scheduler.poke();
     return answer;
   }

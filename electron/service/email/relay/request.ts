@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { normalizeEmail, SANDBOX_RESULTS } from '../../../../shared/email';
 import { parseRfc3339 } from '../../campaigns/form';
+import { pace, type Pace } from './pace';
 
 export const MAX_SUBJECT_LENGTH = 998;
 export const MAX_TAGS = 20;
@@ -48,14 +49,39 @@ const address = z.string().transform((value, ctx) => {
 });
 const optionalText = z.string().nullish();
 const substitutions = z.record(z.string(), z.unknown()).nullish();
+export const MAX_NAME_LENGTH = 300;
 
-const Party = z.object({ email: address, name: z.string().max(300).nullish() });
+const Party = z.object({ email: address, name: z.string().max(MAX_NAME_LENGTH).nullish() });
 
-const Recipient = z.object({
-  email: address,
-  name: z.string().max(300).nullish(),
-  substitutions,
-});
+export interface Recipient {
+  email: string;
+  name?: string | null;
+  substitutions?: Record<string, unknown> | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * One recipient checked (a send may hold hundreds of thousands, so by hand rather than through a
+ * schema object each): the recipient with its address normalized, or what is wrong with it, said
+ * after its `recipients[i]` as for every other field.
+ */
+export function checkRecipient(value: unknown): Recipient | string {
+  if (!isObject(value)) return ' must be an object';
+  const { email, name, substitutions } = value;
+  if (email === undefined) return '.email is required';
+  if (typeof email !== 'string') return '.email must be a string';
+  const normalized = normalizeEmail(email);
+  if (normalized === null) return `.email is not an email address: ${JSON.stringify(email.slice(0, 300))}`;
+  if (name !== undefined && name !== null) {
+    if (typeof name !== 'string') return '.name must be a string';
+    if (name.length > MAX_NAME_LENGTH) return `.name must be at most ${MAX_NAME_LENGTH} characters long`;
+  }
+  if (substitutions !== undefined && substitutions !== null && !isObject(substitutions))
+    return '.substitutions must be an object';
+  return { email: normalized, name: name as string | null | undefined, substitutions };
+}
 
 const Attachment = z
   .object({
@@ -79,8 +105,9 @@ export const SendRequestSchema = z
   .object({
     from: Party,
     reply_to: Party.nullish(),
-    // No maximum, as in the provider's contract: as many as the body's size limit lets in.
-    recipients: z.array(Recipient).min(1, { message: 'needs at least one recipient' }),
+    // No maximum, as in the provider's contract: as many as the body's size limit lets in. Each
+    // is checked by checkRecipient, a slice at a time.
+    recipients: z.array(z.unknown()).min(1, { message: 'needs at least one recipient' }),
     subject: z
       .string()
       .max(MAX_SUBJECT_LENGTH)
@@ -140,7 +167,7 @@ export const SendRequestSchema = z
       });
   });
 
-export type SendRequest = z.infer<typeof SendRequestSchema>;
+export type SendRequest = Omit<z.infer<typeof SendRequestSchema>, 'recipients'> & { recipients: Recipient[] };
 
 /** The request as the messages are made from it: times in ms, defaults filled. */
 export interface AcceptedRequest extends SendRequest {
@@ -185,19 +212,35 @@ function issueText(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** Fields before `recipients` in the body's order: their problems are named first. */
+const BEFORE_RECIPIENTS = new Set<PropertyKey>(['from', 'reply_to', 'recipients']);
+
 /**
- * The body checked: the accepted request, or the 400's message. `now` places the schedule: no
- * first_attempt (or one in the past) means now; expires must come after it and after now.
+ * The body checked: the accepted request, or the 400's message naming the first field wrong in
+ * the body's order. `now` places the schedule: no first_attempt (or one in the past) means now;
+ * expires must come after it and after now. The recipients are checked a slice at a time (pace.ts).
  */
-export function parseSendRequest(
+export async function parseSendRequest(
   body: unknown,
   now: number,
-): { ok: true; request: AcceptedRequest } | { ok: false; message: string } {
+  slices: Pace = pace(),
+): Promise<{ ok: true; request: AcceptedRequest } | { ok: false; message: string }> {
   if (body === undefined || body === null) return { ok: false, message: 'body is required: a JSON object' };
   if (Array.isArray(body)) return { ok: false, message: 'body must be a JSON object, not an array' };
   if (typeof body !== 'object') return { ok: false, message: 'body must be a JSON object' };
   const parsed = SendRequestSchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) return { ok: false, message: issueText(parsed.error.issues[0]!) };
+  const first = parsed.success ? null : parsed.error.issues[0]!;
+  if (first && BEFORE_RECIPIENTS.has(first.path[0]!)) return { ok: false, message: issueText(first) };
+  const given = (body as { recipients: unknown[] }).recipients;
+  const recipients: Recipient[] = new Array(given.length);
+  for (let i = 0; i < given.length; i++) {
+    const checked = checkRecipient(given[i]);
+    if (typeof checked === 'string') return { ok: false, message: `recipients[${i}]${checked}` };
+    recipients[i] = checked;
+    const paused = slices.step();
+    if (paused) await paused;
+  }
+  if (!parsed.success) return { ok: false, message: issueText(first!) };
   const request = parsed.data;
   const asked = request.schedule?.first_attempt ? parseRfc3339(request.schedule.first_attempt.trim())! : null;
   const firstAttempt = asked !== null && asked > now ? asked : now;
@@ -208,6 +251,7 @@ export function parseSendRequest(
     ok: true,
     request: {
       ...request,
+      recipients,
       firstAttempt,
       expires: expiresAsked ?? firstAttempt + DEFAULT_EXPIRY_MS,
       scheduled: firstAttempt > now,

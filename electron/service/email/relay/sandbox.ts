@@ -103,6 +103,8 @@ export class Sandbox implements Worker {
   }
 
   runDue(): boolean {
+    // Messages of a request being written are not shown yet; they are due once it is (accept pokes).
+    if (this.messages.isWriting()) return false;
     const now = this.clock.now();
     return this.db.transaction(() => {
       const due = this.due.all(now);
@@ -126,6 +128,7 @@ export class Sandbox implements Worker {
   }
 
   nextDueAt(): number | null {
+    if (this.messages.isWriting()) return null;
     return this.earliest.get()?.due ?? null;
   }
 }

@@ -4,6 +4,7 @@
 // path does not take, an unexpected error), never the SMS API's envelope or plain text. The key is
 // checked on onRequest, before the body is read; so is the Idempotency-Key claim, which is released
 // once the request is answered or aborted.
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Core } from '../../core';
 import { ServiceError } from '../../errors';
@@ -40,9 +41,26 @@ interface MessageParams extends AccountParams {
   message_id: string;
 }
 
+/** A longer answer (the 202 of 100,000 recipients is 30 MB) is encoded and written a piece at a time. */
+const ANSWER_PIECE_CHARS = 1024 * 1024;
+
+/** The text in pieces cut on whole characters (each piece is encoded alone). */
+function* pieces(text: string): Generator<string> {
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + ANSWER_PIECE_CHARS, text.length);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
 export function sendAnswer(reply: FastifyReply, answer: RelayAnswer): FastifyReply {
   if (answer.headers) reply.headers(answer.headers);
-  return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+  const json = answer.json ?? JSON.stringify(answer.body);
+  reply.code(answer.status).type('application/json; charset=utf-8');
+  if (json.length <= ANSWER_PIECE_CHARS) return reply.send(json);
+  return reply.send(Readable.from(pieces(json), { objectMode: false }));
 }
 
 /** The query as the relay reads it: a repeated parameter's values joined by commas. */
@@ -117,6 +135,17 @@ export async function emailRelayRoutes(app: FastifyInstance, { core }: { core: C
       claims.get(request)?.release(status);
       claims.delete(request);
     };
+    // A large send takes many turns of the event loop: a client that goes away meanwhile does not
+    // free its key before the send is written (a retry with it would send the messages twice).
+    const sending = new WeakMap<FastifyRequest, Promise<RelayAnswer>>();
+    const releaseWhenSent = (request: FastifyRequest) => {
+      const running = sending.get(request);
+      if (!running) return release(request);
+      void running.then(
+        (answer) => release(request, answer.status),
+        () => release(request, 500),
+      );
+    };
 
     provider.post(
       MESSAGES_PATH,
@@ -125,12 +154,14 @@ export async function emailRelayRoutes(app: FastifyInstance, { core }: { core: C
         config: { json: EMAIL_JSON_SHAPE },
         onRequest: [authorized('send'), claimKey],
         onResponse: async (request, reply) => release(request, reply.statusCode),
-        onRequestAbort: async (request) => release(request),
+        onRequestAbort: async (request) => releaseWhenSent(request),
       },
       async (request, reply) => {
         const { account_id } = request.params as AccountParams;
         const claim = claims.get(request);
-        return sendAnswer(reply, relay.send(account_id, request.body, claim ? { claim } : {}));
+        const sent = relay.send(account_id, request.body, claim ? { claim } : {});
+        sending.set(request, sent);
+        return sendAnswer(reply, await sent);
       },
     );
 
