@@ -157,7 +157,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           summary: `Upload a file for bale or rubika sends (multipart field "file"; ${FILE_TYPES}; at most ${FILE_MB} MB)`,
           description: [
             `One part named "file", whose file name ends in one of ${FILE_TYPES} (any case; otherwise 400).`,
-            `At most ${FILE_MB} MB (${MAX_FILE_BYTES} bytes; more is 414); an empty file is 400.`,
+            `At most ${FILE_MB} MB (${MAX_FILE_BYTES} bytes; more is 414, as soon as the file passes it); an empty file is 400.`,
             'Answers HTTP 201 with return.status 200 and entries {file_id}, a UUID: the file belongs to the key’s',
             'account and to the provider of the path. A send may attach it as file_id (version 2) or files.{provider}',
             '(version 3) only from that account and from a line of that provider; otherwise 400 (spec 4.1 rule 7).',

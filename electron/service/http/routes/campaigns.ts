@@ -3,7 +3,7 @@
 // cancel, and the public short links. Thin on purpose: the transport only collects the wire fields
 // into a CampaignForm and every rule is the core's, so the app's own calls and the API agree.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { Multipart } from '@fastify/multipart';
 import { z } from 'zod';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
@@ -12,6 +12,7 @@ import { addOpenApiPaths } from '../openapi';
 import { ServiceError } from '../../errors';
 import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../server';
 import { CONTACTS_BODY_LIMIT_BYTES } from './contacts';
+import { fileBytes } from '../multipart-file';
 import { envelopeOf } from '../../../../shared/api';
 import { ApiCode } from '../../../../shared/status';
 import {
@@ -104,26 +105,6 @@ function objectFields(body: unknown): Fields {
  */
 export const CAMPAIGN_FILE_LIMIT_BYTES = CONTACTS_BODY_LIMIT_BYTES;
 
-/**
- * A file part's bytes, refused (414) the moment it passes the parts' fileSize limit. The parser's
- * own toBuffer notices only once the part ends: it would read (and drop) all the rest first, and a
- * file that never ends would never be answered.
- */
-function fileBytes(part: MultipartFile): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    part.file.on('data', (chunk: Buffer) => chunks.push(chunk));
-    part.file.once('end', () => resolve(Buffer.concat(chunks)));
-    part.file.once('error', reject);
-    part.file.once('limit', () => {
-      chunks.length = 0;
-      reject(new ServiceError(ApiCode.TooLarge, 'campaign file over its limit'));
-      // The parser stops reading the request once its part is destroyed.
-      part.file.destroy();
-    });
-  });
-}
-
 /** Multipart: every field part, and the first file part named `file` read whole (at most CAMPAIGN_FILE_LIMIT_BYTES). */
 async function multipartForm(request: FastifyRequest): Promise<CampaignForm> {
   const fields: Fields = new Map();
@@ -136,7 +117,8 @@ async function multipartForm(request: FastifyRequest): Promise<CampaignForm> {
   try {
     for await (const part of parts) {
       if (part.type === 'field') add(fields, part.fieldname, part.value);
-      else if (part.fieldname === 'file' && file === null) file = { name: part.filename, bytes: await fileBytes(part) };
+      else if (part.fieldname === 'file' && file === null)
+        file = { name: part.filename, bytes: await fileBytes(part, 'campaign file') };
       // Another file part is nobody's business, but it must be read through for the parser to go on.
       else for await (const _chunk of part.file);
     }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
+import { fileBytes } from '../multipart-file';
 import { sendError, sendOk } from '../envelope';
 import { ApiCode } from '../../../../shared/status';
 import { MAX_FILE_BYTES, MESSENGER_PROVIDERS, type MessengerProvider } from '../../files/files';
@@ -19,7 +20,7 @@ export async function fileRoutes(app: FastifyInstance, { core }: { core: Core })
         try {
           part = await request.file({ limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
           if (!part) return sendError(reply, ApiCode.BadRequest);
-          data = await part.toBuffer();
+          data = await fileBytes(part, 'messenger file');
         } catch (error) {
           // The multipart parser reports a malformed body (no boundary, data cut off) with plain
           // errors that carry no code: the caller's fault, 400, not a 500. Coded errors (file too
@@ -27,7 +28,6 @@ export async function fileRoutes(app: FastifyInstance, { core }: { core: Core })
           if (error instanceof Error && 'code' in error) throw error;
           return sendError(reply, ApiCode.BadRequest);
         }
-        if (part.file.truncated) return sendError(reply, ApiCode.TooLarge);
         const record = core.files.save(request.account.id, provider as MessengerProvider, {
           name: part.filename,
           mime: part.mimetype,
