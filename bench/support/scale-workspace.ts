@@ -19,8 +19,8 @@
 // - costs from shared/pricing.ts (the final text with the opt-out phrase, pages x price);
 // - the credit ledger as the core writes it: a 'send' row per send, a 'refund' row per refunded
 //   message (13, at its final time), monthly top-ups, the balance equal to the ledger's sum;
-// - the message aggregates rebuilt by migration 0017's own statements, the message states filled
-//   by 0023's, the send tallies kept by 0024's triggers as the sends go in, and the receiver index
+// - the message aggregates rebuilt by migration 0017's own statements, the message states and
+//   sources filled by their fill (0023, 0025), the send tallies kept by 0024's triggers as the sends go in, and the receiver index
 //   (0019) and the send-text index (0021) filled by their own indexAll.
 // The folder's scale-workspace.json records the facts a benchmark asks by (ids, words, the build's
 // now) and the migrations it was built with: edit an applied migration and the workspace is stale.
@@ -680,7 +680,7 @@ export async function buildScaleWorkspace(dataDir: string, options: ScaleOptions
   // ---- the aggregates, by the migration's own statements
   db.exec(REBUILD_MESSAGE_COUNTS);
   step('message counts');
-  db.exec(`DELETE FROM message_states; ${STATES_FILL}`);
+  db.exec(STATES_FILL);
   step('message states');
   db.exec('COMMIT');
   db.exec('DROP TABLE temp.plan; DROP TABLE temp.bulk; DROP TABLE temp.seq; DROP TABLE temp.topups');

@@ -1,6 +1,6 @@
-// The maintained message counts (messaging/counts.ts), message states (message-states.ts) and send
-// tallies (migration 0024) against full scans of the messages and sends: what the counts and
-// housekeeping tests compare after every step.
+// The maintained message counts (messaging/counts.ts), message states and sources
+// (message-states.ts) and send tallies (migration 0024) against full scans of the messages and sends:
+// what the counts and housekeeping tests compare after every step.
 import { expect } from 'vitest';
 import type { Db } from '../../electron/service/db/database';
 import { STATES_FILL } from '../../electron/service/messaging/message-states';
@@ -18,6 +18,7 @@ const KEPT_TOTALS = `SELECT account_id, status, sender, origin, n, cost_rials, r
   FROM message_totals ORDER BY 1, 2, 3, 4`;
 
 const STATES = 'SELECT chunk, hex(states) AS states FROM message_states ORDER BY chunk';
+const SOURCES = 'SELECT chunk, hex(sources) AS sources FROM message_sources ORDER BY chunk';
 
 const SCAN_SEND_TALLIES = `SELECT account_id, count(*) AS sends FROM sends WHERE origin <> 'campaign'
   GROUP BY account_id ORDER BY account_id`;
@@ -31,13 +32,13 @@ export function expectAggregatesEqualScan(db: Db): void {
 }
 
 export function expectStatesEqualScan(db: Db): void {
-  // The states byte for byte as the migration's fill makes them from the messages, filled in a
-  // savepoint that is rolled back.
-  const kept = db.prepare(STATES).all();
+  // The states and sources byte for byte as the fill makes them from the messages (with the
+  // sources' codes the workspace has), filled in a savepoint that is rolled back.
+  const kept = { states: db.prepare(STATES).all(), sources: db.prepare(SOURCES).all() };
   db.exec('SAVEPOINT states_scan');
   try {
-    db.exec(`DELETE FROM message_states; ${STATES_FILL}`);
-    expect(kept).toEqual(db.prepare(STATES).all());
+    db.exec(STATES_FILL);
+    expect(kept).toEqual({ states: db.prepare(STATES).all(), sources: db.prepare(SOURCES).all() });
   } finally {
     db.exec('ROLLBACK TO states_scan; RELEASE states_scan');
   }

@@ -105,8 +105,8 @@ export interface AcceptDeps {
   onAccepted(): void;
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
-  /** The message states (message-states.ts): a send's messages, one account and status, in its transaction. */
-  placed(firstId: number, lastId: number, accountId: number, status: MessageStatus): void;
+  /** The message states (message-states.ts): a send's messages, one key, in its transaction. */
+  placed(firstId: number, lastId: number, key: CountKey): void;
 }
 
 export class Accept {
@@ -235,18 +235,15 @@ export class Accept {
       }
       this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
       if (plan.accepted > 0) {
-        this.deps.placed(firstId, firstId + plan.accepted - 1, command.accountId, status);
-        this.deps.counted(
-          {
-            account_id: command.accountId,
-            created_at: createdAt,
-            status,
-            sender: line.number,
-            origin: storedOrigin(command.origin),
-          },
-          plan.accepted,
-          plan.totalRials,
-        );
+        const key: CountKey = {
+          account_id: command.accountId,
+          created_at: createdAt,
+          status,
+          sender: line.number,
+          origin: storedOrigin(command.origin),
+        };
+        this.deps.placed(firstId, firstId + plan.accepted - 1, key);
+        this.deps.counted(key, plan.accepted, plan.totalRials);
       }
       return { sendId, firstId };
     })();

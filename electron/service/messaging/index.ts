@@ -86,7 +86,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: () => scheduler.poke(),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
-    placed: (firstId, lastId, accountId, status) => states.placed(firstId, lastId, accountId, status),
+    placed: (firstId, lastId, key) => states.placed(firstId, lastId, key),
   });
   scheduler.register({
     name: 'lifecycle',
@@ -104,7 +104,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db, states),
-    queries: new MessageQueries(db, deps.readers, receivers, sendTexts),
+    queries: new MessageQueries(db, deps.readers, receivers, sendTexts, states),
     dashboard: new Dashboard(db, clock),
     outbox: new Outbox(db, deps.accounts),
     counts,

@@ -17,9 +17,18 @@
 // background at ten million messages, instead of a start that long); until then a lookup reads
 // those ids from the messages' own rows, and the writers leave those chunks alone (the fill reads
 // the messages as they are when it gets there).
+//
+// Beside each state, the message's source (migration 0025): the code of the account, sender line
+// and origin it was sent with, two bytes per message in rows of the same ids, written once by the
+// send. With both, the messages of any id range are counted by account, status, sender and origin
+// (a date range's ends, queries.ts) from a few hundred rows, at 750,000 messages in a few
+// milliseconds instead of a scan of the messages (480 ms). Sources are kept with the states: the
+// same chunks, the same fill after an upgrade, the same retention.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Worker } from '../jobs/scheduler';
+import type { IdBounds } from './created-order';
+import type { CountKey } from './counts';
 import { PendingBatch } from './pending-batch';
 
 /** Messages per row: 4,000 bytes of states, one row filling one 4 KB page. */
@@ -38,24 +47,60 @@ const NO_STATES = Buffer.alloc(0);
 /** Rows the fill worker writes per transaction: 8,000 messages, about 10 ms (a request waits for one at most). */
 const FILL_CHUNKS = 4;
 
+/** The code written for a source past the last one two bytes hold: its messages are read. */
+const OTHER_SOURCE = 0xffff;
+
+/** What a message's states and sources are written by (counts.ts' key but its time). */
+export type MessageSource = Pick<CountKey, 'account_id' | 'sender' | 'origin'>;
+
 /**
- * Writes the rows of the messages the SELECT of `messages` gives (all of them, or a range of whole
- * chunks), as the writers keep them: the ids missing before each message in its chunk as zero bytes.
+ * Writes the rows of `table` for the messages `values` gives (id and the hex of its two bytes), as
+ * the writers keep them: the ids missing before each message in its chunk as zero bytes.
  */
-function statesFill(messages: string): string {
+function chunksFill(table: string, column: string, values: string): string {
   return `
-INSERT INTO message_states (chunk, states)
+INSERT INTO ${table} (chunk, ${column})
 SELECT chunk, unhex(group_concat(part, '' ORDER BY id)) FROM (
   SELECT id, id / ${STATES_CHUNK} AS chunk,
     substr(hex(zeroblob(${ROW_BYTES})), 1, 4 * (id - coalesce(lag(id) OVER (PARTITION BY id / ${STATES_CHUNK} ORDER BY id), id / ${STATES_CHUNK} * ${STATES_CHUNK} - 1) - 1))
-      || printf('%02X%02X', status + 1, CASE WHEN account_id BETWEEN 1 AND ${OTHER_ACCOUNT - 1} THEN account_id ELSE ${OTHER_ACCOUNT} END) AS part
-  FROM ${messages}
-) GROUP BY chunk;
-`;
+      || value AS part
+  FROM (${values})
+) GROUP BY chunk`;
 }
 
-/** Every row from the messages: into an empty table (the scale benchmark's workspace, the tests' scan). */
-export const STATES_FILL = statesFill('messages');
+/**
+ * The statements that write the states and sources of every message, or (`range`) of those with
+ * ids between two parameters (whole chunks): the sources' codes first, then both rows.
+ */
+function statesFill(range: boolean): string[] {
+  const where = range ? 'WHERE m.id BETWEEN ? AND ?' : '';
+  return [
+    `INSERT OR IGNORE INTO send_sources (account_id, sender, origin) ${
+      range
+        ? `SELECT DISTINCT s.account_id, s.sender, s.origin FROM messages m JOIN sends s ON s.id = m.send_id ${where}`
+        : 'SELECT DISTINCT account_id, sender, origin FROM sends'
+    }`,
+    chunksFill(
+      'message_states',
+      'states',
+      `SELECT id, printf('%02X%02X', status + 1,
+         CASE WHEN account_id BETWEEN 1 AND ${OTHER_ACCOUNT - 1} THEN account_id ELSE ${OTHER_ACCOUNT} END) AS value
+       FROM messages m ${where}`,
+    ),
+    chunksFill(
+      'message_sources',
+      'sources',
+      `SELECT m.id, printf('%04X', min(src.id, ${OTHER_SOURCE})) AS value
+       FROM messages m JOIN sends s ON s.id = m.send_id
+       JOIN send_sources src ON src.account_id = s.account_id AND src.sender = s.sender AND src.origin = s.origin ${where}`,
+    ),
+  ];
+}
+
+/** Every row again from the messages (the scale benchmark's workspace, the tests' scan). */
+export const STATES_FILL = ['DELETE FROM message_states', 'DELETE FROM message_sources', ...statesFill(false)]
+  .map((sql) => sql + ';\n')
+  .join('');
 
 function accountByte(accountId: number): number {
   return accountId >= 1 && accountId < OTHER_ACCOUNT ? accountId : OTHER_ACCOUNT;
@@ -71,6 +116,40 @@ function* rowsOf(firstId: number, lastId: number): Generator<{ chunk: number; fr
     };
 }
 
+/** One table of two bytes per message in rows of STATES_CHUNK ids: the states, or the sources. */
+class ChunkRows {
+  readonly read: Statement<[number], Buffer | undefined>;
+  private readonly write: Statement<[number, Buffer]>;
+  private readonly drop: Statement<[number]>;
+
+  constructor(
+    db: Db,
+    readonly table: string,
+    column: string,
+  ) {
+    this.read = db.prepare<[number], Buffer | undefined>(`SELECT ${column} FROM ${table} WHERE chunk = ?`).pluck();
+    this.write = db.prepare(
+      `INSERT INTO ${table} (chunk, ${column}) VALUES (?, ?) ON CONFLICT (chunk) DO UPDATE SET ${column} = excluded.${column}`,
+    );
+    this.drop = db.prepare(`DELETE FROM ${table} WHERE chunk = ?`);
+  }
+
+  /**
+   * Rewrites one row (`stored`: as read, when the caller has read it): `change` edits a copy at
+   * least long enough for offset `upto`; the row ends at its last message (none: no row), as the
+   * fill makes it.
+   */
+  edit(chunk: number, upto: number, change: (bytes: Buffer) => void, stored = this.read.get(chunk) ?? NO_STATES): void {
+    const bytes = Buffer.alloc(Math.max(stored.length, upto * 2 + 2));
+    stored.copy(bytes);
+    change(bytes);
+    let end = bytes.length;
+    while (end > 0 && bytes[end - 2] === 0 && bytes[end - 1] === 0) end -= 2;
+    if (end === 0) this.drop.run(chunk);
+    else this.write.run(chunk, bytes.subarray(0, end));
+  }
+}
+
 export class MessageStates {
   /** The states of ids below cached.length / 2, valid for the rows marked in `loaded`. */
   private cached = new Uint8Array(0);
@@ -81,11 +160,16 @@ export class MessageStates {
     () => this.flush(),
     () => this.pending.clear(),
   );
-  private readonly rowStmt: Statement<[number], { states: Buffer }>;
+  private readonly states: ChunkRows;
+  private readonly sources: ChunkRows;
   private readonly rowsStmt: Statement<[string], { chunk: number; states: Buffer }>;
-  private readonly writeStmt: Statement<[number, Buffer]>;
-  private readonly dropStmt: Statement<[number]>;
   private readonly messagesStmt: Statement<[number, string], { id: number; status: number }>;
+  private readonly sourceStmt: Statement<[number, string, string], number | undefined>;
+  private readonly addSourceStmt: Statement<[number, string, string], number>;
+  private readonly lastSourceStmt: Statement<[], number | null>;
+  /** sourcesOf's statements, by the filter's columns. */
+  private readonly sourcesStmts = new Map<string, Statement<unknown[], number>>();
+  private readonly rangeStmt: Statement<[number, number], { chunk: number; states: Buffer; sources: Buffer | null }>;
   /** Chunks fillNext..fillEnd - 1 are not filled yet (see the top). */
   private fillNext = 0;
   private fillEnd = 0;
@@ -95,31 +179,46 @@ export class MessageStates {
   readonly worker: Worker;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     /** Rows kept in memory at most (tests make it small to reach the rows beyond). */
     private readonly cachedRows = CACHED_ROWS,
   ) {
-    this.rowStmt = db.prepare('SELECT states FROM message_states WHERE chunk = ?');
+    this.states = new ChunkRows(db, 'message_states', 'states');
+    this.sources = new ChunkRows(db, 'message_sources', 'sources');
     this.rowsStmt = db.prepare(
       'SELECT chunk, states FROM message_states WHERE chunk IN (SELECT value FROM json_each(?))',
     );
-    this.writeStmt = db.prepare(
-      'INSERT INTO message_states (chunk, states) VALUES (?, ?) ON CONFLICT (chunk) DO UPDATE SET states = excluded.states',
-    );
-    this.dropStmt = db.prepare('DELETE FROM message_states WHERE chunk = ?');
     // The messages of an account outside 1-254, read from their rows (the account is checked on
     // the row found, never by walking the account's index).
     this.messagesStmt = db.prepare(
       'SELECT id, status FROM messages WHERE +account_id = ? AND id IN (SELECT value FROM json_each(?))',
     );
+    this.sourceStmt = db
+      .prepare<[number, string, string], number | undefined>(
+        'SELECT id FROM send_sources WHERE account_id = ? AND sender = ? AND origin = ?',
+      )
+      .pluck();
+    this.addSourceStmt = db
+      .prepare<[number, string, string], number>(
+        'INSERT INTO send_sources (account_id, sender, origin) VALUES (?, ?, ?) RETURNING id',
+      )
+      .pluck();
+    this.lastSourceStmt = db.prepare<[], number | null>('SELECT max(id) FROM send_sources').pluck();
+    // Both rows of each chunk of a range, in one statement.
+    this.rangeStmt = db.prepare(
+      `SELECT s.chunk, s.states, o.sources FROM message_states s LEFT JOIN message_sources o ON o.chunk = s.chunk
+       WHERE s.chunk BETWEEN ? AND ?`,
+    );
     this.fillStmt = db.prepare('SELECT next_chunk, end_chunk FROM message_states_fill WHERE id = 1');
-    const clear = db.prepare<[number, number]>('DELETE FROM message_states WHERE chunk BETWEEN ? AND ?');
-    const fill = db.prepare<[number, number]>(statesFill('messages WHERE id BETWEEN ? AND ?'));
+    const clear = [this.states.table, this.sources.table].map((table) =>
+      db.prepare<[number, number]>(`DELETE FROM ${table} WHERE chunk BETWEEN ? AND ?`),
+    );
+    const fill = statesFill(true).map((sql) => db.prepare<[number, number]>(sql));
     const advance = db.prepare<[number]>('UPDATE message_states_fill SET next_chunk = ? WHERE id = 1');
     const done = db.prepare('DELETE FROM message_states_fill');
     this.fillStep = db.transaction((next: number, last: number) => {
-      clear.run(next, last);
-      fill.run(next * STATES_CHUNK, (last + 1) * STATES_CHUNK - 1);
+      for (const statement of clear) statement.run(next, last);
+      for (const statement of fill) statement.run(next * STATES_CHUNK, (last + 1) * STATES_CHUNK - 1);
       if (last + 1 < this.fillEnd) advance.run(last + 1);
       else done.run();
     });
@@ -165,17 +264,90 @@ export class MessageStates {
     return found;
   }
 
-  /** A send's messages firstId..lastId, all of one account and status. Inside its transaction. */
-  placed(firstId: number, lastId: number, accountId: number, status: number): void {
-    const account = accountByte(accountId);
+  /**
+   * The codes of the sources of `filter`'s account, sender line and origin (each when given; only
+   * accounts that exist, as the aggregates are read); null when some source's code did not fit in
+   * two bytes (a count reads the messages then).
+   */
+  sourcesOf(filter: { account_id?: number; sender?: string; origin?: string }): number[] | null {
+    if ((this.lastSourceStmt.get() ?? 0) >= OTHER_SOURCE) return null;
+    const parts = ['account_id IN (SELECT id FROM accounts)'];
+    const params: Array<number | string> = [];
+    for (const [column, value] of [
+      ['account_id', filter.account_id],
+      ['sender', filter.sender],
+      ['origin', filter.origin],
+    ] as const)
+      if (value !== undefined) {
+        parts.push(`${column} = ?`);
+        params.push(value);
+      }
+    const sql = `SELECT id FROM send_sources WHERE ${parts.join(' AND ')}`;
+    let statement = this.sourcesStmts.get(sql);
+    if (!statement) this.sourcesStmts.set(sql, (statement = this.db.prepare<unknown[], number>(sql).pluck()));
+    return statement.all(...params);
+  }
+
+  /**
+   * How many messages with ids firstId..lastId have one of `statuses` (any, when none is given) and
+   * one of the `sources` (sourcesOf's codes), read from their rows: two bytes of each row per
+   * message, a few milliseconds for 750,000. The ids in chunks not filled yet (after an upgrade)
+   * are left out: `unread` is their range, for the caller to count from the messages.
+   */
+  count(
+    firstId: number,
+    lastId: number,
+    statuses: readonly number[] | undefined,
+    sources: readonly number[],
+  ): { counted: number; unread: IdBounds | null } {
+    // Wanted by their stored byte (a state is the status + 1; 0 is no message) and code.
+    const wantedState = new Uint8Array(256).fill(statuses?.length ? 0 : 1, 1);
+    for (const status of statuses ?? []) if (status >= 0 && status < 255) wantedState[status + 1] = 1;
+    const wantedSource = new Uint8Array(OTHER_SOURCE + 1);
+    for (const code of sources) wantedSource[code] = 1;
+    let counted = 0;
+    for (const row of this.rangeStmt.iterate(Math.floor(firstId / STATES_CHUNK), Math.floor(lastId / STATES_CHUNK))) {
+      if (this.unfilled(row.chunk) || row.sources === null) continue;
+      const { states, sources: codes } = row;
+      const start = row.chunk * STATES_CHUNK;
+      const end = Math.min((lastId - start) * 2 + 2, states.length, codes.length);
+      for (let at = Math.max(firstId - start, 0) * 2; at < end; at += 2)
+        if (wantedState[states[at]!] === 1 && wantedSource[(codes[at]! << 8) | codes[at + 1]!] === 1) counted++;
+    }
+    const unread = {
+      lo: Math.max(firstId, this.fillNext * STATES_CHUNK),
+      hi: Math.min(lastId, this.fillEnd * STATES_CHUNK - 1),
+    };
+    return { counted, unread: unread.lo <= unread.hi ? unread : null };
+  }
+
+  /** A send's messages firstId..lastId, all of one source and status. Inside its transaction. */
+  placed(firstId: number, lastId: number, key: MessageSource & { status: number }): void {
+    const account = accountByte(key.account_id);
+    const source = this.sourceCode(key);
     for (const { chunk, from, to } of rowsOf(firstId, lastId))
-      if (!this.unfilled(chunk))
-        this.edit(chunk, to, (states) => {
+      if (!this.unfilled(chunk)) {
+        this.editStates(chunk, to, (states) => {
           for (let at = from * 2; at <= to * 2; at += 2) {
-            states[at] = status + 1;
+            states[at] = key.status + 1;
             states[at + 1] = account;
           }
         });
+        this.sources.edit(chunk, to, (sources) => {
+          for (let at = from * 2; at <= to * 2; at += 2) sources.writeUInt16BE(source, at);
+        });
+      }
+  }
+
+  /**
+   * A source's code, added when new in the send's transaction (a send that rolls back takes it
+   * back too: no code is kept in memory).
+   */
+  private sourceCode(source: MessageSource): number {
+    const code =
+      this.sourceStmt.get(source.account_id, source.sender, source.origin) ??
+      this.addSourceStmt.get(source.account_id, source.sender, source.origin)!;
+    return Math.min(code, OTHER_SOURCE);
   }
 
   /**
@@ -196,8 +368,11 @@ export class MessageStates {
   forget(firstId: number, lastId: number): void {
     for (const { chunk, from, to } of rowsOf(firstId, lastId)) {
       if (this.unfilled(chunk)) continue;
-      const stored = this.rowStmt.get(chunk)?.states;
-      if (stored) this.edit(chunk, 0, (copy) => copy.fill(0, from * 2, Math.min(copy.length, to * 2 + 2)), stored);
+      const clear = (bytes: Buffer) => bytes.fill(0, from * 2, Math.min(bytes.length, to * 2 + 2));
+      const states = this.states.read.get(chunk);
+      if (states) this.editStates(chunk, 0, clear, states);
+      const sources = this.sources.read.get(chunk);
+      if (sources) this.sources.edit(chunk, 0, clear, sources);
     }
   }
 
@@ -237,7 +412,7 @@ export class MessageStates {
     }
     for (const [chunk, ids] of byChunk)
       if (!this.unfilled(chunk))
-        this.edit(chunk, Math.max(...ids) % STATES_CHUNK, (states) => {
+        this.editStates(chunk, Math.max(...ids) % STATES_CHUNK, (states) => {
           for (const id of ids) {
             const [account, state] = this.pending.get(id)!;
             const at = (id % STATES_CHUNK) * 2;
@@ -248,24 +423,9 @@ export class MessageStates {
     this.pending.clear();
   }
 
-  /**
-   * Rewrites one row (`stored`: as read, when the caller has read it): `change` edits a copy at
-   * least long enough for offset `upto`; the row ends at its last message (none: no row), as the
-   * migration's fill makes it.
-   */
-  private edit(
-    chunk: number,
-    upto: number,
-    change: (states: Buffer) => void,
-    stored = this.rowStmt.get(chunk)?.states ?? NO_STATES,
-  ): void {
-    const states = Buffer.alloc(Math.max(stored.length, upto * 2 + 2));
-    stored.copy(states);
-    change(states);
-    let end = states.length;
-    while (end > 0 && states[end - 2] === 0) end -= 2;
-    if (end === 0) this.dropStmt.run(chunk);
-    else this.writeStmt.run(chunk, states.subarray(0, end));
+  /** Rewrites one row of states (ChunkRows.edit), dropping the copy held in memory. */
+  private editStates(chunk: number, upto: number, change: (states: Buffer) => void, stored?: Buffer): void {
+    this.states.edit(chunk, upto, change, stored);
     if (chunk < this.loaded.length) this.loaded[chunk] = 0;
   }
 

@@ -2,9 +2,10 @@
 // one message's timeline, and a paged reader for exports. Read-only SQL over the core's tables;
 // the indexes of migration 0003 and the id order of created-order.ts back every filter the UI offers.
 // Counts come from the maintained aggregates (counts.ts) whenever the filter is one they keep
-// (account, status, sender, origin, dates); what must read the messages themselves (a receiver, a
-// text, a send, a campaign, the edges of a date range) runs on a reader thread (db/readers.ts), so
-// no search holds the event loop, and so do export pages.
+// (account, status, sender, origin, dates): whole 15-minute slots from message_counts, the partial
+// slots at a date range's ends from the message states and sources (message-states.ts) of their id
+// range. What must read the messages themselves (a receiver, a text, a send, a campaign) runs on a
+// reader thread (db/readers.ts), so no search holds the event loop, and so do export pages.
 // The text filter compares both sides in shared/search.ts's form (Arabic and Persian letters and
 // digits alike, the zero-width non-joiner ignored); the receiver filter takes any part of a number.
 import type { Statement } from 'better-sqlite3';
@@ -14,7 +15,8 @@ import { SLOT_MS } from './counts';
 import type { ReceiverCondition, ReceiverIndex } from './receivers';
 import type { SendTextIndex, TextCondition } from './send-texts';
 import { talliable } from './text-tallies';
-import { CreatedOrder } from './created-order';
+import { CreatedOrder, type IdBounds } from './created-order';
+import type { MessageStates } from './message-states';
 import { ServiceError } from '../errors';
 import { ApiCode, messageStatusText, MessageStatus } from '../../../shared/status';
 import { phoneSearchDigits } from '../../../shared/phone';
@@ -218,6 +220,8 @@ export class MessageQueries {
     private readonly readers: ReaderPool,
     private readonly receivers?: ReceiverIndex,
     private readonly texts?: SendTextIndex,
+    /** Without them, the messages of a date range's partial slots are read. */
+    private readonly states?: MessageStates,
   ) {
     this.createdOrder = new CreatedOrder(db);
   }
@@ -315,8 +319,9 @@ export class MessageQueries {
 
   /**
    * How many messages match. Whole 15-minute slots of account, status, sender and origin are summed
-   * from the aggregates; the rest (a receiver, a text, a send, a campaign, a date range's partial
-   * slots at its ends) is counted on a reader thread over the id range the dates give.
+   * from the aggregates, and a date range's partial slots at its ends from the message states; the
+   * rest (a receiver, a text, a send, a campaign) is counted on a reader thread over the id range
+   * the dates give.
    */
   async count(filter: MessageFilter): Promise<number> {
     if (filter.receptor === undefined && !filter.status?.length && textKey(filter) !== '')
@@ -329,13 +334,30 @@ export class MessageQueries {
     if (to <= from) return 0;
     const firstSlot = Math.ceil(from / SLOT_MS);
     const endSlot = Math.floor(to / SLOT_MS);
-    // Less than one whole slot: the messages themselves (at most half an hour of them).
-    if (endSlot <= firstSlot) return this.scanCount(filter);
-    const edges = await Promise.all([
-      from < firstSlot * SLOT_MS ? this.scanCount({ ...filter, from, to: firstSlot * SLOT_MS }) : 0,
-      endSlot * SLOT_MS < to ? this.scanCount({ ...filter, from: endSlot * SLOT_MS, to }) : 0,
+    // Less than one whole slot: the messages of the range by id.
+    if (endSlot <= firstSlot) return this.partCount(filter, from, to);
+    const ends = await Promise.all([
+      this.partCount(filter, from, firstSlot * SLOT_MS),
+      this.partCount(filter, endSlot * SLOT_MS, to),
     ]);
-    return this.slotsCount(filter, firstSlot, endSlot) + edges[0] + edges[1];
+    return this.slotsCount(filter, firstSlot, endSlot) + ends[0] + ends[1];
+  }
+
+  /**
+   * The messages created in [from, to), less than two slots of them (a date range's ends): ids
+   * follow creation, so they are an id range, counted from the message states and sources (a
+   * few milliseconds at 750,000 messages). Those in chunks the states have not filled yet (after
+   * an upgrade) are counted from the messages.
+   */
+  private async partCount(filter: MessageFilter, from: number, to: number): Promise<number> {
+    if (to <= from) return 0;
+    const part = { ...filter, from, to };
+    const sources = this.states?.sourcesOf(filter) ?? null;
+    if (!this.states || sources === null) return this.scanCount(part);
+    const { idFrom, idTo } = this.idRange(part);
+    if (idFrom === null || idTo === null || idTo < idFrom) return 0;
+    const { counted, unread } = this.states.count(idFrom, idTo, filter.status, sources);
+    return counted + (unread ? await this.scanCount(part, unread) : 0);
   }
 
   /** Conditions of the aggregates' own columns (account, status, sender, origin). */
@@ -451,10 +473,10 @@ export class MessageQueries {
     };
   }
 
-  /** Counts the messages themselves on a reader thread; dates bound the id range walked. */
-  private async scanCount(filter: MessageFilter): Promise<number> {
+  /** Counts the messages themselves on a reader thread; dates (or `ids`, within them) bound the id range walked. */
+  private async scanCount(filter: MessageFilter, ids?: IdBounds): Promise<number> {
     const where = filterWhere(filter, {
-      ordered: this.idRange(filter),
+      ordered: ids ? { idFrom: ids.lo, idTo: ids.hi } : this.idRange(filter),
       ...(await this.searches(filter)),
     });
     // The join is only needed when a condition reads the send.

@@ -23,6 +23,7 @@ import sendTextIndex from './0021-send-text-index';
 import textTallies from './0022-text-tallies';
 import messageStates from './0023-message-states';
 import sendTallies from './0024-send-tallies';
+import messageSources from './0025-message-sources';
 import emailRelayPending from './0026-email-relay-pending';
 
 export interface Migration {
@@ -55,5 +56,6 @@ export const migrations: readonly Migration[] = [
   { name: '0022-text-tallies', sql: textTallies },
   { name: '0023-message-states', sql: messageStates },
   { name: '0024-send-tallies', sql: sendTallies },
+  { name: '0025-message-sources', sql: messageSources },
   { name: '0026-email-relay-pending', sql: emailRelayPending },
 ];
