@@ -44,8 +44,11 @@ const CACHED_ROWS = 8000;
 
 const NO_STATES = Buffer.alloc(0);
 
-/** Rows the fill worker writes per transaction: 8,000 messages, about 10 ms (a request waits for one at most). */
-const FILL_CHUNKS = 4;
+/**
+ * Chunks the fill worker writes per transaction: 4,000 messages' states and sources, about 15 ms
+ * (a request waits for one at most).
+ */
+const FILL_CHUNKS = 2;
 
 /** The code written for a source past the last one two bytes hold: its messages are read. */
 const OTHER_SOURCE = 0xffff;
