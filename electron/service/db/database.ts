@@ -59,6 +59,11 @@ export function schemaVersion(db: Db): number {
 
 /** Applies the migrations after the database's version, up to `upto` (the latest by default). */
 export function migrate(db: Db, upto = migrations.length): void {
+  // A connection whose file was replaced under it (a restore copies a backup's pages in) holds the
+  // old schema until a statement checks the schema cookie, and an ALTER TABLE is compiled against
+  // the schema held without that check: restoring a backup one version old failed with "duplicate
+  // column". Reading the catalogue checks the cookie and loads the file's schema.
+  db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
   const current = schemaVersion(db);
   const latest = migrations.length;
   if (current > latest) throw new NewerDatabaseError(current, latest);
