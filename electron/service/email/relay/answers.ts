@@ -3,6 +3,9 @@
 // refusal is the provider's bare `{"message": "..."}`, never the SMS API's envelope.
 import { HttpStatus } from '../http-status';
 
+/** The provider's HTTP status for a send it took; any other is a refusal. */
+export const SEND_ACCEPTED = 202;
+
 export interface RelayAnswer {
   status: number;
   body: unknown;

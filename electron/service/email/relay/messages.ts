@@ -8,7 +8,7 @@ import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { RelayStatus, SandboxResult } from '../../../../shared/email';
 import { compileEmailTemplate, type Substitutions } from '../../../../shared/email-template';
-import { iso, jsonAnswer, refusal, type RelayAnswer } from './answers';
+import { iso, jsonAnswer, refusal, SEND_ACCEPTED, type RelayAnswer } from './answers';
 import type { Pace } from './pace';
 import type { AcceptedRequest } from './request';
 
@@ -105,7 +105,7 @@ function messageRenderer(request: AcceptedRequest) {
 
 /** The 202 of a send, its list given as JSON text a chunk at a time. */
 function listAnswer(items: string[]): RelayAnswer {
-  return jsonAnswer(202, `{"object":"list","data":[${items.join(',')}]}`);
+  return jsonAnswer(SEND_ACCEPTED, `{"object":"list","data":[${items.join(',')}]}`);
 }
 
 export class RelayMessages {

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Scheduler } from '../../jobs/scheduler';
-import { ok, refusal, type RelayAnswer } from './answers';
+import { ok, refusal, SEND_ACCEPTED, type RelayAnswer } from './answers';
 import { LOCAL_ACCOUNT_ID, RelayAccounts, type RelayKeySpec, type RelayOperation } from './accounts';
 import { bodyHash, Idempotency, SEND_SCOPE, type IdempotencyClaim } from './idempotency';
 import { notFound, RelayMessages, messageSummary, type MessageRow } from './messages';
@@ -108,7 +108,8 @@ export class EmailRelay {
       answer = await this.accept(accountId, body, slices, (accepted) =>
         this.idempotency.record(accountId, SEND_SCOPE, key, hash, accepted),
       );
-      if (answer.status !== 202) this.idempotency.record(accountId, SEND_SCOPE, key, hash, answer);
+      // A refusal is recorded here; a send taken was recorded with its messages.
+      if (answer.status !== SEND_ACCEPTED) this.idempotency.record(accountId, SEND_SCOPE, key, hash, answer);
       return answer;
     } finally {
       // In process the request ends here; over HTTP the route releases once the answer is written.

@@ -4,8 +4,8 @@
 //   startdate absent: 400; not a Unix time: 400; enddate before startdate or a range wider than a
 //   day: 417 (readRange). The Go client's misspelt `endate` is read as `enddate`.
 //   0 where no value can be 0 is a client's default for "not given", and read so: Java's
-//   countOutbox(startdate) sends `enddate=0&status=0`, PHP's CountOutbox `status=0`, Go's
-//   LatestOutbox a zero `pagesize`. (isread=0 is a value: unread.)
+//   countOutbox(startdate) sends a zero `enddate` and `status`, PHP's CountOutbox a zero `status`,
+//   Go's LatestOutbox a zero `pagesize`. (isread=0 is a value: unread.)
 import type { V1Call, V1Methods } from './routes';
 import type { V1Params } from './params';
 import { LATEST_LIMIT, readRange, type TimeRange } from '../../messaging/outbox';
@@ -27,7 +27,7 @@ function range({ core, params }: V1Call): TimeRange {
 
 /** countoutbox's status filter: no message has status 0, so a 0 (a client's default) filters nothing. */
 function statusFilter(params: V1Params): number[] | undefined {
-  const statuses = params.ints('status')?.filter((status) => status !== 0);
+  const statuses = params.ints('status')?.filter((given) => unlessZero(given) !== undefined);
   return statuses?.length ? statuses : undefined;
 }
 
