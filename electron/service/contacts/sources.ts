@@ -2,6 +2,7 @@
 // UTF-8 with or without BOM, UTF-16 from Excel's "Unicode text", Windows-1256 from Persian Excel
 // detected by invalid UTF-8) through papaparse, and XLSX through exceljs's streaming sheet reader. Also
 // the guesses an import starts from: format, header row, phone column. Runs in the import worker.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -163,11 +164,12 @@ export class AutoDecoder {
         return this.decode(bytes, false);
       }
     }
-    const first = bytes.findIndex((b) => b >= 0x80);
-    if (first < 0) {
+    // Most files are ASCII for long stretches (or throughout): isAscii is a vector scan.
+    if (isAscii(bytes)) {
       this.held = Buffer.alloc(0);
       return bytes.toString('latin1');
     }
+    const first = firstNonAscii(bytes);
     if (first > 0) {
       text = bytes.toString('latin1', 0, first);
       bytes = bytes.subarray(first);
@@ -211,6 +213,11 @@ export class AutoDecoder {
       return final ? '\ufffd' : this.decode(chunk, false);
     }
   }
+}
+
+function firstNonAscii(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return i;
+  return -1;
 }
 
 /** Whether a file's first bytes may still become a BOM (UTF-8's EF BB BF, UTF-16LE's FF FE). */
