@@ -160,12 +160,29 @@ export function listBackups(core: Pick<Core, 'dataDir'>): BackupInfo[] {
 /**
  * The backup to go back to when the live database is found damaged: the newest `before-restore-*`
  * (the data as it was just before a restore, which is how a workspace most likely got another
- * database), else the newest backup made here (`chapar-*`); null when there is neither.
+ * database), else the newest backup made here (`chapar-*`), each only when its schema is its
+ * version's (advice to go back to a backup as damaged as the workspace would help nobody); null
+ * when there is none.
  */
 export function newestSafetyBackup(core: Pick<Core, 'dataDir'>): string | null {
   const backups = listBackups(core);
-  const newest = (prefix: string) => backups.find((backup) => path.basename(backup.path).startsWith(prefix))?.path;
+  const newest = (prefix: string) =>
+    backups.find((backup) => path.basename(backup.path).startsWith(prefix) && hasItsSchema(backup.path))?.path;
   return newest('before-restore-') ?? newest('chapar-') ?? null;
+}
+
+/** Whether a backup opens and holds exactly its schema version's tables (the catalogue only: milliseconds). */
+function hasItsSchema(file: string): boolean {
+  let source: Database.Database | undefined;
+  try {
+    source = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: nativeBinding() });
+    const version = source.pragma('user_version', { simple: true }) as number;
+    return version >= 1 && version <= migrations.length && schemaDifferences(source, version).length === 0;
+  } catch {
+    return false;
+  } finally {
+    source?.close();
+  }
 }
 
 /**

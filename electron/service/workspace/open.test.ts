@@ -106,6 +106,12 @@ describe('the start on a database that cannot be used', () => {
       message: expect.stringContaining("trigger wipe is not Chapar's"),
     });
 
+    // A newest backup as damaged as the workspace is passed over for the one before it.
+    const doctored = new Database(made[1]!, { nativeBinding: nativeBinding() });
+    doctored.exec('DROP TABLE messages');
+    doctored.close();
+    expect(startFailure(dataDir).safetyBackup).toBe(made[0]);
+
     fs.rmSync(backupsDir({ dataDir }), { recursive: true });
     const alone = startFailure(dataDir);
     expect(alone.safetyBackup).toBeNull();
