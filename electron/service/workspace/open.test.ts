@@ -115,7 +115,7 @@ describe('the start on a database that cannot be used', () => {
     fs.rmSync(backupsDir({ dataDir }), { recursive: true });
     const alone = startFailure(dataDir);
     expect(alone.safetyBackup).toBeNull();
-    expect(alone.message).toContain(`There is no backup in ${backupsDir({ dataDir })}`);
+    expect(alone.message).toContain(`There is no usable backup in ${backupsDir({ dataDir })}`);
   });
 
   it('says a file that is no database is not one', async () => {

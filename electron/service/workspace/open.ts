@@ -117,7 +117,7 @@ function goBackTo(backup: string, dataDir: string): string {
 
 function startAfresh(dataDir: string): string {
   return (
-    `There is no backup in ${backupsDir({ dataDir })}. To start on an empty workspace: close Chapar and ` +
+    `There is no usable backup in ${backupsDir({ dataDir })}. To start on an empty workspace: close Chapar and ` +
     `${ASIDE(dataDir)} (they may still be recovered). A backup kept elsewhere can then be restored from ` +
     'Settings → Backup.'
   );
