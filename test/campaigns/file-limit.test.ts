@@ -2,14 +2,14 @@
 // limit is kept, one byte more is 414 in the spec's envelope with nothing created, and a file that
 // never ends is refused as it arrives, not read whole. The OpenAPI document says so.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/service/clock';
 import { CAMPAIGN_FILE_LIMIT_BYTES } from '../../electron/service/http/routes/campaigns';
 import { CONTACTS_BODY_LIMIT_BYTES } from '../../electron/service/http/routes/contacts';
 import { ApiCode } from '../../shared/status';
-import { KEY, startServer, type TestServer } from '../helpers/server';
+import { startServer, type TestServer } from '../helpers/server';
+import { ENDLESS_BOUNDARY, postEndlessFile as postEndless } from '../helpers/endless-file';
 import { expectError, request, type HttpResult } from '../api-v2/support';
 import { campaignFields, createCampaign } from './support';
 
@@ -34,48 +34,14 @@ async function expectNothingCreated(make: () => Promise<HttpResult>, code: ApiCo
   expect(keptFiles()).toBe(files);
 }
 
-/**
- * POST /v2/sms/campaigns as multipart whose `file` part never ends: 1 MB chunks are written, each
- * once the one before has left, until an answer arrives. Returns the answer and the file bytes
- * written by then; gives up past `giveUpAfter` bytes.
- */
+/** POST /v2/sms/campaigns as multipart with the campaign's fields and a `file` part that never ends. */
 function postEndlessFile(url: string, giveUpAfter: number): Promise<HttpResult & { written: number }> {
-  const boundary = 'chapar-endless-file';
+  const boundary = ENDLESS_BOUNDARY;
   const fields = Object.entries(campaignFields())
     .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
     .join('');
   const head = `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n\r\n`;
-  const chunk = Buffer.alloc(1024 * 1024, 'a');
-  return new Promise((resolve, reject) => {
-    let written = 0;
-    let answered = false;
-    const post = http.request(`${url}/v2/sms/campaigns`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
-    // Once answered the server may close without reading more: a write error then is expected.
-    post.on('error', (error) => (answered ? undefined : reject(error)));
-    post.on('response', (response) => {
-      answered = true;
-      const parts: Buffer[] = [];
-      response.on('data', (part: Buffer) => parts.push(part));
-      response.on('end', () => {
-        post.destroy();
-        const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: response.statusCode!, body: JSON.parse(text), text, written });
-      });
-    });
-    post.write(head);
-    // The next chunk once the last one has left and the socket's reads had their turn (a loopback
-    // write completes at once, and its callback alone would never let the answer in).
-    const pump = () => {
-      if (answered) return;
-      if (written > giveUpAfter) return reject(new Error(`no answer after ${written} bytes of the file`));
-      written += chunk.length;
-      post.write(chunk, () => setImmediate(pump));
-    };
-    pump();
-  });
+  return postEndless(`${url}/v2/sms/campaigns`, head, giveUpAfter);
 }
 
 describe('POST /v2/sms/campaigns: the file part is bounded (issue 30)', () => {
