@@ -36,8 +36,10 @@ describe('the background checkpoint', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     checkpoint.stop();
-    // One commit writes about 0.3 MB: the log never holds much more than the limit.
-    expect(peak).toBeLessThan(limit + MB);
+    // One commit writes about 0.3 MB. The writer's PASSIVE copy gives way while the checkpoint
+    // thread is copying (both cannot hold the checkpoint lock), so a few more commits may land
+    // before the log starts over: CI once saw 3.6 MB. Without between() it would pass 40 MB.
+    expect(peak).toBeLessThan(limit + 4 * MB);
     expect(db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 200_000 });
   }, 60_000);
 });
