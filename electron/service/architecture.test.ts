@@ -93,7 +93,8 @@ function folderOf(file: string): string {
 // A table named after FROM / JOIN / INTO / UPDATE / TABLE (with an optional schema), and the
 // further tables of a comma join (`FROM a x, b y`). SQL is written in capitals in this code.
 const NAMED = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:(?:main|temp)\.)?([a-z_][a-z0-9_]*)/g;
-const COMMA_JOINED = /\bFROM\s+[a-z_][a-z0-9_]*(?:\s+(?:AS\s+)?[a-z]\w*)?((?:\s*,\s*[a-z_][a-z0-9_]*(?:\s+(?:AS\s+)?[a-z]\w*)?)+)/g;
+const COMMA_JOINED =
+  /\bFROM\s+[a-z_][a-z0-9_]*(?:\s+(?:AS\s+)?[a-z]\w*)?((?:\s*,\s*[a-z_][a-z0-9_]*(?:\s+(?:AS\s+)?[a-z]\w*)?)+)/g;
 
 export interface CrossUse {
   file: string;
@@ -111,9 +112,9 @@ export function crossDomainUses(sources: { file: string; source: string }[]): Cr
     const code = source.replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
     const lineAt = (index: number) => code.slice(0, index).split('\n').length;
     const found: { table: string; index: number }[] = [];
-    for (const m of code.matchAll(NAMED)) found.push({ table: m[1], index: m.index });
+    for (const m of code.matchAll(NAMED)) found.push({ table: m[1]!, index: m.index });
     for (const m of code.matchAll(COMMA_JOINED))
-      for (const part of m[1].split(',').slice(1)) found.push({ table: part.trim().split(/\s+/)[0], index: m.index });
+      for (const part of m[1]!.split(',').slice(1)) found.push({ table: part.trim().split(/\s+/)[0]!, index: m.index });
     for (const { table, index } of found) {
       const owner = ownerOf(table);
       if (owner && owner !== folder) uses.push({ file, line: lineAt(index), table, owner });
@@ -131,7 +132,10 @@ function serviceSources(): { file: string; source: string }[] {
         // Migrations build every domain's tables (and the triggers between them) in one history.
         if (entry.name !== 'migrations') walk(full);
       } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
-        found.push({ file: path.relative(SERVICE, full).split(path.sep).join('/'), source: fs.readFileSync(full, 'utf8') });
+        found.push({
+          file: path.relative(SERVICE, full).split(path.sep).join('/'),
+          source: fs.readFileSync(full, 'utf8'),
+        });
     }
   };
   walk(SERVICE);
@@ -143,7 +147,9 @@ describe('each domain owns its tables', () => {
     const db = new Database(':memory:');
     migrate(db);
     const tables = db
-      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      .prepare<[], string>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
       .pluck()
       .all();
     db.close();

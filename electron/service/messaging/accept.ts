@@ -24,6 +24,7 @@ import {
 import { priceText, type PricedText } from '../../../shared/pricing';
 import type { Origin } from '../../../shared/lines';
 import { LocalIds } from './local-ids';
+import { messageTextSql } from './message-text';
 
 export interface AcceptCommand {
   accountId: number;
@@ -155,7 +156,7 @@ export class Accept {
       [number],
       { id: number; receptor: string; status: MessageStatus; cost_rials: number; text: string; created_at: number }
     >(
-      `SELECT m.id, m.receptor, m.status, m.cost_rials, COALESCE(m.text, s.text) AS text, m.created_at
+      `SELECT m.id, m.receptor, m.status, m.cost_rials, ${messageTextSql()} AS text, m.created_at
        FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.send_id = ? ORDER BY m.id`,
     );
   }

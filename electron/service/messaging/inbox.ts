@@ -25,6 +25,7 @@ import type {
   InboxItem,
   InboxPage,
 } from '../../../shared/ipc/contracts/inbox';
+import { messageTextSql } from './message-text';
 
 export type { InboundMessage, InboxItem, InboxPage, InboxCounts };
 
@@ -212,7 +213,7 @@ export class Inbox {
     const rows = this.db
       .prepare<unknown[], ItemRow>(
         `SELECT i.id, i.line_number, i.sender, i.text, i.received_at, i.read_at, i.reply_to, i.opt_out,
-                m.id AS replied_id, COALESCE(m.text, s.text) AS replied_text, m.created_at AS replied_at,
+                m.id AS replied_id, ${messageTextSql()} AS replied_text, m.created_at AS replied_at,
                 s.sender AS replied_line
          FROM inbound_messages i
          LEFT JOIN messages m ON m.id = i.reply_to AND m.account_id = i.account_id

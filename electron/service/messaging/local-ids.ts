@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type { MessageStatus } from '../../../shared/lifecycle';
+import { messageTextSql } from './message-text';
 
 /** Longer ids are refused (400): a caller's row id or UUID fits many times over. */
 export const MAX_LOCAL_ID_LENGTH = 200;
@@ -37,7 +38,7 @@ export class LocalIds {
 
   constructor(db: Db) {
     this.earlierStmt = db.prepare<[number, string], EarlierMessage>(
-      `SELECT l.local_id AS localId, m.id, m.receptor, s.sender, COALESCE(m.text, s.text) AS text, m.status,
+      `SELECT l.local_id AS localId, m.id, m.receptor, s.sender, ${messageTextSql()} AS text, m.status,
          m.cost_rials, m.created_at
        FROM local_ids l JOIN messages m ON m.id = l.message_id JOIN sends s ON s.id = m.send_id
        WHERE l.account_id = ? AND l.local_id IN (SELECT value FROM json_each(?))`,

@@ -14,6 +14,7 @@ import { ApiCode, isMessengerProvider, type Provider } from '../../../shared/sta
 import { MessageStatus, messageStatusText } from '../../../shared/lifecycle';
 import { countPages } from '../../../shared/pages';
 import type { MessageInfo } from '../../../shared/api';
+import { messageTextSql } from './message-text';
 
 /** The widest range a range read or count takes (§1.6, §1.8, §1.11: "range ≤ 1 day"). */
 export const RANGE_LIMIT_MS = 24 * 60 * 60 * 1000;
@@ -64,7 +65,7 @@ interface Row {
   cost_rials: number;
 }
 
-const COLUMNS = `m.id, COALESCE(m.text, s.text) AS text, m.status, s.sender, m.receptor, m.created_at, m.cost_rials`;
+const COLUMNS = `m.id, ${messageTextSql()} AS text, m.status, s.sender, m.receptor, m.created_at, m.cost_rials`;
 
 // The statements of the reads, by whether a line or statuses narrow them (outbox.test.ts checks
 // that each one searches by index).

@@ -23,6 +23,7 @@ import { phoneSearchDigits } from '../../../shared/phone';
 import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
+import { messageTextSql } from './message-text';
 
 interface RawRow {
   id: number;
@@ -42,7 +43,7 @@ interface RawRow {
 }
 
 const SELECT = `SELECT m.id, m.send_id, m.account_id, s.sender, s.provider, s.origin, m.receptor,
-  COALESCE(m.text, s.text) AS text, s.pages, m.status, m.cost_rials, m.created_at, m.handed_at, m.final_at
+  ${messageTextSql()} AS text, s.pages, m.status, m.cost_rials, m.created_at, m.handed_at, m.final_at
   FROM messages m JOIN sends s ON s.id = m.send_id`;
 
 /** The sends with messages of their own text (a personalized campaign's), on their partial index. */
