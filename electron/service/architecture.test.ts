@@ -158,6 +158,14 @@ describe('each domain owns its tables', () => {
     expect(Object.keys(TABLE_OWNERS).filter((table) => !tables.includes(table))).toEqual([]);
   });
 
+  it('the README shows the same map', () => {
+    const readme = fs.readFileSync(path.join(SERVICE, 'README.md'), 'utf8');
+    const shown: Record<string, string> = {};
+    for (const row of readme.matchAll(/^\| `([a-z/]+)\/` +\| (.*) \|$/gm))
+      for (const table of row[2]!.matchAll(/`([a-z_0-9]+)`/g)) shown[table[1]!] = row[1]!;
+    expect(shown).toEqual(TABLE_OWNERS);
+  });
+
   it('only the owner folder names a table in SQL', () => {
     const uses = crossDomainUses(serviceSources()).map((u) => `${u.file}:${u.line} ${u.table} (owned by ${u.owner})`);
     expect(uses).toEqual([]);
