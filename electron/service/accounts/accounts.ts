@@ -8,6 +8,7 @@ import { ServiceError } from '../errors';
 import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
 import { lineNumberFault, normalizeLineNumber, senderLineFault, type Origin } from '../../../shared/lines';
 import { toAsciiDigits } from '../../../shared/digits';
+import { isTimeZone } from '../../../shared/time-zone';
 import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
 import type { KeyHasher } from './keys';
@@ -173,11 +174,7 @@ export class Accounts {
   /** Sets the account's time zone: an IANA name (Asia/Tehran, Europe/Berlin), else 400. */
   setTimeZone(id: number, zone: string): void {
     this.get(id);
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-    } catch {
-      throw new ServiceError(ApiCode.BadRequest, `unknown time zone ${zone}`);
-    }
+    if (!isTimeZone(zone)) throw new ServiceError(ApiCode.BadRequest, `unknown time zone ${zone}`);
     this.db.prepare('UPDATE accounts SET time_zone = ? WHERE id = ?').run(zone, id);
   }
 

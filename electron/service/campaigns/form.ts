@@ -6,6 +6,7 @@
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { toAsciiDigits } from '../../../shared/digits';
+import { parseClock } from '../../../shared/time-zone';
 import {
   DEFAULT_UTM_CAMPAIGN,
   DEFAULT_UTM_MEDIUM,
@@ -138,12 +139,15 @@ function positive(value: string): number {
   return Number(trimmed);
 }
 
-/** "22:00-08:00" (minutes after local midnight); start and end must differ. */
+/**
+ * "22:00-08:00" (minutes after local midnight): two clock times as the editor's clock fields take
+ * them (shared/time-zone.ts), white space around either allowed; start and end must differ.
+ */
 export function parseQuietHours(value: string): QuietHours {
-  const match = /^\s*([0-9]{1,2}):([0-9]{2})\s*-\s*([0-9]{1,2}):([0-9]{2})\s*$/.exec(toAsciiDigits(value));
-  const minutes = (h: string, m: string) => (Number(h) < 24 && Number(m) < 60 ? Number(h) * 60 + Number(m) : NaN);
-  const start = match ? minutes(match[1]!, match[2]!) : NaN;
-  const end = match ? minutes(match[3]!, match[4]!) : NaN;
+  const ends = toAsciiDigits(value).split('-');
+  const clocks = ends.length === 2 ? ends.map(parseClock) : [];
+  const minutes = clocks.map((clock) => (clock === null ? NaN : clock.hour * 60 + clock.minute));
+  const [start = NaN, end = NaN] = minutes;
   if (Number.isNaN(start) || Number.isNaN(end) || start === end)
     throw bad('quiet_hours is HH:MM-HH:MM, for example 22:00-08:00', 'campaign_quiet_hours');
   return { start, end };

@@ -3,6 +3,7 @@
 // sent). Messages go in slots of one minute: slot m holds messages m*rate .. (m+1)*rate - 1 and
 // opens at the m-th minute of sending time from the start, counting only minutes outside the
 // quiet hours. Without a rate every message shares the first open minute.
+import { minuteOfDayReader } from '../../../shared/time-zone';
 import type { QuietHours } from './form';
 
 const MINUTE = 60_000;
@@ -20,18 +21,8 @@ export class SendPlan {
   private readonly minuteOfDay: (t: number) => number;
 
   constructor(private readonly options: PlanOptions) {
-    const format = new Intl.DateTimeFormat('en-GB', {
-      timeZone: safeZone(options.timeZone),
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    this.minuteOfDay = (t) => {
-      const parts = format.formatToParts(t);
-      const hour = Number(parts.find((p) => p.type === 'hour')!.value);
-      const minute = Number(parts.find((p) => p.type === 'minute')!.value);
-      return hour * 60 + minute;
-    };
+    // An unknown zone name is read as Tehran's rather than failing a campaign.
+    this.minuteOfDay = minuteOfDayReader(options.timeZone);
   }
 
   /** When the message at 0-based position `n` of the audience is due (ms). */
@@ -85,15 +76,5 @@ export class SendPlan {
     const minute = this.minuteOfDay(aligned);
     const ahead = (this.options.quietHours!.start - minute + DAY_MINUTES) % DAY_MINUTES || DAY_MINUTES;
     return aligned + ahead * MINUTE;
-  }
-}
-
-/** An unknown zone name falls back to Tehran's rather than failing a campaign. */
-function safeZone(zone: string): string {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone;
-  } catch {
-    return 'Asia/Tehran';
   }
 }

@@ -1,7 +1,7 @@
 // IPC handlers of the messaging domain: the composer (preview = the acceptance path's dry run,
 // send = the acceptance path), the message views and exports.
 import { panelSend, preview } from '../messaging/compose';
-import { DEFAULT_TIME_ZONE } from '../messaging/export-format';
+import { DEFAULT_TIME_ZONE } from '../../../shared/time-zone';
 import type { messagingContracts } from '../../../shared/ipc/contracts/messaging';
 import type { AppServices, HandlersFor } from './dispatcher';
 

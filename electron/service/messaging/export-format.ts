@@ -8,8 +8,8 @@ import { statusShortLabel } from '../../../shared/status-labels';
 
 export type ExportLanguage = 'fa' | 'en';
 
-/** Where the product's customers are: the zone of an export that names none. */
-export const DEFAULT_TIME_ZONE = 'Asia/Tehran';
+/** The zone of an export that names none: the product's default (shared/time-zone.ts). */
+export { DEFAULT_TIME_ZONE } from '../../../shared/time-zone';
 
 /** The status column's text: the short label the UI's badges show. */
 export function exportStatusText(status: number, language: ExportLanguage): string {

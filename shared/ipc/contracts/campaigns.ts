@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, NoInput, Rials } from '../primitives';
-import { MessageExportSchema, TimeZoneSchema } from './messaging';
+import { MessageExportSchema } from './messaging';
+import { TimeZoneSchema } from '../../time-zone';
 import {
   CampaignDraftFieldsSchema,
   CampaignDraftSchema,

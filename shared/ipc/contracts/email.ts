@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, NoInput } from '../primitives';
 import { EMAIL_RECIPIENT_STATUSES, EMAIL_TRANSPORTS, MAX_EMAIL_LENGTH } from '../../email';
-import { ExportFormatSchema, MessageExportSchema, TimeZoneSchema } from './messaging';
+import { ExportFormatSchema, MessageExportSchema } from './messaging';
+import { TimeZoneSchema } from '../../time-zone';
 
 export const EmailTransportSchema = z.enum(EMAIL_TRANSPORTS);
 export const EmailRecipientStatusSchema = z.enum(EMAIL_RECIPIENT_STATUSES);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { EpochMs, Id, ProviderSchema, Rials } from '../primitives';
+import { TimeZoneSchema } from '../../time-zone';
 
 // ---- compose
 
@@ -156,20 +157,6 @@ export const MessageTimelineSchema = z.object({
 });
 
 export const ExportFormatSchema = z.enum(['csv', 'xlsx']);
-
-/** An IANA time zone name this runtime knows (Asia/Tehran, Europe/Berlin, UTC). */
-export const TimeZoneSchema = z
-  .string()
-  .min(1)
-  .max(60)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone, e.g. Asia/Tehran');
 
 /** Who an exported file is for; omitted, Persian and Tehran time (callers from before these existed). */
 export const ExportLocaleSchema = z.object({

@@ -3,6 +3,7 @@
 // a key. Their entries are objects, not arrays, as the provider's clients read them.
 import type { V1Call, V1Methods } from './routes';
 import { unixSeconds } from '../../clock';
+import { DEFAULT_TIME_ZONE, wallTimeAt } from '../../../../shared/time-zone';
 
 /**
  * account/info's `expiredate`: Chapar's accounts do not expire, so a fixed date far ahead,
@@ -31,27 +32,13 @@ function config(call: V1Call) {
   return call.core.accountConfig.get(call.account.id);
 }
 
-const TEHRAN = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Asia/Tehran',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 /**
  * utils/getdate's entries: the time in Tehran, Gregorian, and `datetime` as the reference shows it,
  * `MM/DD/YYYY hh:mm:ss` on a 12-hour clock with the Persian designator (ق.ظ before noon, ب.ظ after),
  * e.g. `02/06/2012 01:53:46 ب.ظ`.
  */
 export function serverDate(ms: number) {
-  const part = Object.fromEntries(TEHRAN.formatToParts(ms).map((one) => [one.type, one.value]));
-  const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((name) =>
-    Number(part[name]),
-  ) as [number, number, number, number, number, number];
+  const { year, month, day, hour, minute, second } = wallTimeAt(ms, DEFAULT_TIME_ZONE);
   const two = (value: number) => String(value).padStart(2, '0');
   const hour12 = hour % 12 === 0 ? 12 : hour % 12;
   const datetime = `${two(month)}/${two(day)}/${year} ${two(hour12)}:${two(minute)}:${two(second)} ${hour < 12 ? 'ق.ظ' : 'ب.ظ'}`;

@@ -14,13 +14,12 @@ import { DateField } from './DateField';
 import { useEditor } from './useEditor';
 import { useNow } from './useNow';
 import { defaultSendTime, instantParts, wallTimeParts } from './when';
+import { isTimeZone, runtimeTimeZone } from '../../../../../shared/time-zone';
 import {
-  browserZone,
   clockOf,
   COMMON_ZONES,
   formatOffset,
   instantOf,
-  isTimeZone,
   offsetAt,
   parseClock,
   toRfc3339,
@@ -46,12 +45,12 @@ export function WhenCard() {
     })),
   );
   const now = useNow();
-  const zone = timeZone && isTimeZone(timeZone) ? timeZone : browserZone();
+  const zone = timeZone && isTimeZone(timeZone) ? timeZone : runtimeTimeZone();
   const wall = sendDatetime === null ? null : wallTimeOf(sendDatetime);
   const setWall = (next: WallTime, inZone = zone) =>
     update({ send_datetime: toRfc3339(next, inZone), time_zone: inZone });
   const past = wall !== null && instantOf(wall, zone) < now;
-  const zones = [...new Set([browserZone(), ...COMMON_ZONES, zone])].map((z) => ({
+  const zones = [...new Set([runtimeTimeZone(), ...COMMON_ZONES, zone])].map((z) => ({
     value: z,
     label: `${z} (${digits(formatOffset(offsetAt(now, z)), language)})`,
   }));

@@ -5,7 +5,8 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/fa';
 import jalaliday from 'jalaliday/dayjs';
 import { digits, type Language } from '../../../lib/format';
-import { browserZone, clockOf, instantOf, wallTimeAt, type WallTime } from './zonedTime';
+import { runtimeTimeZone } from '../../../../../shared/time-zone';
+import { clockOf, instantOf, wallTimeAt, type WallTime } from './zonedTime';
 
 dayjs.extend(jalaliday);
 
@@ -30,7 +31,7 @@ export function wallTimeParts(wall: WallTime, language: Language): { day: string
 
 /** An instant on the wall of the browser's zone, as wallTimeParts gives it. */
 export function instantParts(ms: number, language: Language): { day: string; time: string } {
-  return wallTimeParts(wallTimeAt(ms, browserZone()), language);
+  return wallTimeParts(wallTimeAt(ms, runtimeTimeZone()), language);
 }
 
 /** The default of "at a time": the next full hour at least half an hour away, in `zone`. */

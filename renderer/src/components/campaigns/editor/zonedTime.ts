@@ -1,16 +1,11 @@
 // A campaign's send time as the user picks it: a calendar day and a clock time on the wall of a
 // time zone (Asia/Tehran, Europe/Berlin), turned into the RFC 3339 instant creation takes, with
 // that zone's offset at that moment (so "10:00 in Berlin" stays 10:00 across summer time). Only
-// Intl: no time zone database of our own.
+// Intl: no time zone database of our own. The zone rules themselves (the default, the check, the
+// wall clock, a typed clock time) are shared/time-zone.ts's, the core's quiet hours read the same.
+import { offsetAt, wallTimeAt, type WallTime } from '../../../../../shared/time-zone';
 
-/** A day and a time as a clock on the wall shows them; month 1-12. */
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-}
+export { offsetAt, parseClock, wallTimeAt, type WallTime } from '../../../../../shared/time-zone';
 
 /** Zones offered in the picker besides the browser's own. */
 export const COMMON_ZONES = [
@@ -26,65 +21,6 @@ export const COMMON_ZONES = [
   'America/Los_Angeles',
   'Australia/Sydney',
 ] as const;
-
-export const DEFAULT_ZONE = 'Asia/Tehran';
-
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The browser's zone when Intl knows it, else Tehran (the app's audience). */
-export function browserZone(): string {
-  const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return zone && isTimeZone(zone) ? zone : DEFAULT_ZONE;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** What a wall clock in `zone` shows at the instant `ms`. */
-export function wallTimeAt(ms: number, zone: string): WallTime & { second: number } {
-  const parts: Record<string, number> = {};
-  for (const part of formatterOf(zone).formatToParts(new Date(ms)))
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour! % 24,
-    minute: parts.minute!,
-    second: parts.second!,
-  };
-}
-
-/** The zone's offset from UTC at the instant `ms`, in minutes (Tehran: 210). */
-export function offsetAt(ms: number, zone: string): number {
-  const wall = wallTimeAt(ms, zone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
-}
 
 /**
  * The instant a wall time in `zone` names. A time skipped by a clock change (02:30 on the spring
@@ -138,13 +74,4 @@ export function wallTimeOf(rfc3339: string): WallTime | null {
 /** "HH:MM" of a wall time. */
 export function clockOf(wall: Pick<WallTime, 'hour' | 'minute'>): string {
   return `${pad(wall.hour)}:${pad(wall.minute)}`;
-}
-
-/** "HH:MM" (0-23, 0-59) to its parts; null when it is not a clock time. */
-export function parseClock(text: string): { hour: number; minute: number } | null {
-  const match = /^([0-9]{1,2}):([0-9]{2})$/.exec(text.trim());
-  if (!match) return null;
-  const hour = Number(match[1]);
-  const minute = Number(match[2]);
-  return hour < 24 && minute < 60 ? { hour, minute } : null;
 }
