@@ -14,6 +14,7 @@ import {
   PENDING_RESULT_STATUSES,
   type CampaignDraft,
   type ExecutionMessage,
+  type ExecutionStatus,
   type ExecutionReport,
   type ResultKind,
 } from '../../../shared/campaigns';
@@ -45,8 +46,13 @@ export function settled(report: ExecutionReport): boolean {
 
 /** A paused execution stays SCHEDULED or RUNNING in the core; the user sees it as paused. */
 export function statusOf(report: ExecutionReport): Exclude<CampaignStatus, 'draft'> {
-  if (report.paused && !isFinal(report)) return 'paused';
-  switch (report.execution_status) {
+  return executionShownStatus(report.execution_status, report.paused);
+}
+
+/** An execution's state as the user sees it (the report's, the dashboard's and the sends' badge). */
+export function executionShownStatus(status: ExecutionStatus, paused: boolean): Exclude<CampaignStatus, 'draft'> {
+  if (paused && !FINAL_EXECUTION_STATUSES.includes(status)) return 'paused';
+  switch (status) {
     case 'SCHEDULED':
       return 'scheduled';
     case 'RUNNING':

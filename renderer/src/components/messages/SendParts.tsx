@@ -3,34 +3,25 @@
 import { Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SendRow } from '../../../../shared/ipc/contracts/messaging';
-import type { ExecutionStatus } from '../../../../shared/campaigns';
+import { EXECUTION_STATUSES, type ExecutionStatus } from '../../../../shared/campaigns';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { executionShownStatus } from '../../stores/campaigns';
+import { CampaignStatusBadge } from '../campaigns/list/CampaignStatusBadge';
 
-const EXECUTION_COLORS: Record<ExecutionStatus, string> = {
-  SCHEDULED: 'blue',
-  RUNNING: 'teal',
-  COMPLETED: 'green',
-  FAILED: 'red',
-  CANCELLED: 'gray',
-};
-
-/** A campaign execution's status; a paused one says so (its status stays RUNNING or SCHEDULED). */
+/**
+ * A campaign execution's status, as the campaigns' own badge shows it; a paused one says so (its
+ * status stays RUNNING or SCHEDULED). A status this app does not know is shown as written.
+ */
 export function ExecutionStatusBadge({ status, paused = false }: { status: string; paused?: boolean }) {
-  const { t } = useTranslation();
-  const known = status in EXECUTION_COLORS ? (status as ExecutionStatus) : null;
+  if (!(EXECUTION_STATUSES as readonly string[]).includes(status))
+    return (
+      <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }} data-testid="execution-status">
+        {status}
+      </Badge>
+    );
   return (
-    <Badge
-      variant="light"
-      color={paused ? 'yellow' : known ? EXECUTION_COLORS[known] : 'gray'}
-      tt="none"
-      style={{ flexShrink: 0 }}
-      data-testid="execution-status"
-      data-status={status}
-      data-paused={paused}
-    >
-      {paused ? t('sends.status.paused') : known ? t(`sends.status.${known}`) : status}
-    </Badge>
+    <CampaignStatusBadge status={executionShownStatus(status as ExecutionStatus, paused)} testId="execution-status" />
   );
 }
 
