@@ -6,6 +6,7 @@
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import { IpcCallError, type Api, type Line, type SegmentSummary } from '../api';
 import { errorMessage } from './errors';
+import { latestAnswer } from './latest-answer';
 import { ApiCode } from '../../../shared/status';
 import {
   CampaignDraftFieldsSchema,
@@ -317,18 +318,15 @@ export function createCampaignEditorStore(api: Api) {
   });
 
   const quoteSlice: StateCreator<CampaignEditorState, [], [], QuoteSlice> = (set, get) => {
-    let asked = 0;
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    const quoting = latestAnswer(() => get().refreshQuote(), QUOTE_AFTER_MS);
     return {
       quote: null,
       quotedFields: null,
       quoteError: null,
       seed: 1,
       async refreshQuote() {
-        if (timer !== null) clearTimeout(timer);
-        timer = null;
+        const latest = quoting.ask();
         const { accountId, fields, seed } = get();
-        const ask = ++asked;
         if (accountId === null || get().status !== 'ready') return;
         try {
           const quote = await api.invoke('campaigns:quote', {
@@ -337,17 +335,14 @@ export function createCampaignEditorStore(api: Api) {
             seed,
             quote_key: session.quoteKey,
           });
-          if (ask === asked) set({ quote, quotedFields: fields, quoteError: null });
+          if (latest()) set({ quote, quotedFields: fields, quoteError: null });
         } catch (error) {
           // 409: a newer quote of this editor replaced this one; its answer is the one to show.
           if (error instanceof IpcCallError && error.code === ApiCode.Superseded) return;
-          if (ask === asked) set({ quoteError: faultOf(error) });
+          if (latest()) set({ quoteError: faultOf(error) });
         }
       },
-      scheduleQuote() {
-        if (timer !== null) clearTimeout(timer);
-        timer = setTimeout(() => void get().refreshQuote(), QUOTE_AFTER_MS);
-      },
+      scheduleQuote: quoting.schedule,
       anotherSample() {
         set({ seed: get().seed + 1 });
       },

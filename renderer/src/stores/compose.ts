@@ -20,6 +20,7 @@ import {
 import { errorMessage } from './errors';
 import { analyzeReceivers, type ReceiversAnalysis } from '../lib/receivers';
 import { RecentStatuses, newerStatus } from './status-merge';
+import { latestAnswer } from './latest-answer';
 import { ApiCode } from '../../../shared/status';
 import type { InputOf, OutputOf } from '../../../shared/ipc';
 
@@ -265,33 +266,27 @@ const sendSlice =
 const quoteSlice =
   (api: Api): StateCreator<ComposeState, [], [], QuoteSlice> =>
   (set, get) => {
-    let asked = 0;
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    const quoting = latestAnswer(() => get().refreshQuote(), QUOTE_AFTER_MS);
     return {
       quote: null,
       quotedDraft: null,
       lineRefused: false,
       quoteError: null,
       async refreshQuote() {
-        if (timer !== null) clearTimeout(timer);
-        timer = null;
+        const latest = quoting.ask();
         const draft = draftOf(get());
-        const ask = ++asked;
         if (draft === null) return set({ quote: null, quotedDraft: null, lineRefused: false, quoteError: null });
         try {
           const quote = await api.invoke('compose:preview', draft);
-          if (ask === asked) set({ quote, quotedDraft: draft, lineRefused: false, quoteError: null });
+          if (latest()) set({ quote, quotedDraft: draft, lineRefused: false, quoteError: null });
         } catch (error) {
-          if (ask !== asked) return;
+          if (!latest()) return;
           const lineRefused = error instanceof IpcCallError && error.code === ApiCode.InvalidSender;
           // Nothing can be confirmed without the figures: the reason is said instead.
           set({ quote: null, quotedDraft: draft, lineRefused, quoteError: lineRefused ? null : errorMessage(error) });
         }
       },
-      scheduleQuote() {
-        if (timer !== null) clearTimeout(timer);
-        timer = setTimeout(() => void get().refreshQuote(), QUOTE_AFTER_MS);
-      },
+      scheduleQuote: quoting.schedule,
     };
   };
 

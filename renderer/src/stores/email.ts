@@ -17,6 +17,7 @@ import type {
 import type { OutputOf } from '../../../shared/ipc';
 import { EMAIL_RECIPIENT_FINAL, type EmailRecipientStatus } from '../../../shared/email';
 import { errorMessage, refusalText, reported } from './errors';
+import { latestAnswer } from './latest-answer';
 import { IpcCallError } from '../../../shared/ipc';
 
 /** How long after the last change of the draft the core is asked for its preview. */
@@ -222,14 +223,13 @@ export function statusesOf(group: RecipientGroup): EmailRecipientStatus[] | unde
 }
 
 export function createEmailStore(api: Api) {
-  let previewTimer: ReturnType<typeof setTimeout> | null = null;
-  let asked = 0;
   let pollTimer: ReturnType<typeof setInterval> | null = null;
   let versionTimer: ReturnType<typeof setTimeout> | null = null;
   // The confirmation a send is under way for: a second submit of it sends nothing.
   let inFlight: string | null = null;
 
   const store = createStore<EmailState>()((set, get) => {
+    const previews = latestAnswer(() => get().refreshPreview(), PREVIEW_AFTER_MS);
     const stopPolling = () => {
       if (pollTimer !== null) clearInterval(pollTimer);
       pollTimer = null;
@@ -261,7 +261,8 @@ export function createEmailStore(api: Api) {
       async load(accountId) {
         const changed = accountId !== get().accountId;
         if (changed) {
-          asked++;
+          // The other account's preview answers are dropped.
+          previews.supersede();
           get().closeSend();
           set({
             accountId,
@@ -317,10 +318,8 @@ export function createEmailStore(api: Api) {
       previewError: null,
       previewReason: null,
       async refreshPreview() {
-        if (previewTimer !== null) clearTimeout(previewTimer);
-        previewTimer = null;
+        const latest = previews.ask();
         const draft = draftOf(get());
-        const ask = ++asked;
         if (draft === null)
           return set({
             preview: null,
@@ -335,7 +334,7 @@ export function createEmailStore(api: Api) {
         set({ previewing: true });
         try {
           const preview = await api.invoke('email:preview', { ...draft, offset: index, limit: 1 });
-          if (ask !== asked) return;
+          if (!latest()) return;
           // The counts show at once; what the send would refuse is said in place of the sample.
           const problem = preview.problems[0] ?? null;
           set({
@@ -347,7 +346,7 @@ export function createEmailStore(api: Api) {
             previewing: false,
           });
         } catch (error) {
-          if (ask !== asked) return;
+          if (!latest()) return;
           // Nothing can be confirmed without the core's figures: the reason is said instead.
           set({
             preview: null,
@@ -358,25 +357,22 @@ export function createEmailStore(api: Api) {
           });
         }
       },
-      schedulePreview() {
-        if (previewTimer !== null) clearTimeout(previewTimer);
-        previewTimer = setTimeout(() => void get().refreshPreview(), PREVIEW_AFTER_MS);
-      },
+      schedulePreview: previews.schedule,
       async showRecipient(index) {
         const { preview } = get();
         const draft = draftOf(get());
         if (!preview || draft === null) return;
         const last = Math.max(0, preview.valid - 1);
         const wanted = Math.min(Math.max(0, index), last);
-        const ask = ++asked;
+        // Another recipient of the same draft: the draft's scheduled preview still goes.
+        const latest = previews.supersede();
         set({ previewing: true });
         try {
           const next = await api.invoke('email:preview', { ...draft, offset: wanted, limit: 1 });
-          if (ask !== asked) return;
+          if (!latest()) return;
           set({ preview: next, previewedDraft: keyOf(draft), previewIndex: wanted, previewing: false });
         } catch (error) {
-          if (ask === asked)
-            set({ previewError: errorMessage(error), previewReason: reasonOf(error), previewing: false });
+          if (latest()) set({ previewError: errorMessage(error), previewReason: reasonOf(error), previewing: false });
         }
       },
 
