@@ -406,3 +406,12 @@ export class Accounts {
     return line!;
   }
 }
+
+/**
+ * The time zone of the account whose id is `accountId` (an SQL expression), as a scalar subquery
+ * (NULL for no such account): for a read of another domain that shows its rows in the account's
+ * local time within its one statement.
+ */
+export function accountTimeZoneSql(accountId: string): string {
+  return `(SELECT time_zone FROM accounts WHERE id = ${accountId})`;
+}

@@ -267,3 +267,13 @@ export class Credit {
       .get(accountId)!.total;
   }
 }
+
+/**
+ * Joins, as `l`, the refunds of the messages whose ids lie in [first, last] (SQL expressions over
+ * the outer row), on the refund index: `total(l.amount_rials)` is what they returned. For a read
+ * of another domain that keeps ranges of message ids (a campaign execution's batches) and sums
+ * their refunds within its one statement.
+ */
+export function joinRefundsSql(l: string, first: string, last: string): string {
+  return `JOIN credit_ledger ${l} ON ${l}.kind = 'refund' AND ${l}.message_id BETWEEN ${first} AND ${last}`;
+}

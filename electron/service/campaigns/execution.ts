@@ -20,6 +20,7 @@ import type { Clock } from '../clock';
 import type { Jobs, JobContext, Job } from '../jobs/jobs';
 import type { Accept } from '../messaging/accept';
 import type { Lifecycle } from '../messaging/lifecycle';
+import { RangeMessages } from '../messaging/id-ranges';
 import type { Credit } from '../accounts/credit';
 import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
@@ -28,7 +29,6 @@ import { audienceView, pendingImports, withoutPendingRows } from '../contacts/au
 import type { Segment } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { MessageStatus } from '../../../shared/lifecycle';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import { FINAL_EXECUTION_STATUSES } from '../../../shared/campaigns';
 import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type ExecutionRow } from './store';
@@ -465,13 +465,11 @@ export class Executions {
 
   /** The first batch with a message still in 1 or 2, searched from the latest, a few batches per yield. */
   private async firstWaiting(executionId: number, ctx: JobContext): Promise<number | null> {
-    const waiting = this.db.prepare<[number, number], number>(
-      `SELECT 1 FROM messages WHERE id BETWEEN ? AND ? AND status IN (${MessageStatus.Queued}, ${MessageStatus.Scheduled}) LIMIT 1`,
-    );
+    const messages = new RangeMessages(this.db);
     const batches = this.store.batches.all(executionId).reverse();
     for (let i = 0; i < batches.length; i++) {
       const { first, last } = batchIds(batches[i]!);
-      if (waiting.pluck().get(first, last) !== undefined) return batches[i]!.first_seq;
+      if (messages.anyWaiting(first, last)) return batches[i]!.first_seq;
       if (i % 20 === 19) {
         this.check(ctx);
         await yieldToLoop();

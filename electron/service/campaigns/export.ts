@@ -18,6 +18,8 @@ import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { csvField } from '../contacts/csv';
+import { accountTimeZoneSql } from '../accounts/accounts';
+import { messagesSql, RangeMessages } from '../messaging/id-ranges';
 import {
   DEFAULT_TIME_ZONE,
   exportStatusText,
@@ -135,7 +137,7 @@ function clickCondition(filter: ReportFilter | undefined): string {
 export function openExecutionReport(db: Db, executionId: number, filter?: ReportFilter): ExecutionReportSource {
   const execution = db
     .prepare<[number], { id: number; time_zone: string | null }>(
-      `SELECT e.id, a.time_zone FROM campaign_executions e LEFT JOIN accounts a ON a.id = e.account_id WHERE e.id = ?`,
+      `SELECT e.id, ${accountTimeZoneSql('e.account_id')} AS time_zone FROM campaign_executions e WHERE e.id = ?`,
     )
     .get(executionId);
   if (!execution) throw new ServiceError(ApiCode.NotFound, `execution ${executionId} not found`);
@@ -149,7 +151,7 @@ export function openExecutionReport(db: Db, executionId: number, filter?: Report
   const where = statusCondition(filter) + clickCondition(filter);
   const countIn = db
     .prepare<[number, number, number], number>(
-      `SELECT count(*) FROM messages m WHERE m.id BETWEEN ? AND ? AND m.send_id = ?${where}`,
+      `SELECT count(*) FROM ${messagesSql('m')} WHERE m.id BETWEEN ? AND ? AND m.send_id = ?${where}`,
     )
     .pluck();
   const total = batches.reduce(
@@ -158,7 +160,7 @@ export function openExecutionReport(db: Db, executionId: number, filter?: Report
   );
   const page = db
     .prepare<[number, number, number], MessageTuple>(
-      `SELECT m.id, m.receptor, m.status, m.cost_rials, m.created_at, m.text FROM messages m
+      `SELECT m.id, m.receptor, m.status, m.cost_rials, m.created_at, m.text FROM ${messagesSql('m')}
        WHERE m.id > ? AND m.id <= ? AND m.send_id = ?${where} ORDER BY m.id`,
     )
     .raw();
@@ -167,13 +169,13 @@ export function openExecutionReport(db: Db, executionId: number, filter?: Report
       'SELECT message_id, count(*) FROM campaign_clicks WHERE message_id BETWEEN ? AND ? GROUP BY message_id',
     )
     .raw();
-  const sendText = db.prepare<[number], string>('SELECT text FROM sends WHERE id = ?').pluck();
+  const messages = new RangeMessages(db);
   return {
     timeZone: execution.time_zone ?? DEFAULT_TIME_ZONE,
     total,
     *pages(pageRows) {
       for (const batch of batches) {
-        const text = sendText.get(batch.sendId) ?? '';
+        const text = messages.sendText(batch.sendId) ?? '';
         // Keyset pages over the batch's consecutive ids: at most pageRows rows each.
         for (let after = batch.firstId - 1; after < batch.lastId; after += pageRows) {
           const upTo = Math.min(after + pageRows, batch.lastId);

@@ -15,6 +15,7 @@ import { MessageStatus, sqlList } from '../../../shared/lifecycle';
 import { FAILED_RESULT_STATUSES, type ResultKind } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
 import { CsvWriter } from '../contacts/csv';
+import { messagesSql } from '../messaging/id-ranges';
 
 export type { ResultKind };
 
@@ -83,7 +84,7 @@ export async function segmentFromResults(
   // A batch's messages have consecutive ids: the recipient of message id is seq first_seq + (id - first_message_id).
   const page = db
     .prepare<[number, number, number, number, number, number], [string, number | null, string | null]>(
-      `SELECT m.receptor, r.segment_id, r.fields FROM messages m
+      `SELECT m.receptor, r.segment_id, r.fields FROM ${messagesSql('m')}
        LEFT JOIN campaign_recipients r ON r.execution_id = ? AND r.seq = ? + m.id - ?
        WHERE m.id > ? AND m.id <= ? AND m.send_id = ? AND ${CONDITION[request.kind]}
        ORDER BY m.id`,

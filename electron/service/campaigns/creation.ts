@@ -1,0 +1,232 @@
+// A campaign's creation (spec 4.3): the checks in their order, the campaign with its links and
+// file, and its first execution SCHEDULED (its job due at the send time); the editor's dry run
+// (quote.ts) checked as creation would check; and "resend to failed", a new campaign for the
+// recipients an execution's messages failed to reach.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import type { Accounts } from '../accounts/accounts';
+import type { Credit } from '../accounts/credit';
+import type { Settings } from '../settings/settings';
+import type { Segments } from '../contacts';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
+import type { CampaignDraftFields, CampaignForm, CampaignQuote, CreateCampaignResult } from '../../../shared/campaigns';
+import { checkCampaignForm, type CampaignSpec } from './form';
+import { quietHoursText, type CampaignStore } from './store';
+import type { Executions } from './execution';
+import { Drafts, formOfDraft } from './drafts';
+import { quoteCampaign, QuoteSuperseded } from './quote';
+import type { Reports } from './reports';
+
+export interface CreationDeps {
+  db: Db;
+  clock: Clock;
+  accounts: Accounts;
+  credit: Credit;
+  settings: Settings;
+  segments: Segments;
+  dataDir: string;
+  store: CampaignStore;
+  drafts: Drafts;
+  executions: Executions;
+  reports: Reports;
+  linkBase: () => string;
+  /** After an execution was created. */
+  onChange: (executionId: number) => void;
+}
+
+export class Creation {
+  private readonly db: Db;
+  /** The newest quote of each editor (quote_key): an older one still reading stops. */
+  private readonly quoteGenerations = new Map<string, number>();
+  private quoteGeneration = 0;
+
+  constructor(private readonly deps: CreationDeps) {
+    this.db = deps.db;
+  }
+
+  /**
+   * Spec 4.3's checks in their order (form, send time, sender line, segments): the request as
+   * creation takes it, or the ServiceError of the first fault.
+   */
+  private check(accountId: number, form: CampaignForm): CampaignSpec {
+    const spec = checkCampaignForm(form);
+    this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
+    for (const segmentId of [...spec.include, ...spec.exclude])
+      if (this.deps.segments.find(accountId, segmentId) === null)
+        throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`, 'campaign_segment_gone');
+    return spec;
+  }
+
+  /**
+   * Creates the campaign and its first execution; `draftId` (the app's editor) is deleted in the
+   * same transaction, so the draft cannot be scheduled twice.
+   */
+  create(accountId: number, form: CampaignForm, options: { draftId?: number } = {}): CreateCampaignResult {
+    const { drafts } = this.deps;
+    const spec = this.check(accountId, form);
+    if (options.draftId !== undefined) drafts.get(accountId, options.draftId);
+    const now = this.deps.clock.now();
+    const ids = this.db.transaction(() => {
+      if (options.draftId !== undefined) drafts.delete(accountId, options.draftId);
+      const campaignId = Number(
+        this.db
+          .prepare(
+            `INSERT INTO campaigns (account_id, name, sender, template_body, inclusion_segments, exclusion_segments,
+               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            accountId,
+            spec.name,
+            spec.sender,
+            spec.template_body,
+            JSON.stringify(spec.include),
+            JSON.stringify(spec.exclude),
+            spec.utm.source,
+            spec.utm.medium,
+            spec.utm.campaign,
+            spec.sendRate,
+            spec.quietHours?.start ?? null,
+            spec.quietHours?.end ?? null,
+            now,
+          ).lastInsertRowid,
+      );
+      const insertLink = this.db.prepare(
+        'INSERT INTO campaign_links (campaign_id, idx, actual_url, has_utm) VALUES (?, ?, ?, ?)',
+      );
+      for (const link of spec.links) insertLink.run(campaignId, link.idx, link.actual_url, link.has_utm ? 1 : 0);
+      if (spec.file) {
+        // Kept as given (spec 4.3: no check of its content; the HTTP form bounds its size), beside the workspace's other files.
+        const dir = path.join(this.deps.dataDir, 'campaign-files');
+        fs.mkdirSync(dir, { recursive: true });
+        const safe =
+          path
+            .basename(spec.file.name)
+            .replace(/[^\p{L}\p{N}._-]/gu, '_')
+            .slice(0, 100) || 'file';
+        const relative = path.join('campaign-files', `${campaignId}-${safe}`);
+        fs.writeFileSync(path.join(this.deps.dataDir, relative), spec.file.bytes);
+        this.db
+          .prepare('UPDATE campaigns SET file_name = ?, file_path = ?, file_size = ? WHERE id = ?')
+          .run(spec.file.name, relative, spec.file.bytes.byteLength, campaignId);
+      }
+      const executionId = this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now);
+      return { campaignId, executionId };
+    })();
+    this.deps.onChange(ids.executionId);
+    return { campaign_id: ids.campaignId, execution_id: ids.executionId, execution_status: 'SCHEDULED' };
+  }
+
+  /** A new SCHEDULED execution of a campaign, its job due at the send time (at once when past). */
+  private insertExecution(campaignId: number, accountId: number, sendDatetime: string, sendAt: number, now: number) {
+    const executionId = Number(
+      this.db
+        .prepare(
+          `INSERT INTO campaign_executions (campaign_id, account_id, status, send_datetime, send_at, created_at)
+           VALUES (?, ?, 'SCHEDULED', ?, ?, ?)`,
+        )
+        .run(campaignId, accountId, sendDatetime, sendAt, now).lastInsertRowid,
+    );
+    this.deps.executions.enqueue(executionId, sendAt);
+    return executionId;
+  }
+
+  /**
+   * The editor's dry run (quote.ts): the drafted campaign checked as creation would check it, its
+   * audience counted and explained, sample texts and the whole cost against the credit. A newer
+   * quote with the same key stops an older one still reading (409).
+   */
+  async quote(
+    accountId: number,
+    fields: CampaignDraftFields,
+    options: { seed?: number; quoteKey?: string } = {},
+  ): Promise<CampaignQuote> {
+    this.deps.accounts.get(accountId);
+    const generation = ++this.quoteGeneration;
+    const key = options.quoteKey;
+    if (key !== undefined) this.quoteGenerations.set(key, generation);
+    const now = this.deps.clock.now();
+    let problem: CampaignQuote['problem'] = null;
+    try {
+      this.check(accountId, formOfDraft(fields, now));
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      problem = { code: error.code, field: faultField(error), detail: error.detail ?? error.message };
+    }
+    try {
+      return await quoteCampaign(
+        {
+          db: this.db,
+          accountId,
+          now,
+          segment: (id) => this.deps.segments.find(accountId, id),
+          provider: this.deps.accounts.findLine(accountId, fields.sender.trim())?.provider ?? null,
+          pricing: this.deps.settings.pricing(),
+          credit: this.deps.credit.available(accountId),
+          linkBase: this.deps.linkBase(),
+          timeZone: this.deps.accounts.timeZone(accountId),
+          problem,
+          stale: () => key !== undefined && this.quoteGenerations.get(key) !== generation,
+        },
+        fields,
+        options.seed ?? 1,
+      );
+    } catch (error) {
+      if (error instanceof QuoteSuperseded)
+        throw new ServiceError(ApiCode.Superseded, 'a newer quote replaced this one');
+      throw error;
+    } finally {
+      if (key !== undefined && this.quoteGenerations.get(key) === generation) this.quoteGenerations.delete(key);
+    }
+  }
+
+  /**
+   * "Resend to failed": a new campaign like this execution's (line, text, links, UTM, rate, quiet
+   * hours) to the recipients whose messages failed, as a new segment; due at `send_datetime`, or
+   * now. Its execution waits while that segment is being imported.
+   */
+  async resendToFailed(
+    accountId: number,
+    executionId: number,
+    options: { name?: string; send_datetime?: string } = {},
+  ): Promise<CreateCampaignResult & { segment_id: number }> {
+    const { store, reports } = this.deps;
+    const execution = reports.execution(accountId, executionId);
+    const campaign = store.campaign.get(execution.campaign_id)!;
+    const name = options.name?.trim() || `${campaign.name} (resend #${execution.id})`;
+    const { segmentId } = await reports.segmentFromResults(accountId, executionId, 'failed', name);
+    const created = this.create(accountId, {
+      sender: campaign.sender,
+      name,
+      template_body: campaign.template_body,
+      send_datetime: options.send_datetime ?? new Date(this.deps.clock.now()).toISOString(),
+      inclusion_segments: [String(segmentId)],
+      exclusion_segments: [],
+      links: store.linksOf(campaign.id).map((link) => ({
+        index: link.idx,
+        actual_url: link.actual_url,
+        has_utm: link.has_utm ? 'true' : 'false',
+      })),
+      utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
+      send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
+      quiet_hours: quietHoursText(campaign) ?? undefined,
+    });
+    this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
+    return { ...created, segment_id: segmentId };
+  }
+}
+
+/** The form field a fault of spec 4.3's checks names (its detail starts with it), when it names one. */
+function faultField(error: ServiceError): string | null {
+  if (error.code === ApiCode.BadDate) return 'send_datetime';
+  if (error.code === ApiCode.InvalidSender) return 'sender';
+  const match =
+    /^(sender|name|template_body|send_datetime|inclusion_segments|exclusion_segments|links|send_rate|quiet_hours|segment)\b/.exec(
+      error.detail ?? '',
+    );
+  if (!match) return null;
+  return match[1] === 'segment' ? 'inclusion_segments' : match[1]!;
+}
