@@ -104,3 +104,42 @@ export function smtpPasswordStays(
     (before.host.trim().toLowerCase() === after.host.trim().toLowerCase() && before.user.trim() === after.user.trim())
   );
 }
+
+/** A draft as its problems read it: the parties, the subject and the bodies, as typed. */
+export interface EmailDraftParts {
+  from: { email: string };
+  reply_to?: { email: string } | null;
+  subject: string;
+  text?: string | null;
+  html?: string | null;
+}
+
+/** A reason a send refuses a draft for (400), with the words that say it in the API. */
+export interface EmailDraftProblem {
+  reason: 'email_from_invalid' | 'email_reply_to_invalid' | 'email_subject_missing' | 'email_body_missing';
+  detail: string;
+}
+
+/**
+ * Every reason a send would refuse this draft's template for, in the order to fix them: the sender
+ * an address, the reply-to too when given, a subject, a text or an HTML body (white space is none).
+ * The core's preview lists them and its send refuses the first; the renderer's fake does the same.
+ */
+export function emailDraftProblems(draft: EmailDraftParts): EmailDraftProblem[] {
+  const problems: EmailDraftProblem[] = [];
+  if (!isEmail(draft.from.email))
+    problems.push({
+      reason: 'email_from_invalid',
+      detail: `the sender ${JSON.stringify(draft.from.email)} is not an email address`,
+    });
+  if (draft.reply_to && !isEmail(draft.reply_to.email))
+    problems.push({
+      reason: 'email_reply_to_invalid',
+      detail: `the reply-to ${JSON.stringify(draft.reply_to.email)} is not an email address`,
+    });
+  if (draft.subject.trim() === '')
+    problems.push({ reason: 'email_subject_missing', detail: 'an email needs a subject' });
+  if (!draft.text?.trim() && !draft.html?.trim())
+    problems.push({ reason: 'email_body_missing', detail: 'an email needs a text or an HTML body' });
+  return problems;
+}

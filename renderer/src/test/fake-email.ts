@@ -1,25 +1,22 @@
 // Fakes of the email channels for store tests, over the shared rules the core uses (the address
-// rule, `{{ variable }}`): the connection settings with secrets kept apart (a read answers only
+// rule, who of a segment gets an email and what the template's variables read, `{{ variable }}`):
+// the connection settings with secrets kept apart (a read answers only
 // whether one is set), a segment's preview, sends and their recipients in memory. `secrets` and
 // `sends` are the fake's own state, for tests to look at or change (settle() moves a send on and
 // answers it, for the test to push as email:progress).
 import type { FakeHandlers, InputOf } from '../../../shared/ipc';
-import type {
-  EmailConfig,
-  EmailPreview,
-  EmailRecipient,
-  EmailSend,
-  EmailSkipped,
-} from '../../../shared/ipc/contracts/email';
+import type { EmailConfig, EmailPreview, EmailRecipient, EmailSend } from '../../../shared/ipc/contracts/email';
 import {
   EMAIL_RECIPIENT_FINAL,
   EMAIL_RECIPIENT_STATUSES,
+  emailDraftProblems,
   normalizeEmail,
   providerKeyStays,
   smtpPasswordStays,
   type EmailRecipientStatus,
 } from '../../../shared/email';
-import { renderEmailTemplate, templateVariables } from '../../../shared/email-template';
+import { renderEmailTemplate } from '../../../shared/email-template';
+import { classifyMembers, emailColumn, mapVariables, toRecipient } from '../../../shared/email-recipients';
 import { ApiCode, apiCodeMessage } from '../../../shared/status';
 
 /** A segment as the email channels read it: its columns and members, in order. */
@@ -116,36 +113,21 @@ export function fakeEmail(options: FakeEmailOptions = {}) {
     send.counts = counts;
   };
 
-  /** Who of a segment gets an email (the first of each address), and who not and why. */
+  /** Who of a segment gets an email (the first of each address), and who not and why: the core's rule. */
   const classify = (segment: FakeEmailSegment) => {
-    const column = segment.columns.find((c) => c.toUpperCase() === 'EMAIL') ?? null;
-    const nameColumn = segment.columns.find((c) => c.toUpperCase() === 'NAME') ?? null;
-    const seen = new Set<string>();
-    const valid: Array<{ row: number; email: string; name: string; values: Record<string, string> }> = [];
-    const skipped: EmailSkipped[] = [];
-    segment.rows.forEach((values, index) => {
-      const row = index + 1;
-      const written = column === null ? '' : (values[column] ?? '');
-      const phone = values.PHONE ?? values.phone ?? '';
-      const email = normalizeEmail(written);
-      if (written.trim() === '') skipped.push({ row, phone, email: '', reason: 'missing' });
-      else if (email === null) skipped.push({ row, phone, email: written, reason: 'invalid' });
-      else if (seen.has(email.toLowerCase())) skipped.push({ row, phone, email, reason: 'duplicate' });
-      else {
-        seen.add(email.toLowerCase());
-        valid.push({ row, email, name: nameColumn === null ? '' : (values[nameColumn] ?? ''), values });
-      }
-    });
-    return { column, valid, skipped };
+    const column = emailColumn(segment.columns);
+    if (column === null) return { column, valid: [], skipped: [] };
+    const { members, skipped } = classifyMembers(
+      segment.rows.map((values) => values.PHONE ?? values.phone ?? ''),
+      (i) => segment.columns.map((name) => segment.rows[i]![name] ?? ''),
+      segment.columns,
+    );
+    return { column, valid: members, skipped };
   };
 
-  // The core's order of refusals (email/client/draft.ts), with its reasons.
-  const problemsOf = (draft: InputOf<'email:preview'>): string[] => [
-    ...(normalizeEmail(draft.from.email) === null ? ['email_from_invalid'] : []),
-    ...(draft.reply_to && normalizeEmail(draft.reply_to.email) === null ? ['email_reply_to_invalid'] : []),
-    ...(draft.subject.trim() === '' ? ['email_subject_missing'] : []),
-    ...(!draft.text?.trim() && !draft.html?.trim() ? ['email_body_missing'] : []),
-  ];
+  // The core's refusals of a draft, in its order (shared/email.ts).
+  const problemsOf = (draft: InputOf<'email:preview'>): string[] =>
+    emailDraftProblems(draft).map((problem) => problem.reason);
   const checkDraft = (draft: InputOf<'email:preview'>) => {
     const [problem] = problemsOf(draft);
     if (problem) throw refusal(ApiCode.BadRequest, problem);
@@ -199,11 +181,7 @@ export function fakeEmail(options: FakeEmailOptions = {}) {
     'email:testConnection': () => state.connection,
     'email:preview': (input): EmailPreview => {
       const { segment, column, valid, skipped } = readSegment(input, { check: false });
-      const used = [
-        ...templateVariables(input.subject),
-        ...templateVariables(input.text ?? ''),
-        ...templateVariables(input.html ?? ''),
-      ];
+      const variables = mapVariables(input, segment.columns);
       const offset = input.offset ?? 0;
       return {
         total: segment.rows.length,
@@ -213,15 +191,19 @@ export function fakeEmail(options: FakeEmailOptions = {}) {
         columns: segment.columns,
         email_column: column,
         problems: problemsOf(input),
-        unknown_variables: [...new Set(used)].filter((name) => !segment.columns.includes(name.split('.')[0]!)),
-        samples: valid.slice(offset, offset + (input.limit ?? 1)).map(({ row, email, name, values }) => ({
-          row,
-          email,
-          name,
-          subject: renderEmailTemplate(input.subject, { recipient: values }),
-          text: input.text ? renderEmailTemplate(input.text, { recipient: values }) : null,
-          html: input.html ? renderEmailTemplate(input.html, { recipient: values }, { html: true }) : null,
-        })),
+        unknown_variables: variables.unknown,
+        samples: valid.slice(offset, offset + (input.limit ?? 1)).map((member) => {
+          // The substitutions the send gives the provider, rendered by the provider's rule (as the core).
+          const recipient = { recipient: toRecipient(member, variables).substitutions };
+          return {
+            row: member.row,
+            email: member.email,
+            name: member.name,
+            subject: renderEmailTemplate(input.subject, recipient),
+            text: input.text ? renderEmailTemplate(input.text, recipient) : null,
+            html: input.html ? renderEmailTemplate(input.html, recipient, { html: true }) : null,
+          };
+        }),
       };
     },
     'email:send': ({ expected_count, request_id, ...draft }) => {

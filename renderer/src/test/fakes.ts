@@ -14,6 +14,7 @@ import { priceText } from '../../../shared/pricing';
 import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
 import { splitReceivers } from '../../../shared/phone';
 import { composePreviewOf } from '../../../shared/compose';
+import { MessageStatus, statusTextIn } from '../../../shared/lifecycle';
 import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templates';
 import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
 import type { InboxItem } from '../../../shared/ipc/contracts/inbox';
@@ -71,8 +72,9 @@ export const messageRow = (id: number, overrides: Partial<MessageRow> = {}): Mes
   receptor: '09120000000',
   text: 'hi',
   pages: 1,
-  status: 1,
-  status_text: 'در صف ارسال',
+  status: MessageStatus.Queued,
+  // The statustext of the row's status (spec 3.1's, from the lifecycle table), as the core writes it.
+  status_text: statusTextIn(overrides.status ?? MessageStatus.Queued, 'fa'),
   cost_rials: 1500,
   created_at: 1_700_000_000_000,
   handed_at: null,

@@ -3,11 +3,11 @@
 // members become recipients (recipients.ts) with the template's variables mapped to its columns.
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
-import { isEmail } from '../../../../shared/email';
+import { emailDraftProblems } from '../../../../shared/email';
 import type { EmailDraft, EmailParty } from '../../../../shared/ipc/contracts/email';
 import type { Segments } from '../../contacts';
 import { segmentNotReady } from '../../contacts/segments';
-import { checkFrom, cleanParty } from './config';
+import { cleanParty } from './config';
 import { emailColumn, mapVariables, type ClassifiedMembers, type VariableMap } from './recipients';
 
 export interface CheckedTemplate {
@@ -41,29 +41,12 @@ export function readTemplate(draft: EmailDraft): CheckedTemplate {
   };
 }
 
-/** Every reason a send would refuse this draft's template for, in the order to fix them. */
+/**
+ * Every reason a send would refuse this draft's template for, in the order to fix them (the rule is
+ * shared/email.ts's, which the renderer's fake of these channels reads too).
+ */
 export function templateProblems(draft: EmailDraft): ServiceError[] {
-  const problems: ServiceError[] = [];
-  try {
-    checkFrom(draft.from);
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    problems.push(error);
-  }
-  if (draft.reply_to && !isEmail(draft.reply_to.email))
-    problems.push(
-      new ServiceError(
-        ApiCode.BadRequest,
-        `the reply-to ${JSON.stringify(draft.reply_to.email)} is not an email address`,
-        'email_reply_to_invalid',
-      ),
-    );
-  if (draft.subject.trim() === '')
-    problems.push(new ServiceError(ApiCode.BadRequest, 'an email needs a subject', 'email_subject_missing'));
-  const template = readTemplate(draft);
-  if (template.text === null && template.html === null)
-    problems.push(new ServiceError(ApiCode.BadRequest, 'an email needs a text or an HTML body', 'email_body_missing'));
-  return problems;
+  return emailDraftProblems(draft).map(({ reason, detail }) => new ServiceError(ApiCode.BadRequest, detail, reason));
 }
 
 export function checkTemplate(draft: EmailDraft): CheckedTemplate {
