@@ -77,6 +77,17 @@ export function isEmail(input: string): boolean {
   return normalizeEmail(input) !== null;
 }
 
+/** A provider's address: http(s) with a host (the core refuses another, 400 email_provider_url_invalid). */
+export function isProviderUrl(url: string): boolean {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+}
+
 /**
  * A stored secret is only ever sent to the server it was given for. The provider's key stays when
  * the address names the same server (scheme, host and port: `https://API.example.com/` and

@@ -10,6 +10,7 @@ import {
   EMAIL_RECIPIENT_FINAL,
   EMAIL_RECIPIENT_STATUSES,
   emailDraftProblems,
+  isProviderUrl,
   normalizeEmail,
   providerKeyStays,
   smtpPasswordStays,
@@ -145,7 +146,7 @@ export function fakeEmail(options: FakeEmailOptions = {}) {
     'email:config': () => config,
     'email:configure': (input) => {
       const url = input.provider?.url.trim() ?? config.provider.url;
-      if ((url !== '' || input.transport === 'provider') && !/^https?:\/\/[^/\s]+/.test(url))
+      if ((url !== '' || input.transport === 'provider') && !isProviderUrl(url))
         throw refusal(ApiCode.BadRequest, 'email_provider_url_invalid');
       if (input.transport === 'provider' && !(input.provider?.account_id.trim() ?? config.provider.account_id))
         throw refusal(ApiCode.BadRequest, 'email_provider_account_missing');

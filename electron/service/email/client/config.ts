@@ -9,6 +9,7 @@ import { ApiCode } from '../../../../shared/status';
 import {
   EMAIL_TRANSPORTS,
   isEmail,
+  isProviderUrl,
   providerKeyStays,
   smtpPasswordStays,
   type EmailTransportKind,
@@ -142,13 +143,7 @@ export class EmailConfigStore {
 }
 
 function checkProviderUrl(url: string): void {
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = null;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '')
+  if (!isProviderUrl(url))
     throw new ServiceError(
       ApiCode.BadRequest,
       `the provider address must be an http(s) address with a host, not ${JSON.stringify(url)}`,
