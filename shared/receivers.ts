@@ -69,3 +69,19 @@ export function summarizeReceivers(classified: ClassifiedReceivers): {
   });
   return { valid, invalid, duplicates };
 }
+
+/**
+ * The lists of the first `pasted` receivers (those the person typed or pasted), when a segment's
+ * members follow them: its members are counted, not listed. The composer's preview answers these.
+ */
+export function summarizePasted(
+  classified: ClassifiedReceivers,
+  pasted: number,
+): { valid: string[]; invalid: string[]; duplicates: string[] } {
+  return summarizeReceivers({
+    ...classified,
+    kinds: classified.kinds.slice(0, pasted),
+    receptors: classified.receptors.slice(0, pasted),
+    valid: classified.valid.filter((i) => i < pasted),
+  });
+}

@@ -11,7 +11,7 @@
 import type { Core } from '../core';
 import { normalizePhone, splitReceivers } from '../../../shared/phone';
 import { composePreviewOf, type Personalization } from '../../../shared/compose';
-import { summarizeReceivers, type ClassifiedReceivers } from '../../../shared/receivers';
+import { summarizePasted, summarizeReceivers, type ClassifiedReceivers } from '../../../shared/receivers';
 import type { PricedText } from '../../../shared/pricing';
 import type { ComposePreview } from '../../../shared/ipc/schemas';
 import type { ParsedInputOf } from '../../../shared/ipc/contracts';
@@ -126,12 +126,7 @@ export function preview(core: Core, input: ComposeInput): ComposePreview {
   const quote = core.messaging.accept.quote(command);
   // The lists people read are the pasted part; a segment's members are counted, not listed.
   const { classified } = quote;
-  const lists = summarizeReceivers({
-    ...classified,
-    kinds: classified.kinds.slice(0, pasted),
-    receptors: classified.receptors.slice(0, pasted),
-    valid: classified.valid.filter((i) => i < pasted),
-  });
+  const lists = summarizePasted(classified, pasted);
   const receptors = classified.valid.map((i) => classified.receptors[i]!);
   return composePreviewOf({
     provider: quote.line.provider,

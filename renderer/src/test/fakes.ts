@@ -11,7 +11,7 @@ import {
 import type { Account, Api, Backup, ComposePreview, Line, MessageRow, Pricing } from '../api';
 import { ApiCode, apiCodeMessage, type Provider } from '../../../shared/status';
 import { priceText } from '../../../shared/pricing';
-import { classifyReceivers, summarizeReceivers } from '../../../shared/receivers';
+import { classifyReceivers, summarizePasted } from '../../../shared/receivers';
 import { splitReceivers } from '../../../shared/phone';
 import { composePreviewOf } from '../../../shared/compose';
 import { MessageStatus, statusTextIn } from '../../../shared/lifecycle';
@@ -116,13 +116,7 @@ export function fakeQuote(
     const pasted = [...splitReceivers(input.receivers_text ?? ''), ...(input.receivers ?? [])];
     const members = input.segment_id === undefined ? [] : (segments[input.segment_id] ?? []);
     const classified = classifyReceivers([...pasted, ...members], 'lenient');
-    // The lists people read are the pasted part; the segment's members are counted, not listed.
-    const lists = summarizeReceivers({
-      ...classified,
-      kinds: classified.kinds.slice(0, pasted.length),
-      receptors: classified.receptors.slice(0, pasted.length),
-      valid: classified.valid.filter((i) => i < pasted.length),
-    });
+    const lists = summarizePasted(classified, pasted.length);
     const accepted = classified.valid.length;
     const totalRials = price.costRials * accepted;
     return composePreviewOf({
