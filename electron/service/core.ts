@@ -22,6 +22,10 @@ import { Sends } from './messaging/sends';
 import { Inbox, type InboundRecorded } from './messaging/inbox';
 import { Templates } from './messaging/templates';
 import { Verify } from './messaging/verify';
+import { ledgerMessages } from './messaging/ledger-messages';
+import { lineHasSent } from './messaging/line-use';
+import { campaignNamesLine } from './campaigns/line-users';
+import { executionSendGroups } from './campaigns/send-groups';
 import { fileSecretStore, type SecretStore } from './secrets';
 import { EmailRelay } from './email/relay/relay';
 import { EmailSends } from './email/client/sends';
@@ -100,9 +104,13 @@ export class Core {
       // Backups a killed process left half-written are never finished: their space comes back now.
       removeStaleParts(this);
       this.settings = new Settings(this.db);
-      this.credit = new Credit(this.db, this.clock);
+      // The ledger groups refunds by their messages' sends, which messaging reads for it.
+      this.credit = new Credit(this.db, this.clock, ledgerMessages(this.db));
       // The secret lives beside the database, never in it (accounts/keys.ts).
       this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
+      // A line that sent, or that a campaign names, keeps its history: the domains above say so.
+      this.accounts.registerLineUse(lineHasSent(this.db));
+      this.accounts.registerLineUse(campaignNamesLine(this.db));
       this.accounts.adoptKeyHashes('keep');
       this.accountConfig = new AccountConfig(this.db, this.accounts);
       this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
@@ -122,6 +130,8 @@ export class Core {
         () => this.optouts,
         (recorded) => this.events.emit('inbound', recorded),
       );
+      // Campaign executions group sends; messaging lists and filters by them through campaigns' SQL.
+      const sendGroups = executionSendGroups(this.db);
       this.messaging = createMessaging({
         db: this.db,
         readers: this.readers,
@@ -138,6 +148,7 @@ export class Core {
         },
         onStatusChanges: (changes) => this.events.emit('message-status', changes),
         recordReplies: (replies) => this.inbox.recordAll(replies),
+        sendGroups,
       });
       ({
         imports: this.imports,
@@ -161,6 +172,7 @@ export class Core {
         db: this.db,
         readers: this.readers,
         executionReport: (accountId, executionId) => this.campaigns.report(accountId, executionId),
+        groups: sendGroups,
       });
       this.templates = new Templates(this.db, this.clock, this.accounts);
       this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);

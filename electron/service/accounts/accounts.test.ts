@@ -144,6 +144,22 @@ describe('line numbers', () => {
     });
     expect(refusal(() => core.accounts.deleteLine(acme, '30006666'))).toBe('line_has_messages');
   });
+
+  it('in use by any registered check are refused, each check asked with the line (the domains above register theirs)', () => {
+    const { core, acme } = makeCore();
+    core.accounts.addLine(acme, { number: '30007777', provider: 'sms', permissions: BOTH });
+    core.accounts.addLine(acme, { number: '30008888', provider: 'sms', permissions: BOTH });
+    const asked: string[] = [];
+    core.accounts.registerLineUse((line) => {
+      asked.push(line.number);
+      return line.number === '30007777';
+    });
+    expect(refusal(() => core.accounts.deleteLine(acme, '30007777'))).toBe('line_has_messages');
+    expect(core.accounts.removeLine(acme, '30007777').active).toBe(false);
+    core.accounts.deleteLine(acme, '30008888');
+    expect(core.accounts.findLine(acme, '30008888')).toBeUndefined();
+    expect(asked).toEqual(['30007777', '30008888']);
+  });
 });
 
 describe('account names', () => {

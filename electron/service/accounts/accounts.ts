@@ -76,10 +76,18 @@ export type Authentication = { ok: true; account: Account } | { ok: false; code:
  */
 export type KeyHashState = 'current' | 'sealed' | 'foreign';
 
+/**
+ * Whether something of a domain above accounts still names a line (a send from it, a campaign
+ * naming it as its sender): such a line keeps its history and cannot be deleted. Registered by
+ * those domains at composition (registerLineUse), as accounts may not read their tables.
+ */
+export type LineUse = (line: Line) => boolean;
+
 export class Accounts {
   private readonly byId;
   private readonly byKeyHash;
   private readonly lineByNumber;
+  private readonly lineUses: LineUse[] = [];
 
   constructor(
     private readonly db: Db,
@@ -375,24 +383,22 @@ export class Accounts {
   }
 
   /**
+   * Adds a check of whether a line is in use (deleteLine refuses a line any check names): the
+   * domains that keep a line's history (messaging's sends, campaigns) register theirs at composition.
+   */
+  registerLineUse(check: LineUse): void {
+    this.lineUses.push(check);
+  }
+
+  /**
    * Deletes a line that never sent and that no campaign names (a typo, a line added by mistake);
    * one with history is refused (`line_has_messages`): deactivate it instead.
    */
   deleteLine(accountId: number, number: string): void {
     const line = this.knownLine(accountId, number);
     this.db.transaction(() => {
-      // sends.sender is the line's stored number (the sends_sender index answers at once).
-      const sent = this.db
-        .prepare<[string, number], number>('SELECT 1 FROM sends WHERE sender = ? AND line_id = ? LIMIT 1')
-        .pluck()
-        .get(line.number, line.id);
-      // A campaign keeps the sender as it was typed: compared in the normalized form.
-      const named = this.db
-        .prepare<[number], string>('SELECT DISTINCT sender FROM campaigns WHERE account_id = ?')
-        .pluck()
-        .all(accountId)
-        .some((sender) => toAsciiDigits(sender) === toAsciiDigits(line.number));
-      if (sent !== undefined || named)
+      // Every registered check is asked, inside the transaction, so the answer holds at the delete.
+      if (this.lineUses.some((inUse) => inUse(line)))
         throw new ServiceError(ApiCode.BadRequest, `line ${line.number} has history`, 'line_has_messages');
       this.db.prepare('DELETE FROM lines WHERE id = ?').run(line.id);
     })();
@@ -414,4 +420,13 @@ export class Accounts {
  */
 export function accountTimeZoneSql(accountId: string): string {
   return `(SELECT time_zone FROM accounts WHERE id = ${accountId})`;
+}
+
+/**
+ * The ids of the accounts that exist, as a subquery for `account_id IN (…)`: for a read of another
+ * domain over every account (its aggregates, its message states), which then walks its index led
+ * by account_id one account at a time and counts only accounts that exist.
+ */
+export function accountIdsSql(): string {
+  return '(SELECT id FROM accounts)';
 }

@@ -14,8 +14,24 @@ export type { LedgerEntry, LedgerKind, LedgerRow };
 /** A ledger row with the send of the message a refund row returns (null for other rows). */
 type ScannedRow = LedgerEntry & { refunded_send: number | null };
 
+/**
+ * What the ledger reads of the messages a refund row names, which the messaging domain owns and
+ * gives the ledger at composition (accounts is below messaging and may not read its tables): a
+ * refund's send, joined in the page's one statement, and a send's range of message ids.
+ */
+export interface LedgerMessages {
+  /**
+   * Left-joins, as `m`, the message whose id is `messageId` (an SQL expression over the outer row)
+   * when `when` holds, on its primary key: `${m}.send_id` is its send (NULL when not joined).
+   */
+  leftJoinMessageSql(m: string, messageId: string, when: string): string;
+  /** The ids of a send's first and last messages (its messages' ids are consecutive); null when it has none. */
+  idRange(sendId: number): { first: number | null; last: number | null };
+}
+
 export class Credit {
   private readonly balanceStmt;
+  private readonly balancesStmt;
   private readonly addStmt;
   private readonly entryStmt;
   private readonly refundStmt;
@@ -25,15 +41,16 @@ export class Credit {
   private readonly reservationStmt;
   private readonly releaseStmt;
   private readonly scanStmt;
-  private readonly sendMessagesStmt;
   private readonly refundGroupStmt;
   private readonly sendRefundsStmt;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly messages: LedgerMessages,
   ) {
     this.balanceStmt = db.prepare<[number], { credit_rials: number }>('SELECT credit_rials FROM accounts WHERE id = ?');
+    this.balancesStmt = db.prepare<[], { credit_rials: number }>('SELECT credit_rials FROM accounts');
     this.addStmt = db.prepare('UPDATE accounts SET credit_rials = credit_rials + ? WHERE id = ?');
     this.entryStmt = db.prepare(
       `INSERT INTO credit_ledger (account_id, amount_rials, kind, send_id, message_id, note, created_at)
@@ -59,13 +76,8 @@ export class Credit {
     // groups it (one primary-key lookup).
     this.scanStmt = db.prepare<[number, number, number], ScannedRow>(
       `SELECT l.*, m.send_id AS refunded_send FROM credit_ledger l
-       LEFT JOIN messages m ON l.kind = 'refund' AND m.id = l.message_id
+       ${messages.leftJoinMessageSql('m', 'l.message_id', "l.kind = 'refund'")}
        WHERE l.account_id = ? AND l.id < ? ORDER BY l.id DESC LIMIT ?`,
-    );
-    // A send's messages have consecutive ids: its refunds are one range of the refund index.
-    this.sendMessagesStmt = db.prepare<[number, number], { first: number | null; last: number | null }>(
-      `SELECT (SELECT min(id) FROM messages WHERE send_id = ?) AS first,
-              (SELECT max(id) FROM messages WHERE send_id = ?) AS last`,
     );
     // SQLite takes the bare created_at from the row of max(id): the newest refund's time.
     this.refundGroupStmt = db.prepare<
@@ -85,6 +97,16 @@ export class Credit {
     const row = this.balanceStmt.get(accountId);
     if (!row) throw new ServiceError(ApiCode.NotFound, `account ${accountId}`);
     return row.credit_rials;
+  }
+
+  /** The account's credit, null for no such account (a read that shows it, as the dashboard). */
+  balanceOrNull(accountId: number): number | null {
+    return this.balanceStmt.get(accountId)?.credit_rials ?? null;
+  }
+
+  /** The credit of every account together (the dashboard over all accounts). */
+  totalBalance(): number {
+    return this.balancesStmt.all().reduce((sum, account) => sum + account.credit_rials, 0);
   }
 
   /** Credit not held by a reservation: what a send may spend now (a reservation's own batches may spend what it holds too). */
@@ -228,7 +250,8 @@ export class Credit {
 
   /** The refunds of one send as one ledger row: their sum, at the newest one's id and time. */
   private refundGroup(accountId: number, sendId: number): LedgerRow | null {
-    const { first, last } = this.sendMessagesStmt.get(sendId, sendId)!;
+    // A send's messages have consecutive ids: its refunds are one range of the refund index.
+    const { first, last } = this.messages.idRange(sendId);
     if (first === null || last === null) return null;
     const group = this.refundGroupStmt.get(first, last)!;
     if (group.newest === null) return null;
@@ -251,7 +274,7 @@ export class Credit {
     before: number,
     limit: number,
   ): { entries: LedgerRow[]; next_before_id: number | null } {
-    const { first, last } = this.sendMessagesStmt.get(sendId, sendId)!;
+    const { first, last } = this.messages.idRange(sendId);
     if (first === null || last === null) return { entries: [], next_before_id: null };
     const found = this.sendRefundsStmt.all(first, last, accountId, before, limit + 1);
     const entries = found.slice(0, limit).map((entry) => ({ ...entry, refund_count: null }));
@@ -276,4 +299,13 @@ export class Credit {
  */
 export function joinRefundsSql(l: string, first: string, last: string): string {
   return `JOIN credit_ledger ${l} ON ${l}.kind = 'refund' AND ${l}.message_id BETWEEN ${first} AND ${last}`;
+}
+
+/**
+ * What the message whose id is `messageId` (an SQL expression over the outer row) was refunded, as
+ * a scalar subquery on the refund index (NULL when it was not): for messaging's counts, which keep
+ * what each message returned beside what it cost.
+ */
+export function refundOfMessageSql(messageId: string): string {
+  return `(SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = ${messageId})`;
 }

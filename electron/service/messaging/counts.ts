@@ -7,6 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { PendingBatch } from './pending-batch';
+import { refundOfMessageSql } from '../accounts/credit';
 
 /** Aggregates are kept per 15 minutes of creation: every time zone's hours and midnights fall on a slot boundary. */
 export const SLOT_MS = 900_000;
@@ -76,7 +77,7 @@ export class MessageCounts {
     this.groupsStmt = db.prepare(
       `SELECT m.account_id, MIN(m.created_at) AS created_at, m.status, s.sender, s.origin, COUNT(*) AS n,
          SUM(m.cost_rials) AS cost,
-         SUM(COALESCE((SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = m.id), 0)) AS refunded
+         SUM(COALESCE(${refundOfMessageSql('m.id')}, 0)) AS refunded
        FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id BETWEEN ? AND ?
        GROUP BY m.account_id, m.created_at / ${SLOT_MS}, m.status, s.sender, s.origin`,
     );

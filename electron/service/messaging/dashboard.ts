@@ -6,6 +6,8 @@
 import type { Db } from '../db/database';
 import { SLOT_MS } from './counts';
 import type { Clock } from '../clock';
+import type { Credit } from '../accounts/credit';
+import { accountIdsSql } from '../accounts/accounts';
 import type { z } from 'zod';
 import type { DashboardInputSchema, DashboardStats, StatusCounts } from '../../../shared/ipc/schemas';
 import { MessageStatus } from '../../../shared/lifecycle';
@@ -55,21 +57,18 @@ export type DashboardInput = z.output<typeof DashboardInputSchema>;
 export class Dashboard {
   private readonly slotsStmt;
   private readonly slotsAllStmt;
-  private readonly accountsStmt;
-  private readonly creditStmt;
 
   constructor(
     db: Db,
     private readonly clock: Clock,
+    private readonly credit: Credit,
   ) {
     // Cost is what the account paid: refunds are taken off.
     const slots = (accounts: string) =>
       `SELECT slot, status, SUM(n) AS n, SUM(cost_rials - refunded_rials) AS cost FROM message_counts
        WHERE account_id ${accounts} AND slot >= ? AND slot < ? GROUP BY slot, status`;
     this.slotsStmt = db.prepare<[number, number, number], GroupRow>(slots('= ?'));
-    this.slotsAllStmt = db.prepare<[number, number], GroupRow>(slots('IN (SELECT id FROM accounts)'));
-    this.accountsStmt = db.prepare<[], { credit_rials: number }>('SELECT credit_rials FROM accounts');
-    this.creditStmt = db.prepare<[number], { credit_rials: number }>('SELECT credit_rials FROM accounts WHERE id = ?');
+    this.slotsAllStmt = db.prepare<[number, number], GroupRow>(slots(`IN ${accountIdsSql()}`));
   }
 
   stats(input: DashboardInput): DashboardStats {
@@ -106,9 +105,7 @@ export class Dashboard {
       }
     }
     const credit =
-      input.account_id !== undefined
-        ? (this.creditStmt.get(input.account_id)?.credit_rials ?? null)
-        : this.accountsStmt.all().reduce((sum, account) => sum + account.credit_rials, 0);
+      input.account_id !== undefined ? this.credit.balanceOrNull(input.account_id) : this.credit.totalBalance();
     const finished = week.delivered + week.undelivered + week.cancelled + week.blocked;
     return {
       now,

@@ -22,6 +22,7 @@ import { Outbox } from './outbox';
 import { Multichannel } from './multichannel';
 import { SimulatorCarrier, type SimulatedReply } from './carriers/simulator';
 import type { CarrierFactory } from './carriers/carrier';
+import type { SendGroups } from './send-groups';
 
 export interface MessagingDeps {
   db: Db;
@@ -43,6 +44,8 @@ export interface MessagingDeps {
   carrier?: CarrierFactory;
   /** Where the simulator's replies are recorded (the Inbox); without it the simulator makes none. */
   recordReplies?: (replies: SimulatedReply[]) => void;
+  /** The campaign executions, by the campaigns domain (above messaging): a message filter by one. */
+  sendGroups: SendGroups;
 }
 
 export interface Messaging {
@@ -104,8 +107,8 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,
     statusLookup: new StatusLookup(db, states),
-    queries: new MessageQueries(db, deps.readers, receivers, sendTexts, states),
-    dashboard: new Dashboard(db, clock),
+    queries: new MessageQueries(db, deps.readers, receivers, sendTexts, states, deps.sendGroups),
+    dashboard: new Dashboard(db, clock, deps.credit),
     outbox: new Outbox(db, deps.accounts),
     counts,
     states,

@@ -30,6 +30,7 @@ import type { Worker } from '../jobs/scheduler';
 import type { IdBounds } from './created-order';
 import type { CountKey } from './counts';
 import { PendingBatch } from './pending-batch';
+import { accountIdsSql } from '../accounts/accounts';
 
 /** Messages per row: 4,000 bytes of states, one row filling one 4 KB page. */
 export const STATES_CHUNK = 2000;
@@ -274,7 +275,7 @@ export class MessageStates {
    */
   sourcesOf(filter: { account_id?: number; sender?: string; origin?: string }): number[] | null {
     if ((this.lastSourceStmt.get() ?? 0) >= OTHER_SOURCE) return null;
-    const parts = ['account_id IN (SELECT id FROM accounts)'];
+    const parts = [`account_id IN ${accountIdsSql()}`];
     const params: Array<number | string> = [];
     for (const [column, value] of [
       ['account_id', filter.account_id],

@@ -24,6 +24,8 @@ import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
 import { messageTextSql } from './message-text';
+import { accountIdsSql } from '../accounts/accounts';
+import type { SendGroups } from './send-groups';
 
 interface RawRow {
   id: number;
@@ -77,6 +79,8 @@ export interface WhereOptions {
   receptor?: ReceiverCondition | null;
   /** SQL selecting the sends whose own text matches filter.text (send-texts.ts); without one every send's text is read. */
   textSends?: TextCondition;
+  /** The campaign executions' sends, for filter.execution_id; without them no execution is known. */
+  groups?: SendGroups;
 }
 
 /**
@@ -126,9 +130,11 @@ export function filterWhere(filter: MessageFilter, options: WhereOptions = {}): 
     params.push(filter.send_id);
   }
   if (filter.execution_id !== undefined) {
-    // A campaign execution's messages: the sends of its batches (campaign_batches, migration 0008).
-    parts.push('m.send_id IN (SELECT send_id FROM campaign_batches WHERE execution_id = ?)');
-    params.push(filter.execution_id);
+    // A campaign execution's messages: the sends of its batches (campaigns/send-groups.ts).
+    if (options.groups) {
+      parts.push(`m.send_id IN (${options.groups.sendIdsSql()})`);
+      params.push(filter.execution_id);
+    } else parts.push('0');
   }
   if (filter.origin) {
     parts.push('s.origin = ?');
@@ -223,6 +229,8 @@ export class MessageQueries {
     private readonly texts?: SendTextIndex,
     /** Without them, the messages of a date range's partial slots are read. */
     private readonly states?: MessageStates,
+    /** The campaign executions, for a filter by one (by the campaigns domain, which is above messaging). */
+    private readonly groups?: SendGroups,
   ) {
     this.createdOrder = new CreatedOrder(db);
   }
@@ -264,7 +272,7 @@ export class MessageQueries {
   }
 
   private listSql(filter: MessageFilter & { cursor?: number | null }, searches: Searches = {}): Where {
-    let where = filterWhere(filter, { ordered: this.idRange(filter), ...searches });
+    let where = filterWhere(filter, { ordered: this.idRange(filter), ...searches, groups: this.groups });
     if (filter.cursor) where = andWhere(where, 'm.id < ?', filter.cursor);
     if (searches.textSends && !searches.receptor) {
       // The sends a text was found in: their messages newest first through the send index, send by
@@ -368,7 +376,7 @@ export class MessageQueries {
     if (filter.account_id !== undefined) {
       parts.push('account_id = ?');
       params.push(filter.account_id);
-    } else parts.push('account_id IN (SELECT id FROM accounts)');
+    } else parts.push(`account_id IN ${accountIdsSql()}`);
     if (filter.status && filter.status.length > 0) {
       const statuses = [...new Set(filter.status)];
       parts.push(`status IN (${statuses.map(() => '?').join(',')})`);
@@ -435,8 +443,10 @@ export class MessageQueries {
       params.push(filter.send_id);
     }
     if (filter.execution_id !== undefined) {
-      parts.push('s.id IN (SELECT send_id FROM campaign_batches WHERE execution_id = ?)');
-      params.push(filter.execution_id);
+      if (this.groups) {
+        parts.push(`s.id IN (${this.groups.sendIdsSql()})`);
+        params.push(filter.execution_id);
+      } else parts.push('0');
     }
     const sends = parts.join(' AND ');
     const sendMatches = textMatch('s.text', key);
@@ -479,6 +489,7 @@ export class MessageQueries {
     const where = filterWhere(filter, {
       ordered: ids ? { idFrom: ids.lo, idTo: ids.hi } : this.idRange(filter),
       ...(await this.searches(filter)),
+      groups: this.groups,
     });
     // The join is only needed when a condition reads the send.
     const needsSend = /\bs\./.test(where.sql);

@@ -2,9 +2,10 @@
 // as one row, newest first, with its messages counted by outcome. A send's messages have
 // consecutive ids (the acceptance path numbers them in one transaction), so its counts are taken
 // per status over that id range on the (account, status, id) index, without reading the rows. An
-// execution's counts are its report's (the campaigns domain owns them). A year of a busy shop holds
-// millions of sends: a page takes the newest sends by id (ids follow creation) and the executions by
-// time, and merges them; the total adds the sends' tallies (migration 0024) to the executions.
+// execution's counts are its report's and its rows are read through send-groups.ts (the campaigns
+// domain owns both). A year of a busy shop holds millions of sends: a page takes the newest sends
+// by id (ids follow creation) and the executions by time, and merges them; the total adds the
+// sends' tallies (migration 0024) to the executions.
 import type { Db } from '../db/database';
 import type { ReaderPool } from '../db/readers';
 import { OutcomeCounter } from './outcomes';
@@ -12,12 +13,15 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { type ExecutionReport } from '../../../shared/campaigns';
 import type { SendRow } from '../../../shared/ipc/contracts/messaging';
+import type { SendGroups } from './send-groups';
 
 export interface SendsDeps {
   db: Db;
   readers: ReaderPool;
   /** An execution's report (counts and cost), by the campaigns domain. */
   executionReport: (accountId: number, executionId: number) => ExecutionReport;
+  /** The campaign executions as rows, by the campaigns domain (campaigns/send-groups.ts). */
+  groups: SendGroups;
 }
 
 interface ListedRow {
@@ -45,7 +49,6 @@ export class Sends {
   private readonly sendStmt;
   private readonly firstIdStmt;
   private readonly outcomes;
-  private readonly campaignStmt;
 
   constructor(private readonly deps: SendsDeps) {
     const { db } = deps;
@@ -54,9 +57,6 @@ export class Sends {
     );
     this.firstIdStmt = db.prepare<[number], number>('SELECT min(id) FROM messages WHERE send_id = ?').pluck();
     this.outcomes = new OutcomeCounter(db);
-    this.campaignStmt = db.prepare<[number], { id: number; name: string; sender: string; template_body: string }>(
-      'SELECT id, name, sender, template_body FROM campaigns WHERE id = ?',
-    );
   }
 
   /** Direct sends and executions (started, or waiting for their time), newest first. */
@@ -73,7 +73,7 @@ export class Sends {
     const total = this.deps.db
       .prepare<unknown[], number>(
         `SELECT (SELECT COALESCE(sum(sends), 0) FROM send_tallies WHERE 1 ${account})
-              + (SELECT count(*) FROM campaign_executions WHERE 1 ${account})`,
+              + ${this.deps.groups.countSql(account)}`,
       )
       .pluck()
       .get(...accountParams, ...accountParams)!;
@@ -83,11 +83,9 @@ export class Sends {
       [...accountParams, wanted],
     );
     const executions = this.deps.db
-      .prepare<unknown[], ListedRow>(
-        `SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
-         FROM campaign_executions WHERE 1 ${account} ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(...accountParams, wanted);
+      .prepare<unknown[], Omit<ListedRow, 'kind'>>(this.deps.groups.rowsSql(account))
+      .all(...accountParams, wanted)
+      .map((row): ListedRow => ({ kind: 'execution', ...row }));
     const listed = [...sends, ...executions]
       .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
       .slice(filter.offset, wanted);
@@ -102,15 +100,15 @@ export class Sends {
               "SELECT 'send' AS kind, id, account_id, created_at FROM sends WHERE id = ? AND origin <> 'campaign'",
             )
             .get(input.send_id)
-        : this.deps.db
-            .prepare<[number], ListedRow>(
-              `SELECT 'execution' AS kind, id, account_id, COALESCE(started_at, send_at) AS created_at
-               FROM campaign_executions WHERE id = ?`,
-            )
-            .get(input.execution_id ?? 0);
+        : this.executionListed(input.execution_id ?? 0);
     if (!row || (input.account_id !== undefined && row.account_id !== input.account_id))
       throw new ServiceError(ApiCode.BadRequest, 'no such send');
     return this.row(row);
+  }
+
+  private executionListed(executionId: number): ListedRow | undefined {
+    const row = this.deps.db.prepare<[number], Omit<ListedRow, 'kind'>>(this.deps.groups.rowSql()).get(executionId);
+    return row && { kind: 'execution', ...row };
   }
 
   private row(listed: ListedRow): SendRow {
@@ -146,7 +144,7 @@ export class Sends {
 
   private executionRow(listed: ListedRow): SendRow {
     const report = this.deps.executionReport(listed.account_id, listed.id);
-    const campaign = this.campaignStmt.get(report.campaign_id)!;
+    const campaign = this.deps.groups.campaign(report.campaign_id)!;
     return {
       kind: 'execution',
       send_id: null,
