@@ -135,7 +135,7 @@ export class Campaigns {
       onChange,
     });
     this.rangeMessages = new RangeMessages(db);
-    sweepResultFiles(db, deps.imports, deps.dataDir);
+    sweepResultFiles(deps.imports, deps.dataDir);
   }
 
   // ---- short links (short-links.ts)

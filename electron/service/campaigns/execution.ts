@@ -1,7 +1,7 @@
 // A campaign execution, run as a persisted job (type 'campaigns.execute') from its send time on:
 //   1. start: RUNNING, the short link base and the segments' columns fixed for this run;
 //   2. freeze: the audience (union of inclusion segments, minus exclusion segments, minus opt-outs,
-//      one row per normalized number; no row of an import not done yet, contacts/audience-view.ts)
+//      one row per normalized number; no row of an import not done yet, contacts/audience.ts)
 //      copied into campaign_recipients in chunks of phone ranges;
 //   3. reserve: every recipient's text priced, the whole cost held (Credit.reserve); short of it,
 //      the execution ends FAILED with the reason and nothing recorded;
@@ -25,7 +25,7 @@ import type { Credit } from '../accounts/credit';
 import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
 import type { Segments } from '../contacts';
-import { audienceView, pendingImports, withoutPendingRows } from '../contacts/audience-view';
+import { audienceSelect, audienceView, chunkEdge } from '../contacts/audience';
 import type { Segment } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
@@ -79,7 +79,6 @@ export class Executions {
   private pricing: Pricer | null = null;
 
   private readonly setJobStmt;
-  private readonly edgeStmt;
   private readonly chunkCostStmt;
   private readonly recipientsStmt;
   private readonly insertBatchStmt;
@@ -89,12 +88,6 @@ export class Executions {
     this.db = deps.db;
     this.store = deps.store;
     this.setJobStmt = this.db.prepare('UPDATE campaign_executions SET job_id = ? WHERE id = ?');
-    // The FREEZE_CHUNK-th phone after the cursor in one inclusion segment (the chunk's upper edge).
-    this.edgeStmt = this.db
-      .prepare<[number, string, number], string>(
-        'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
-      )
-      .pluck();
     this.chunkCostStmt = this.db
       .prepare<[number, number], number>(
         'SELECT total(cost_rials) FROM campaign_recipients WHERE execution_id = ? AND seq >= ?',
@@ -241,7 +234,7 @@ export class Executions {
   }
 
   /**
-   * A segment of the campaign as its audience sees it (audience-view.ts): one rows are being added
+   * A segment of the campaign as its audience sees it (contacts/audience.ts): one rows are being added
    * to is read as it was before. Still being created by an import: the run tries again shortly (the
    * job's backoff); gone or failed: the run cannot be made.
    */
@@ -259,7 +252,7 @@ export class Executions {
    * inclusion segment that reaches it first (so no segment gives more than a chunk), merged,
    * deduplicated and filtered in one INSERT … SELECT. A number in several inclusion segments takes
    * its fields from the first of them in the request's order. The rows of imports pending at that
-   * commit are left out (audience-view.ts): a cancel may take them out of their segment again. An
+   * commit are left out (contacts/audience.ts): a cancel may take them out of their segment again. An
    * import done between two chunks is in the later ones: its rows are members for good by then.
    */
   private freezeChunk(execution: ExecutionRow, campaign: CampaignRow, pricer: Pricer): void {
@@ -271,32 +264,15 @@ export class Executions {
         this.db.prepare('UPDATE campaign_executions SET audience = 0 WHERE id = ?').run(execution.id);
         return;
       }
-      let upTo: string | null = null;
-      for (const segmentId of include) {
-        const phone = this.edgeStmt.get(segmentId, after, FREEZE_CHUNK - 1);
-        if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
-      }
-      const pending = pendingImports(this.db, [...include, ...exclude]);
-      const member = withoutPendingRows('m', pending);
-      const excluder = withoutPendingRows('e', pending);
-      const inList = include.map(() => '?').join(',');
-      const exList = exclude.map(() => '?').join(',');
-      const rank = `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
+      const upTo = chunkEdge(this.db, include, after, FREEZE_CHUNK);
+      // The audience rule's SQL, embedded: the chunk is still one statement.
+      const audience = audienceSelect(this.db, { include, exclude, accountId: campaign.account_id }, after, upTo);
       const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
         SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
           chapar_campaign_cost(segment_id, fields, phone) FROM (
-          SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank
-          FROM segment_members m
-          WHERE m.segment_id IN (${inList}) AND m.phone > ? ${upTo === null ? '' : 'AND m.phone <= ?'} ${member.sql}
-          ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone ${excluder.sql})` : ''}
-          AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)
-          GROUP BY m.phone
+          ${audience.sql}
         )`;
-      const params: unknown[] = [execution.id, execution.frozen, ...include, ...include, after];
-      if (upTo !== null) params.push(upTo);
-      params.push(...member.params);
-      if (exclude.length) params.push(...exclude, ...excluder.params);
-      params.push(campaign.account_id);
+      const params: unknown[] = [execution.id, execution.frozen, ...audience.params];
       this.pricing = pricer;
       let added: number;
       try {

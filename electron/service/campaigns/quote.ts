@@ -19,14 +19,14 @@ import {
   type SampleKind,
 } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
-import { audienceView, pendingImports, withoutPendingRows, type PendingImport } from '../contacts/audience-view';
+import { audienceChunks, audienceView } from '../contacts/audience';
 import { compileTemplate, TextBuilder } from './template';
 import { MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH } from './links';
 import { SendPlan } from './plan';
 import { parseQuietHours, parseRfc3339, type QuietHours } from './form';
 
 /** Numbers per inclusion segment in one chunk of the audience. */
-const QUOTE_CHUNK = 5_000;
+export const QUOTE_CHUNK = 5_000;
 /** What a sample's short link shows in place of a recipient's own code (the same length). */
 const EXAMPLE_CODE = 'x7Kp2QaZ'.slice(0, LINK_CODE_LENGTH);
 
@@ -118,7 +118,8 @@ export async function quoteCampaign(
   let totalPages = 0;
   let totalCost = 0;
 
-  for (const chunk of audienceChunks(deps.db, include, exclude, deps.accountId)) {
+  const audience = { include: include.map((s) => s.id), exclude: exclude.map((s) => s.id), accountId: deps.accountId };
+  for (const chunk of audienceChunks(deps.db, audience, QUOTE_CHUNK)) {
     if (deps.stale()) throw new QuoteSuperseded();
     for (const [phone, segmentId, memberFields, inSegments, isExcluded, isOptedOut] of chunk) {
       included++;
@@ -244,82 +245,4 @@ export async function quoteCampaign(
     estimated_last_message_at: estimatedLast,
     problem,
   };
-}
-
-export type AudienceRow = [
-  phone: string,
-  segmentId: number,
-  fields: string,
-  inSegments: number,
-  excluded: number,
-  optedOut: number,
-];
-
-/**
- * The union of the inclusion segments in chunks of number ranges, one row per number (its fields
- * from the first inclusion segment in the draft's order that has it, as an execution takes them),
- * with how many inclusion segments have it and whether it is excluded or opted out. Each chunk is
- * read in one transaction with the imports pending then, whose rows it leaves out (audience-view.ts).
- */
-export function* audienceChunks(
-  db: Db,
-  include: Segment[],
-  exclude: Segment[],
-  accountId: number,
-): Generator<AudienceRow[]> {
-  if (include.length === 0) return;
-  const edge = db
-    .prepare<[number, string, number], string>(
-      'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
-    )
-    .pluck();
-  const ids = include.map((s) => s.id);
-  const exIds = exclude.map((s) => s.id);
-  const inList = ids.map(() => '?').join(',');
-  const exList = exIds.map(() => '?').join(',');
-  const rank = `CASE m.segment_id ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
-  /** Reads a chunk leaving out the rows of `pending` imports. */
-  const reader = (pending: readonly PendingImport[]) => {
-    const member = withoutPendingRows('m', pending);
-    const excluder = withoutPendingRows('e', pending);
-    const sql = (bounded: boolean) => `
-      SELECT a.phone, a.segment_id, a.fields, a.n,
-        ${exIds.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone ${excluder.sql})` : '0'},
-        EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
-      FROM (
-        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
-        FROM segment_members m
-        WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''} ${member.sql}
-        GROUP BY m.phone
-      ) a ORDER BY a.phone`;
-    const bounded = db.prepare(sql(true)).raw();
-    const open = db.prepare(sql(false)).raw();
-    const excluding = exIds.length ? [...exIds, ...excluder.params] : [];
-    return (after: string, upTo: string | null): AudienceRow[] => {
-      const params = [...excluding, accountId, ...ids, ...ids, after];
-      return (
-        upTo === null ? open.all(...params, ...member.params) : bounded.all(...params, upTo, ...member.params)
-      ) as AudienceRow[];
-    };
-  };
-  // The reader of the last chunk's pending imports (none, nearly always): prepared again only when they change.
-  let current = { pending: '[]', read: reader([]) };
-  const chunk = db.transaction((after: string): { rows: AudienceRow[]; upTo: string | null } => {
-    const pending = pendingImports(db, [...ids, ...exIds]);
-    const key = JSON.stringify(pending);
-    if (key !== current.pending) current = { pending: key, read: reader(pending) };
-    let upTo: string | null = null;
-    for (const id of ids) {
-      const phone = edge.get(id, after, QUOTE_CHUNK - 1);
-      if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
-    }
-    return { rows: current.read(after, upTo), upTo };
-  });
-  let after = '';
-  for (;;) {
-    const { rows, upTo } = chunk(after);
-    yield rows;
-    if (upTo === null) return;
-    after = upTo;
-  }
 }

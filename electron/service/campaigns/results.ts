@@ -144,7 +144,7 @@ export async function segmentFromResults(
  * On start: a results file whose import ended before a crash removed it is deleted now; one whose
  * import is still open (it resumes) is deleted when that import ends.
  */
-export function sweepResultFiles(db: Db, imports: Pick<Imports, 'wait'>, dataDir: string): void {
+export function sweepResultFiles(imports: Pick<Imports, 'wait' | 'openFileImports'>, dataDir: string): void {
   const dir = path.join(dataDir, RESULTS_DIR);
   let names: string[];
   try {
@@ -152,17 +152,13 @@ export function sweepResultFiles(db: Db, imports: Pick<Imports, 'wait'>, dataDir
   } catch {
     return;
   }
-  const open = db
-    .prepare<[], { id: number; spec: string }>(
-      "SELECT id, spec FROM import_jobs WHERE status IN ('queued', 'running') AND kind = 'import'",
-    )
-    .all();
+  const open = imports.openFileImports();
   for (const name of names) {
     const file = path.join(dir, name);
-    const job = open.find((row) => row.spec.includes(name));
+    const job = open.find((row) => row.file.includes(name));
     if (job === undefined) fs.rmSync(file, { force: true });
     else
-      void imports.wait(job.id).then(
+      void imports.wait(job.jobId).then(
         () => fs.rmSync(file, { force: true }),
         () => undefined,
       );

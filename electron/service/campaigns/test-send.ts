@@ -2,13 +2,13 @@
 // first recipient, sent once to the person's own number.
 import type { Db } from '../db/database';
 import type { Segments } from '../contacts';
-import { audienceView } from '../contacts/audience-view';
+import { audienceChunks, audienceView } from '../contacts/audience';
 import type { Accept } from '../messaging/accept';
 import type { RangeMessages } from '../messaging/id-ranges';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type { CampaignDraftFields } from '../../../shared/campaigns';
-import { audienceChunks } from './quote';
+import { QUOTE_CHUNK } from './quote';
 import { compileTemplate, TextBuilder } from './template';
 
 export interface TestSendDeps {
@@ -44,7 +44,8 @@ export function sendTest(
   const include = readable(fields.inclusion_segments);
   const exclude = readable(fields.exclusion_segments);
   let first: [string, number, string] | null = null;
-  for (const chunk of audienceChunks(db, include, exclude, accountId)) {
+  const audience = { include: include.map((s) => s.id), exclude: exclude.map((s) => s.id), accountId };
+  for (const chunk of audienceChunks(db, audience, QUOTE_CHUNK)) {
     const row = chunk.find(([, , , , excluded, optedOut]) => !excluded && !optedOut);
     if (row) {
       first = [row[0], row[1], row[2]];

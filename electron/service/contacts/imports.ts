@@ -342,6 +342,16 @@ export class Imports {
       .map(toJob);
   }
 
+  /** The spreadsheet imports not ended yet (queued or running), each with the file it reads. */
+  openFileImports(): Array<{ jobId: number; file: string }> {
+    return this.db
+      .prepare<[], { id: number; spec: string }>(
+        "SELECT id, spec FROM import_jobs WHERE status IN ('queued', 'running') AND kind = 'import'",
+      )
+      .all()
+      .map((row) => ({ jobId: row.id, file: (JSON.parse(row.spec) as ImportSpec).file }));
+  }
+
   /** Resolves once the job is final (done, failed or cancelled). */
   wait(jobId: number): Promise<ImportJob> {
     const row = this.byId.get(jobId);

@@ -11,7 +11,7 @@ import { normalizePhone } from '../../../shared/phone';
 import type { FileEncoding, JobKind, JobStatus } from '../../../shared/contacts';
 import { ImportFileError, readCsv, readXlsx, type RowSink } from './sources';
 import { FIELD_SEPARATOR, remapFields } from './fields';
-import { pendingImports, withoutPendingRows } from './audience-view';
+import { pendingImports, withoutPendingRows } from './audience';
 
 /** What an 'import' / 'optouts' job reads (import_jobs.spec), fully resolved when it is queued. */
 export interface ImportSpec {
@@ -237,7 +237,7 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
   const targetColumns = JSON.parse(columnsOf.get(job.segment_id!) ?? '[]') as string[];
   const optOuts = spec.excludeOptOuts ? loadOptOuts(db, job.account_id) : new Set<string>();
   // Like a campaign's audience, a combine reads its segments as they were before any import still
-  // adding rows to them (audience-view.ts): a cancel could take those rows out again, and a copy in
+  // adding rows to them (audience.ts): a cancel could take those rows out again, and a copy in
   // the new segment would outlive them. Each page and its exclusions are read in one transaction
   // with the pending imports it filters, so a batch committed in between cannot slip in.
   const read = db.transaction((source: number, after: string) => {

@@ -34,7 +34,7 @@ import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
-import { audienceView, pendingImports, withoutPendingRows } from './audience-view';
+import { audienceView, countAudience } from './audience';
 
 interface SegmentRow {
   id: number;
@@ -58,6 +58,12 @@ export interface SegmentDetail extends Segment {
   campaigns: Array<{ campaign_id: number; name: string }>;
 }
 
+/**
+ * The campaigns of an account whose audience names a segment (included or excluded). Registered by
+ * the campaigns domain at composition (registerUsers), as contacts may not read its tables.
+ */
+export type SegmentUsers = (accountId: number, segmentId: number) => Array<{ campaign_id: number; name: string }>;
+
 /** Rows per page of members (a virtualized table asks for a page at a time). */
 const MAX_PAGE = 1_000;
 /**
@@ -76,6 +82,7 @@ const MAX_SEGMENTS_IN_QUERY = 500;
 export class Segments {
   private readonly byId;
   private purgeDue = true;
+  private readonly users: SegmentUsers[] = [];
 
   constructor(
     private readonly db: Db,
@@ -118,15 +125,13 @@ export class Segments {
         )
         .pluck()
         .get(accountId, segmentId) ?? 0;
-    const campaigns = this.db
-      .prepare<[number, number, number], { campaign_id: number; name: string }>(
-        `SELECT id AS campaign_id, name FROM campaigns c WHERE account_id = ?
-           AND (EXISTS (SELECT 1 FROM json_each(c.inclusion_segments) WHERE value = ?)
-             OR EXISTS (SELECT 1 FROM json_each(c.exclusion_segments) WHERE value = ?))
-         ORDER BY id`,
-      )
-      .all(accountId, segmentId, segmentId);
+    const campaigns = this.users.flatMap((users) => users(accountId, segmentId));
     return { ...segment, opted_out: optedOut, campaigns };
+  }
+
+  /** Adds a lookup of the campaigns naming a segment (what detail() shows): campaigns registers its own. */
+  registerUsers(users: SegmentUsers): void {
+    this.users.push(users);
   }
 
   get(accountId: number, segmentId: number): Segment {
@@ -396,7 +401,7 @@ export class Segments {
 
   /**
    * Distinct numbers in the union of `include`, not in any of `exclude`, not opted out (PRODUCT.md's
-   * audience), each segment as an audience sees it (audience-view.ts); 400 when one cannot be read.
+   * audience, audience.ts), each segment as an audience sees it; 400 when one cannot be read.
    */
   audienceCount(accountId: number, { include, exclude = [] }: { include: number[]; exclude?: number[] }): number {
     if (include.length === 0) return 0;
@@ -406,26 +411,7 @@ export class Segments {
       const segment = this.get(accountId, id);
       if (audienceView(this.db, segment) === null) throw segmentNotReady(id, segment.status);
     }
-    const inList = include.map(() => '?').join(',');
-    const exList = exclude.map(() => '?').join(',');
-    return this.db.transaction(() => {
-      const pending = pendingImports(this.db, [...include, ...exclude]);
-      const member = withoutPendingRows('m', pending);
-      const excluder = withoutPendingRows('e', pending);
-      const excluded = exclude.length
-        ? {
-            sql: `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = m.phone ${excluder.sql})`,
-            params: [...exclude, ...excluder.params],
-          }
-        : { sql: '', params: [] };
-      const sql = `SELECT count(DISTINCT m.phone) FROM segment_members m
-        WHERE m.segment_id IN (${inList}) ${member.sql} ${excluded.sql}
-        AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
-      return this.db
-        .prepare(sql)
-        .pluck()
-        .get(...include, ...member.params, ...excluded.params, accountId) as number;
-    })();
+    return countAudience(this.db, { include, exclude, accountId });
   }
 
   exportCsv(

@@ -1,0 +1,256 @@
+// A campaign's audience, the one rule every reader of it follows (PRODUCT.md): the union of the
+// inclusion segments, minus the members of the exclusion segments, minus the account's opt-outs,
+// one row per number. Its readers: the live count (segments.audienceCount), the campaign quote and
+// test send (audienceChunks, the audience in chunks of number ranges) and an execution's freeze
+// (audienceSelect, the SQL its one INSERT … SELECT per chunk embeds).
+//
+// While an import writes into a segment, an audience sees the segment as it was before that import.
+// Until an import that adds rows to an existing segment is done, its rows may still be taken out
+// again (a cancel or a failure removes exactly the rows it recorded in import_added,
+// Segments.purgeWorker), so no audience reads them; once it is done they are members like any
+// other. A segment an import or a combine is still creating has nothing to show yet.
+//
+// The readers ask for the pending imports of their segments in the transaction of the read itself,
+// so a batch committed between the two cannot slip in. With none pending (the usual case) the read
+// is the plain one: a pending import is found through its segment's status, one primary-key
+// lookup per segment.
+import type { Db } from '../db/database';
+import type { Segment } from '../../../shared/contacts';
+
+/** An import adding rows to a segment and not done yet: the rows it added are hidden. */
+export interface PendingImport {
+  segmentId: number;
+  jobId: number;
+}
+
+/** Whose audience: the segments named in the draft's order (as an audience sees them, audienceView). */
+export interface AudienceOf {
+  include: readonly number[];
+  exclude: readonly number[];
+  accountId: number;
+}
+
+/**
+ * One row of the audience in chunks: a number of the union of the inclusion segments, its fields
+ * from the first inclusion segment in the draft's order that has it, how many inclusion segments
+ * have it, and whether it is excluded or opted out (1 or 0).
+ */
+export type AudienceRow = [
+  phone: string,
+  segmentId: number,
+  fields: string,
+  inSegments: number,
+  excluded: number,
+  optedOut: number,
+];
+
+/**
+ * The segment as an audience sees it: a ready one as it is; one an import is adding rows to (or
+ * whose failed or cancelled import is being taken out) with its columns from before that import;
+ * null when an audience cannot read it yet or any more (being created, failed, being deleted).
+ * Its members are then the stored ones less the pending import's rows (withoutPendingRows).
+ */
+export function audienceView(db: Db, segment: Segment): Segment | null {
+  if (segment.status === 'ready') return segment;
+  if (segment.status !== 'importing') return null;
+  const adding = addingImport(db, segment.id);
+  return adding === null ? null : { ...segment, columns: adding.columnsBefore };
+}
+
+/** The pending imports into `segmentIds`: call it in the transaction of the read it filters. */
+export function pendingImports(db: Db, segmentIds: readonly number[]): PendingImport[] {
+  const ids = [...new Set(segmentIds)];
+  if (ids.length === 0) return [];
+  // An import adding rows keeps its segment 'importing' until it is done, or until a failed or
+  // cancelled one's rows are all taken out again (writer.ts finishJob).
+  const importing = db
+    .prepare<number[], number>(
+      `SELECT id FROM segments WHERE id IN (${ids.map(() => '?').join(',')}) AND status = 'importing'`,
+    )
+    .pluck()
+    .all(...ids);
+  return importing.flatMap((segmentId) => {
+    const adding = addingImport(db, segmentId);
+    return adding === null ? [] : [{ segmentId, jobId: adding.jobId }];
+  });
+}
+
+/**
+ * SQL that keeps a row of segment_members `member` (its alias) only when no pending import added
+ * it: `AND NOT EXISTS (…)` over import_added's primary key, or nothing at all when none is pending.
+ */
+export function withoutPendingRows(
+  member: string,
+  pending: readonly PendingImport[],
+): { sql: string; params: number[] } {
+  if (pending.length === 0) return { sql: '', params: [] };
+  const jobOf = `CASE ${member}.segment_id ${pending.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+  return {
+    sql: `AND NOT EXISTS (SELECT 1 FROM import_added pending_row
+      WHERE pending_row.job_id = ${jobOf} AND pending_row.phone = ${member}.phone)`,
+    params: pending.flatMap((p) => [p.segmentId, p.jobId]),
+  };
+}
+
+/** The chunk-edge statement of each database: prepared once, read for every chunk. */
+const edges = new WeakMap<Db, { get(segmentId: number, after: string, offset: number): string | undefined }>();
+
+/**
+ * The upper edge of the chunk after `after`: the `size`-th number after it in the inclusion segment
+ * that reaches it first (so no segment gives more than `size` rows); null when the rest is smaller.
+ */
+export function chunkEdge(db: Db, include: readonly number[], after: string, size: number): string | null {
+  let edge = edges.get(db);
+  if (edge === undefined) {
+    edge = db
+      .prepare<[number, string, number], string>(
+        'SELECT phone FROM segment_members WHERE segment_id = ? AND phone > ? ORDER BY phone LIMIT 1 OFFSET ?',
+      )
+      .pluck();
+    edges.set(db, edge);
+  }
+  let upTo: string | null = null;
+  for (const id of include) {
+    const phone = edge.get(id, after, size - 1);
+    if (phone !== undefined && (upTo === null || phone < upTo)) upTo = phone;
+  }
+  return upTo;
+}
+
+/** The rank of a member's segment among the inclusion segments (its fields come from the lowest). */
+function rankOf(include: readonly number[]): string {
+  return `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
+}
+
+function list(ids: readonly number[]): string {
+  return ids.map(() => '?').join(',');
+}
+
+/**
+ * The audience's members `m` after `after` (up to `upTo` when not null), filtered by the whole
+ * rule (no pending import's row, not excluded, not opted out): SQL from `segment_members m WHERE`
+ * on. Call it in the transaction of the statement that embeds it.
+ */
+function audienceMembers(
+  db: Db,
+  audience: AudienceOf,
+  range: { after: string; upTo: string | null } | null,
+): { sql: string; params: unknown[] } {
+  const { include, exclude } = audience;
+  const pending = pendingImports(db, [...include, ...exclude]);
+  const member = withoutPendingRows('m', pending);
+  const excluder = withoutPendingRows('e', pending);
+  const inRange = range === null ? '' : `AND m.phone > ? ${range.upTo === null ? '' : 'AND m.phone <= ?'}`;
+  const sql = `segment_members m
+    WHERE m.segment_id IN (${list(include)}) ${inRange} ${member.sql}
+    ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${list(exclude)}) AND e.phone = m.phone ${excluder.sql})` : ''}
+    AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
+  const params: unknown[] = [...include];
+  if (range !== null) params.push(range.after, ...(range.upTo === null ? [] : [range.upTo]));
+  params.push(...member.params);
+  if (exclude.length) params.push(...exclude, ...excluder.params);
+  params.push(audience.accountId);
+  return { sql, params };
+}
+
+/**
+ * The audience's numbers after `after` up to `upTo` (to the end when null) as SQL for a FROM
+ * clause: one row per number, columns phone, segment_id, fields (from the first inclusion segment
+ * in the draft's order that has it) and rank. What an execution's freeze copies in one INSERT …
+ * SELECT; call it in the transaction of that statement (it reads the pending imports).
+ */
+export function audienceSelect(
+  db: Db,
+  audience: AudienceOf,
+  after: string,
+  upTo: string | null,
+): { sql: string; params: unknown[] } {
+  const members = audienceMembers(db, audience, { after, upTo });
+  return {
+    sql: `SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rankOf(audience.include)}) AS rank
+      FROM ${members.sql}
+      GROUP BY m.phone`,
+    params: [...audience.include, ...members.params],
+  };
+}
+
+/** How many distinct numbers the audience has: one statement, in one transaction with the pending imports. */
+export function countAudience(db: Db, audience: AudienceOf): number {
+  if (audience.include.length === 0) return 0;
+  return db.transaction(() => {
+    const members = audienceMembers(db, audience, null);
+    return db
+      .prepare(`SELECT count(DISTINCT m.phone) FROM ${members.sql}`)
+      .pluck()
+      .get(...members.params) as number;
+  })();
+}
+
+/**
+ * The union of the inclusion segments in chunks of number ranges (`size` numbers per inclusion
+ * segment at most), one AudienceRow per number, excluded and opted-out ones marked rather than left
+ * out (a quote explains them). Each chunk is read in one transaction with the imports pending then,
+ * whose rows it leaves out.
+ */
+export function* audienceChunks(db: Db, audience: AudienceOf, size: number): Generator<AudienceRow[]> {
+  const { include: ids, exclude: exIds, accountId } = audience;
+  if (ids.length === 0) return;
+  const inList = list(ids);
+  const exList = list(exIds);
+  const rank = rankOf(ids);
+  /** Reads a chunk leaving out the rows of `pending` imports. */
+  const reader = (pending: readonly PendingImport[]) => {
+    const member = withoutPendingRows('m', pending);
+    const excluder = withoutPendingRows('e', pending);
+    const sql = (bounded: boolean) => `
+      SELECT a.phone, a.segment_id, a.fields, a.n,
+        ${exIds.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone ${excluder.sql})` : '0'},
+        EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
+      FROM (
+        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
+        FROM segment_members m
+        WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''} ${member.sql}
+        GROUP BY m.phone
+      ) a ORDER BY a.phone`;
+    const bounded = db.prepare(sql(true)).raw();
+    const open = db.prepare(sql(false)).raw();
+    const excluding = exIds.length ? [...exIds, ...excluder.params] : [];
+    return (after: string, upTo: string | null): AudienceRow[] => {
+      const params = [...excluding, accountId, ...ids, ...ids, after];
+      return (
+        upTo === null ? open.all(...params, ...member.params) : bounded.all(...params, upTo, ...member.params)
+      ) as AudienceRow[];
+    };
+  };
+  // The reader of the last chunk's pending imports (none, nearly always): prepared again only when they change.
+  let current = { pending: '[]', read: reader([]) };
+  const chunk = db.transaction((after: string): { rows: AudienceRow[]; upTo: string | null } => {
+    const pending = pendingImports(db, [...ids, ...exIds]);
+    const key = JSON.stringify(pending);
+    if (key !== current.pending) current = { pending: key, read: reader(pending) };
+    const upTo = chunkEdge(db, ids, after, size);
+    return { rows: current.read(after, upTo), upTo };
+  });
+  let after = '';
+  for (;;) {
+    const { rows, upTo } = chunk(after);
+    yield rows;
+    if (upTo === null) return;
+    after = upTo;
+  }
+}
+
+/**
+ * The import an 'importing' segment waits for when it adds rows to the segment (the segment's
+ * latest job, with the segment as its target); null when the segment is being created.
+ */
+function addingImport(db: Db, segmentId: number): { jobId: number; columnsBefore: string[] } | null {
+  const job = db
+    .prepare<[number], { id: number; target_segment_id: number | null; spec: string }>(
+      'SELECT id, target_segment_id, spec FROM import_jobs WHERE segment_id = ? ORDER BY id DESC LIMIT 1',
+    )
+    .get(segmentId);
+  if (!job || job.target_segment_id !== segmentId) return null;
+  const spec = JSON.parse(job.spec) as { columnsBefore?: string[] };
+  return { jobId: job.id, columnsBefore: spec.columnsBefore ?? [] };
+}
