@@ -19,6 +19,7 @@ import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { envelope, refusalCode, sendError, sendInternalError } from './envelope';
+import { BODY_LIMIT_BYTES, OUTBOX_PATH, sendPlainNotFound } from './context';
 import { v2SmsRoutes } from './routes/v2-sms';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
@@ -59,13 +60,8 @@ export function originForm(url: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-/** Spec 7: an unknown path gets the framework's plain text, not the envelope. */
-export function sendPlainNotFound(reply: FastifyReply): FastifyReply {
-  return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
-}
-
-/** Multipart text fields (a campaign's template) may be this long; files have their own limits. */
-export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+// Defined in context.ts, which the route modules import instead of this file.
+export { BODY_LIMIT_BYTES, OUTBOX_PATH, sendPlainNotFound };
 
 /**
  * Bodies read whole (JSON, forms) of routes that set no limit of their own: the bridge's calls, a
@@ -74,7 +70,6 @@ export const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
  */
 export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
-export const OUTBOX_PATH = '/v2/sms/outbox';
 const NOT_IMPLEMENTED = JSON.stringify({ error: 'not implemented yet' });
 
 export interface HttpOptions {

@@ -1,7 +1,7 @@
 // IPC handlers of the accounts domain: accounts, API keys, lines. Thin: the rules (name
 // uniqueness, opening credit with the account, a line's form, what may be deleted) live in accounts/.
 import type { accountsContracts } from '../../../shared/ipc/contracts/accounts';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function accountsHandlers({ core }: AppServices): HandlersFor<typeof accountsContracts> {
   return {

@@ -14,7 +14,7 @@ import {
   type BackupInfo,
 } from '../workspace/backup';
 import type { backupContracts } from '../../../shared/ipc/contracts/backup';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function backupHandlers({ core, host }: AppServices): HandlersFor<typeof backupContracts> {
   const web = host.mode === 'web';

@@ -1,6 +1,6 @@
 // IPC handlers of the campaigns domain: thin mappings onto core.campaigns (the rules live there).
 import type { campaignsContracts } from '../../../shared/ipc/contracts/campaigns';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 import { exportFile } from './export-files';
 import { formOfDraft } from '../campaigns/drafts';
 

@@ -6,7 +6,7 @@ import type { ReadOptions } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type { ImportJob } from '../contacts/imports';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 import { exportFile } from './export-files';
 
 interface ReadChoices {

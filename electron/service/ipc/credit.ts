@@ -1,7 +1,7 @@
 // IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign and bounds, the floor at zero,
 // the ledger's paging and its refunds grouped per send live in Credit.
 import type { creditContracts } from '../../../shared/ipc/contracts/credit';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function creditHandlers({ core }: AppServices): HandlersFor<typeof creditContracts> {
   return {

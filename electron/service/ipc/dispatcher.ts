@@ -8,10 +8,10 @@ import type { Core } from '../core';
 import { ServiceError } from '../errors';
 import { apiCodeMessage } from '../../../shared/status';
 import { IpcErrorCode, type IpcError, type IpcResult } from '../../../shared/ipc/contract';
-import { contracts, isChannel, type Channel, type OutputOf, type ParsedInputOf } from '../../../shared/ipc/contracts';
+import { contracts, isChannel, type Channel, type OutputOf } from '../../../shared/ipc/contracts';
 import { Exporter } from '../messaging/export';
 import { EventHub } from './events';
-import type { AppSettingsHost } from '../settings/app-settings';
+import type { AppHost, AppServices, Handlers, HandlersFor } from './handler';
 import { accountsHandlers } from './accounts';
 import { creditHandlers } from './credit';
 import { settingsHandlers } from './settings';
@@ -26,41 +26,8 @@ import { inboxHandlers } from './inbox';
 import { emailHandlers } from './email';
 import { workspaceHandlers } from './workspace';
 
-/** What the process hosting the core (Electron main, or `serve`) contributes. */
-export interface AppHost extends AppSettingsHost {
-  /** Web mode: the URL a browser downloads an export file from. */
-  exportUrl?(fileName: string): string;
-  /** Web mode: the URL a browser downloads a backup of the backups folder from. */
-  backupUrl?(fileName: string): string;
-  /** Desktop: native file dialogs (null when the user cancels). */
-  chooseFile?(
-    purpose: 'backup-restore' | 'backup-save' | 'data-folder' | 'spreadsheet',
-    defaultPath: string | undefined,
-  ): Promise<string | null>;
-  /**
-   * Web mode: the path of a spreadsheet the browser uploaded (POST /bridge/uploads), from the name
-   * the upload answered; anything else is refused, so the window never names a server path.
-   * Desktop: absent, and `file` is the path a dialog or a drop gave.
-   */
-  uploadedFile?(file: string): string;
-  /** Desktop: show a file in the system's file manager. */
-  reveal?(file: string): void;
-  /** Where unexpected errors are reported (they reach the caller only as code 500). */
-  log?(message: string, error: unknown): void;
-}
-
-type Handler<C extends Channel> = (
-  input: ParsedInputOf<C>,
-) => z.input<(typeof contracts)[C]['output']> | Promise<z.input<(typeof contracts)[C]['output']>>;
-export type Handlers = { [C in Channel]: Handler<C> };
-
-export interface AppServices {
-  core: Core;
-  host: AppHost;
-  events: EventHub;
-  /** Exports report their progress as push events of this window's hub. */
-  exporter: Exporter;
-}
+// The handlers' types live in handler.ts, which the handler files import instead of this file.
+export type { AppHost, AppServices, Handlers, HandlersFor };
 
 export function createAppServices(core: Core, host: AppHost): AppServices {
   const events = new EventHub(core);
@@ -76,9 +43,6 @@ export function createAppServices(core: Core, host: AppHost): AppServices {
     ),
   };
 }
-
-/** The handlers of one domain's contracts (`typeof xContracts` of contracts/<domain>.ts), for its handler file. */
-export type HandlersFor<DomainContracts> = { [C in keyof DomainContracts & Channel]: Handler<C> };
 
 /** Every contract's handler, one file per domain; a channel without one fails typecheck. */
 export function createHandlers(services: AppServices): Handlers {

@@ -2,7 +2,7 @@
 // `{{variable}}` rules, batches, retries and where secrets are kept live in email/client). A
 // result's export goes through the exports folder like a campaign's.
 import type { emailContracts } from '../../../shared/ipc/contracts/email';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 import { exportFile } from './export-files';
 
 export function emailHandlers(services: AppServices): HandlersFor<typeof emailContracts> {

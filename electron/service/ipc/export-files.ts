@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { AppServices } from './dispatcher';
+import type { AppServices } from './handler';
 
 export interface ExportAnswer {
   export_id: string;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ServiceError } from '../errors';
 import type { filesContracts } from '../../../shared/ipc/contracts/files';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function filesHandlers({ host }: AppServices): HandlersFor<typeof filesContracts> {
   return {

@@ -1,7 +1,7 @@
 // IPC handlers of the Inbox. Thin: the rules (opt-out replies, what is read) live in
 // messaging/inbox.ts.
 import type { inboxContracts } from '../../../shared/ipc/contracts/inbox';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function inboxHandlers({ core }: AppServices): HandlersFor<typeof inboxContracts> {
   return {

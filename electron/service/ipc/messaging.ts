@@ -3,7 +3,7 @@
 import { panelSend, preview } from '../messaging/compose';
 import { DEFAULT_TIME_ZONE } from '../../../shared/time-zone';
 import type { messagingContracts } from '../../../shared/ipc/contracts/messaging';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function messagingHandlers(services: AppServices): HandlersFor<typeof messagingContracts> {
   const { core, host } = services;

@@ -2,7 +2,7 @@
 // settings, whose rules (what the host can apply) live in settings/app-settings.ts.
 import { appSettings, updateAppSettings } from '../settings/app-settings';
 import type { settingsContracts } from '../../../shared/ipc/contracts/settings';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function settingsHandlers({ core, host }: AppServices): HandlersFor<typeof settingsContracts> {
   return {

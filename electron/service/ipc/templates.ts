@@ -1,7 +1,7 @@
 // IPC handlers of the verify/lookup templates. Thin: the rules (name, placeholders, the line, one
 // account's templates only) live in messaging/templates.ts.
 import type { templatesContracts } from '../../../shared/ipc/contracts/templates';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function templatesHandlers({ core }: AppServices): HandlersFor<typeof templatesContracts> {
   return {

@@ -1,7 +1,7 @@
 // IPC handlers of the workspace's upkeep (workspace/housekeeping.ts): its size, the retention
 // setting, preview and runs, and compaction. Web mode never shows the server's folders.
 import type { workspaceContracts } from '../../../shared/ipc/contracts/workspace';
-import type { AppServices, HandlersFor } from './dispatcher';
+import type { AppServices, HandlersFor } from './handler';
 
 export function workspaceHandlers({ core, host }: AppServices): HandlersFor<typeof workspaceContracts> {
   const housekeeping = core.housekeeping;

@@ -10,7 +10,7 @@ import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { addOpenApiPaths } from '../openapi';
 import { ServiceError } from '../../errors';
-import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../server';
+import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../context';
 import { CONTACTS_BODY_LIMIT_BYTES } from './contacts';
 import { fileBytes } from '../multipart-file';
 import { envelopeOf } from '../../../../shared/api';

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
-import { OUTBOX_PATH } from '../server';
+import { OUTBOX_PATH } from '../context';
 import { sendError, sendOk } from '../envelope';
 import { messageInfos, sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
