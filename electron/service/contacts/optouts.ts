@@ -13,7 +13,7 @@
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
-import { escapeLike } from './segments';
+import { escapeLike } from '../db/text-match';
 import type { ImportProgress, ImportRequest } from '../../../shared/contacts';
 import type { Imports } from './imports';
 

@@ -31,7 +31,7 @@ import type {
 } from '../../../shared/contacts';
 import { phoneSearchDigits } from '../../../shared/phone';
 import { searchKey } from '../../../shared/search';
-import { textMatch } from '../db/text-match';
+import { escapeLike, textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
 import { audienceView, countAudience } from './audience';
@@ -561,9 +561,4 @@ function toSegment(row: SegmentRow): Segment {
     source: { kind: row.source_kind ?? row.origin, label: row.source_label },
     created_at: row.created_at,
   };
-}
-
-/** A LIKE pattern's text with its wildcards taken literally (ESCAPE '\\'). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -13,6 +13,11 @@ export function textMatch(column: string, key: string): { sql: string; params: s
   const folded = folds.reduce((sql) => `replace(${sql}, ?, ?)`, column);
   return {
     sql: `${folded} LIKE ? ESCAPE '\\'`,
-    params: [...folds.flat(), '%' + key.replace(/[\\%_]/g, (c) => '\\' + c) + '%'],
+    params: [...folds.flat(), `%${escapeLike(key)}%`],
   };
+}
+
+/** A LIKE pattern's text with its wildcards taken literally (ESCAPE '\\'). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -17,7 +17,7 @@ import type { Clock } from '../clock';
 import { isOptOutReply } from '../../../shared/optout';
 import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
 import { normalizeLineNumber } from '../../../shared/lines';
-import { escapeLike } from '../contacts/segments';
+import { escapeLike } from '../db/text-match';
 import type {
   InboundMessage,
   InboxCounts,

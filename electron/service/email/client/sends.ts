@@ -25,7 +25,7 @@ import type {
   EmailRecipient,
   EmailSend,
 } from '../../../../shared/ipc/contracts/email';
-import { escapeLike } from '../../contacts/segments';
+import { escapeLike } from '../../db/text-match';
 import { EmailConfigStore } from './config';
 import { prepareDraft, templateProblems, type ClassifyMembers } from './draft';
 import { classifyMembers, toRecipient as recipientOf, type ClassifiedMembers } from './recipients';
