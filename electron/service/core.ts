@@ -27,6 +27,7 @@ import { lineHasSent } from './messaging/line-use';
 import { campaignNamesLine } from './campaigns/line-users';
 import { campaignsNamingSegment } from './campaigns/segment-users';
 import { executionSendGroups } from './campaigns/send-groups';
+import { campaignBatchHoldsSend } from './campaigns/send-holds';
 import { fileSecretStore, type SecretStore } from './secrets';
 import { EmailRelay } from './email/relay/relay';
 import { EmailSends } from './email/client/sends';
@@ -151,6 +152,8 @@ export class Core {
         recordReplies: (replies) => this.inbox.recordAll(replies),
         sendGroups,
       });
+      // Retention keeps the sends a campaign batch names (its report keeps cost and refunds).
+      this.messaging.forgetting.registerSendHold(campaignBatchHoldsSend);
       ({
         imports: this.imports,
         segments: this.segments,
@@ -205,10 +208,7 @@ export class Core {
         jobs: this.jobs,
         scheduler: this.scheduler,
         events: this.events,
-        counts: this.messaging.counts,
-        receivers: this.messaging.receivers,
-        states: this.messaging.states,
-        sendTexts: this.messaging.sendTexts,
+        messages: this.messaging.forgetting,
         lifecycle: this.messaging.lifecycle,
       });
       // Every job type is registered now: jobs a crash or a close left running are queued again.

@@ -430,3 +430,11 @@ export function accountTimeZoneSql(accountId: string): string {
 export function accountIdsSql(): string {
   return '(SELECT id FROM accounts)';
 }
+
+/**
+ * Every account's id and name, as a SELECT (of the main database: a file attached beside it, as a
+ * retention archive, may have an `accounts` table of its own), for a copy another domain keeps.
+ */
+export function accountNamesSql(): string {
+  return 'SELECT id, name FROM main.accounts';
+}

@@ -309,3 +309,18 @@ export function joinRefundsSql(l: string, first: string, last: string): string {
 export function refundOfMessageSql(messageId: string): string {
   return `(SELECT l.amount_rials FROM credit_ledger l WHERE l.kind = 'refund' AND l.message_id = ${messageId})`;
 }
+
+/**
+ * Whether a database (a backup about to be restored, opened on its own handle) holds a balance or
+ * ledger amount beyond exact JavaScript counting: its money could not be counted here.
+ */
+export function hasUncountableAmounts(db: Db): boolean {
+  const uncountable = db
+    .prepare<[number, number, number, number], number>(
+      `SELECT EXISTS (SELECT 1 FROM accounts WHERE credit_rials NOT BETWEEN ? AND ?)
+           OR EXISTS (SELECT 1 FROM credit_ledger WHERE amount_rials NOT BETWEEN ? AND ?)`,
+    )
+    .pluck()
+    .get(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  return uncountable === 1;
+}

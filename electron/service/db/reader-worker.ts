@@ -4,7 +4,9 @@
 // Kept to better-sqlite3 alone: under tsx every module imported here adds to the thread's boot.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SqlParam } from './readers';
+
+/** A bound value of a query (readers.ts takes these; this module imports nothing of the pool's). */
+export type SqlParam = string | number | bigint | null | Buffer;
 
 export interface ReaderBoot {
   file: string;

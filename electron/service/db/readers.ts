@@ -11,9 +11,10 @@ import Database from 'better-sqlite3';
 import type { Worker } from 'node:worker_threads';
 import { nativeBinding } from './native';
 import { startWorkerThread } from '../worker-thread';
-import type { ReaderAnswer, ReaderBoot, ReaderRequest } from './reader-worker';
+import type { ReaderAnswer, ReaderBoot, ReaderRequest, SqlParam } from './reader-worker';
 
-export type SqlParam = string | number | bigint | null | Buffer;
+// Defined beside the thread's entry, which must not import the pool back.
+export type { SqlParam };
 
 export interface ReaderPoolOptions {
   /** The workspace's database file (WAL). */

@@ -22,6 +22,8 @@ import { Outbox } from './outbox';
 import { Multichannel } from './multichannel';
 import { SimulatorCarrier, type SimulatedReply } from './carriers/simulator';
 import type { CarrierFactory } from './carriers/carrier';
+import { carrierMessages } from './carrier-messages';
+import { MessageForgetting } from './forget';
 import type { SendGroups } from './send-groups';
 
 export interface MessagingDeps {
@@ -66,12 +68,20 @@ export interface Messaging {
   /** Receiver searches without a scan (migration 0019); its worker indexes off the send path. */
   receivers: ReceiverIndex;
   sendTexts: SendTextIndex;
+  /**
+   * Old messages removed with all that is kept of them (retention), the reads that plan it, and
+   * the holds of the domains above that keep a send (messaging/forget.ts).
+   */
+  forgetting: MessageForgetting;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {
   const { db, clock, settings, scheduler } = deps;
   const counts = new MessageCounts(db);
   const states = new MessageStates(db);
+  const carrier: CarrierFactory =
+    deps.carrier ??
+    ((reports, messages) => new SimulatorCarrier(db, clock, settings, reports, messages, deps.recordReplies));
   const lifecycle = new Lifecycle(
     db,
     clock,
@@ -81,7 +91,8 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     states,
     (accountId, phone) => deps.optouts.has(accountId, phone),
     deps.onStatusChanges,
-    deps.carrier ?? ((reports) => new SimulatorCarrier(db, clock, settings, reports, deps.recordReplies)),
+    // The carrier reads the messages through messaging's operations, never its tables.
+    (reports) => carrier(reports, carrierMessages(db)),
   );
   const accept = new Accept(db, clock, deps.accounts, deps.credit, deps.files, settings, {
     schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
@@ -102,6 +113,13 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   scheduler.register(receivers.worker);
   const sendTexts = new SendTextIndex(db, deps.readers, clock);
   scheduler.register(sendTexts.worker);
+  const forgetting = new MessageForgetting(db, deps.readers, {
+    counts,
+    receivers,
+    states,
+    sendTexts,
+    carrier: lifecycle.carrier,
+  });
   return {
     accept,
     multichannel: new Multichannel(db, deps.accounts, accept),
@@ -114,5 +132,6 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     states,
     receivers,
     sendTexts,
+    forgetting,
   };
 }

@@ -14,13 +14,10 @@ import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
 import { DueRanges, DueRuns } from './due-ranges';
 import type { MessageCounts } from './counts';
 import type { MessageStates } from './message-states';
-import type { Carrier, CarrierFactory, CarrierReports, Handover, Outcome } from './carriers/carrier';
+import type { Carrier, CarrierReports, Handover, Outcome } from './carriers/carrier';
+import type { StatusChange } from './status-change';
 
-export interface StatusChange {
-  id: number;
-  account_id: number;
-  status: MessageStatus;
-}
+export type { StatusChange };
 
 interface MessageRow {
   id: number;
@@ -64,7 +61,8 @@ export class Lifecycle implements CarrierReports {
     private readonly isOptedOut: (accountId: number, phone: string) => boolean,
     /** Told after each committed batch of moves (pushes to the UI). */
     private readonly onChanges: (changes: StatusChange[]) => void,
-    carrier: CarrierFactory,
+    /** Who delivers, built with the lifecycle as the reports it makes (index.ts gives it the rest). */
+    carrier: (reports: CarrierReports) => Carrier,
   ) {
     this.due = new DueRanges(db, 'message_due');
     this.rangeStmt = db.prepare<[number, number, number], MessageRow>(

@@ -26,7 +26,9 @@ import type { Worker } from '../jobs/scheduler';
 import { searchKey } from '../../../shared/search';
 import { textMatch } from '../db/text-match';
 import { fts5Merge, type Fts5Merge } from '../db/fts5-merge';
-import { CHUNK, TextTallies } from './text-tallies';
+import { CHUNK, TextTallies, type TextCondition } from './text-tallies';
+
+export type { TextCondition };
 
 /** Sends per document (migration 0021's trigger says the same). */
 export const BLOCK = 16;
@@ -51,11 +53,6 @@ const MAX_TRIGRAMS = 16;
 const BROAD_SHARE = 0.4;
 /** A search takes the matching sends' ids first when there are at most this many (see sends()). */
 export const MAX_SENDS = 5_000;
-
-export interface TextCondition {
-  sql: string;
-  params: Array<string | number>;
-}
 
 /**
  * The FTS5 query asking for every trigram of `key` (each one a quoted string, its quotes doubled),

@@ -20,7 +20,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { searchKey } from '../../../shared/search';
-import type { TextCondition } from './send-texts';
+
+/**
+ * A condition on sends as SQL with its parameters (the send-text index's answers, send-texts.ts);
+ * defined here, below the index, so the two modules do not import each other.
+ */
+export interface TextCondition {
+  sql: string;
+  params: Array<string | number>;
+}
 
 /** Send ids per chunk; a multiple of the send-text index's block. */
 export const CHUNK = 256;

@@ -5,21 +5,16 @@
 // It opens on its own in any SQLite tool. The file is attached to the writer's connection while a
 // run writes into it; each copy commits in the archive alone (rollback journal, synchronous FULL),
 // before the same rows are deleted from the workspace in a transaction of its own: a crash between
-// the two leaves the rows in both, and the next attempt copies them again over themselves.
+// the two leaves the rows in both, and the next attempt copies them again over themselves. The
+// rows are read by their owners: messaging's copy (messaging/archive-rows.ts), the accounts' names.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
+import { ARCHIVED_TABLES, archiveCopy } from '../messaging/archive-rows';
+import { accountNamesSql } from '../accounts/accounts';
 
 /** The name the archive is attached under on the writer's connection. */
 const SCHEMA = 'archive';
-
-/** The workspace's tables copied, each with its key in the archive. */
-const TABLES = [
-  { name: 'sends', key: ['id'] },
-  { name: 'messages', key: ['id'] },
-  { name: 'local_ids', key: ['account_id', 'local_id'] },
-] as const;
 
 export function archiveDir(dataDir: string): string {
   return path.join(dataDir, 'archive');
@@ -46,9 +41,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export class ArchiveWriter {
   private attached: string | null = null;
-  private copyMessages: Statement<[number, number]> | null = null;
-  private copySends: Statement<[number, number]> | null = null;
-  private copyLocalIds: Statement<[number, number]> | null = null;
+  private copyRows: ((firstId: number, lastId: number) => void) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -72,40 +65,24 @@ export class ArchiveWriter {
       this.close();
       throw error;
     }
-    const columns = (table: string) =>
+    this.copyRows = archiveCopy(this.db, SCHEMA, (table) =>
       this.columns('main', table)
         .map((c) => quote(c.name))
-        .join(', ');
-    const m = columns('messages');
-    const s = columns('sends');
-    const l = columns('local_ids');
-    this.copyMessages = this.db.prepare(
-      `INSERT OR REPLACE INTO ${SCHEMA}.messages (${m}) SELECT ${m} FROM main.messages WHERE id BETWEEN ? AND ?`,
-    );
-    this.copySends = this.db.prepare(
-      `INSERT OR REPLACE INTO ${SCHEMA}.sends (${s}) SELECT ${s} FROM main.sends
-       WHERE id IN (SELECT DISTINCT send_id FROM main.messages WHERE id BETWEEN ? AND ?)`,
-    );
-    this.copyLocalIds = this.db.prepare(
-      `INSERT OR REPLACE INTO ${SCHEMA}.local_ids (${l}) SELECT ${l} FROM main.local_ids WHERE message_id BETWEEN ? AND ?`,
+        .join(', '),
     );
   }
 
   /** Copies messages firstId..lastId with their sends and local ids; commits in the archive alone. */
   copy(firstId: number, lastId: number): void {
-    if (!this.copyMessages || !this.copySends || !this.copyLocalIds) throw new Error('no archive file is open');
-    const [messages, sends, localIds] = [this.copyMessages, this.copySends, this.copyLocalIds];
-    this.db.transaction(() => {
-      sends.run(firstId, lastId);
-      messages.run(firstId, lastId);
-      localIds.run(firstId, lastId);
-    })();
+    const copyRows = this.copyRows;
+    if (!copyRows) throw new Error('no archive file is open');
+    this.db.transaction(() => copyRows(firstId, lastId))();
   }
 
   /** Detaches the file (between two transactions only, as SQLite requires). */
   close(): void {
     if (this.attached === null) return;
-    this.copyMessages = this.copySends = this.copyLocalIds = null;
+    this.copyRows = null;
     this.attached = null;
     this.db.exec(`DETACH DATABASE ${SCHEMA}`);
   }
@@ -116,7 +93,7 @@ export class ArchiveWriter {
 
   /** The archive's tables, with every column the workspace's have now (added to an older archive file). */
   private prepareTables(name: string): void {
-    for (const table of TABLES) {
+    for (const table of ARCHIVED_TABLES) {
       const live = this.columns('main', table.name);
       const archived = new Set(this.columns(SCHEMA, table.name).map((c) => c.name));
       if (archived.size === 0) {
@@ -133,7 +110,7 @@ export class ArchiveWriter {
       CREATE INDEX IF NOT EXISTS ${SCHEMA}.messages_send ON messages(send_id);
       CREATE TABLE IF NOT EXISTS ${SCHEMA}.accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS ${SCHEMA}.archive_info (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-      INSERT OR REPLACE INTO ${SCHEMA}.accounts (id, name) SELECT id, name FROM main.accounts;
+      INSERT OR REPLACE INTO ${SCHEMA}.accounts (id, name) ${accountNamesSql()};
     `);
     const info = this.db.prepare(`INSERT OR REPLACE INTO ${SCHEMA}.archive_info (key, value) VALUES (?, ?)`);
     info.run('made_by', 'Chapar');

@@ -7,19 +7,43 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Core } from '../core';
+import type { Db } from '../db/database';
+import type { Clock } from '../clock';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Jobs } from '../jobs/jobs';
+import type { Accounts } from '../accounts/accounts';
+import type { Settings } from '../settings/settings';
+import type { MessageStates } from '../messaging/message-states';
+import type { Imports } from '../contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { migrate } from '../db/database';
 import { migrations } from '../db/migrations';
 import { describeDifferences, schemaDifferences } from '../db/schema';
 import { nativeBinding } from '../db/native';
+import { hasUncountableAmounts } from '../accounts/credit';
 import type { Backup } from '../../../shared/ipc/schemas';
+
+/**
+ * What backup and restore use of the core (core.ts, which composes this module and so is not
+ * imported back): its folder, its writer, and the parts a restore stops, re-reads and resumes.
+ */
+export interface BackupCore {
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly db: Db;
+  readonly scheduler: Pick<Scheduler, 'isRunning' | 'stop' | 'start' | 'poke'>;
+  readonly jobs: Pick<Jobs, 'pause' | 'resume'>;
+  readonly accounts: Pick<Accounts, 'adoptKeyHashes'>;
+  readonly settings: Pick<Settings, 'reload'>;
+  readonly messaging: { readonly states: Pick<MessageStates, 'reset'> };
+  readonly imports: Pick<Imports, 'recover'>;
+}
 
 /** A backup file as the workspace sees it (the IPC shape without its download URL). */
 export type BackupInfo = Omit<Backup, 'url'>;
 
-export function backupsDir(core: Pick<Core, 'dataDir'>): string {
+export function backupsDir(core: Pick<BackupCore, 'dataDir'>): string {
   return path.resolve(core.dataDir, 'backups');
 }
 
@@ -31,7 +55,7 @@ export function backupsDir(core: Pick<Core, 'dataDir'>): string {
 const writing = new Set<string>();
 
 /** Removes the `.part` files of the backups folder that no copy of this process is writing. */
-export function removeStaleParts(core: Pick<Core, 'dataDir'>): void {
+export function removeStaleParts(core: Pick<BackupCore, 'dataDir'>): void {
   const dir = backupsDir(core);
   if (!fs.existsSync(dir)) return;
   // An upload's `.part` is renamed (or removed) by the web bridge once received: it is no longer written.
@@ -52,7 +76,7 @@ export function removeStaleParts(core: Pick<Core, 'dataDir'>): void {
  * bridge): its `.part` is already created (empty) for the caller to write, so two uploads in the
  * same millisecond never share a file, and counts as being written until it is renamed or removed.
  */
-export function uploadedBackupPath(core: Core): string {
+export function uploadedBackupPath(core: BackupCore): string {
   return reserveName(core, 'uploaded').file;
 }
 
@@ -61,7 +85,7 @@ export function uploadedBackupPath(core: Core): string {
  * taken. The claim is the exclusive creation of the name's `.part` (which the backup then writes),
  * so concurrent backups in one millisecond each get their own file instead of sharing one.
  */
-function reserveName(core: Core, prefix: string): { file: string; partial: string } {
+function reserveName(core: BackupCore, prefix: string): { file: string; partial: string } {
   const dir = backupsDir(core);
   fs.mkdirSync(dir, { recursive: true });
   const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 23);
@@ -87,7 +111,7 @@ function reserveName(core: Core, prefix: string): { file: string; partial: strin
  * path of one the server itself answered (backup:list, backup:create, an upload). Anything else is
  * refused: in web mode the browser never chooses a place on the server's disk.
  */
-export function backupInFolder(core: Core, given: string): string {
+export function backupInFolder(core: BackupCore, given: string): string {
   const dir = backupsDir(core);
   const name = path.basename(given);
   const plainName = name === given;
@@ -113,11 +137,11 @@ export function refuseBackupPath(): never {
  * An online copy of the whole workspace: to `target` (the desktop's save dialog), else to a new
  * name in the backups folder.
  */
-export async function createBackup(core: Core, target?: string): Promise<BackupInfo> {
+export async function createBackup(core: BackupCore, target?: string): Promise<BackupInfo> {
   return target === undefined ? copyInto(core, reserveName(core, 'chapar')) : copyTo(core, path.resolve(target));
 }
 
-async function copyTo(core: Core, file: string): Promise<BackupInfo> {
+async function copyTo(core: BackupCore, file: string): Promise<BackupInfo> {
   if (fs.existsSync(file)) throw new ServiceError(ApiCode.BadRequest, `${file} exists already`, 'backup_target_exists');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = file + '.part';
@@ -127,7 +151,7 @@ async function copyTo(core: Core, file: string): Promise<BackupInfo> {
   return copyInto(core, { file, partial });
 }
 
-async function copyInto(core: Core, { file, partial }: { file: string; partial: string }): Promise<BackupInfo> {
+async function copyInto(core: BackupCore, { file, partial }: { file: string; partial: string }): Promise<BackupInfo> {
   try {
     // Small steps keep each synchronous slice short; better-sqlite3 yields to the loop between them.
     await core.db.backup(partial, { progress: () => 256 });
@@ -143,7 +167,7 @@ async function copyInto(core: Core, { file, partial }: { file: string; partial: 
 }
 
 /** Backups in the workspace's backups folder (finished ones, not `.part`), newest first. */
-export function listBackups(core: Pick<Core, 'dataDir'>): BackupInfo[] {
+export function listBackups(core: Pick<BackupCore, 'dataDir'>): BackupInfo[] {
   const dir = backupsDir(core);
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -164,7 +188,7 @@ export function listBackups(core: Pick<Core, 'dataDir'>): BackupInfo[] {
  * version's (advice to go back to a backup as damaged as the workspace would help nobody); null
  * when there is none.
  */
-export function newestSafetyBackup(core: Pick<Core, 'dataDir'>): string | null {
+export function newestSafetyBackup(core: Pick<BackupCore, 'dataDir'>): string | null {
   const backups = listBackups(core);
   const newest = (prefix: string) =>
     backups.find((backup) => path.basename(backup.path).startsWith(prefix) && hasItsSchema(backup.path))?.path;
@@ -218,14 +242,7 @@ function checkBackup(file: string): number {
     const check = source.pragma('quick_check', { simple: true });
     if (check !== 'ok')
       throw new ServiceError(ApiCode.BadRequest, `the backup is damaged: ${String(check)}`, 'backup_damaged');
-    const uncountable = source
-      .prepare<[number, number, number, number], number>(
-        `SELECT EXISTS (SELECT 1 FROM accounts WHERE credit_rials NOT BETWEEN ? AND ?)
-             OR EXISTS (SELECT 1 FROM credit_ledger WHERE amount_rials NOT BETWEEN ? AND ?)`,
-      )
-      .pluck()
-      .get(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-    if (uncountable === 1)
+    if (hasUncountableAmounts(source))
       throw new ServiceError(ApiCode.BadRequest, 'the backup holds amounts beyond exact counting', 'backup_damaged');
     return version;
   } catch (error) {
@@ -241,16 +258,16 @@ function checkBackup(file: string): number {
 }
 
 /** The restore under way per core: restores run one after the other, never into each other. */
-const restoring = new WeakMap<Core, Promise<unknown>>();
+const restoring = new WeakMap<BackupCore, Promise<unknown>>();
 
-export function restoreBackup(core: Core, file: string): ReturnType<typeof restoreNow> {
+export function restoreBackup(core: BackupCore, file: string): ReturnType<typeof restoreNow> {
   const next = (restoring.get(core) ?? Promise.resolve()).catch(() => undefined).then(() => restoreNow(core, file));
   restoring.set(core, next);
   return next;
 }
 
 async function restoreNow(
-  core: Core,
+  core: BackupCore,
   file: string,
 ): Promise<{ restored_from: string; safety_backup: BackupInfo; api_keys_revoked: number }> {
   const source = path.resolve(file);

@@ -3,15 +3,14 @@
 // quiet times (maintenance.ts) with the compaction the user may ask for. Quiet is told from the
 // core's own signals: status moves, replies, email sends and the progress of other domains' jobs.
 import path from 'node:path';
-import type { EventEmitter } from 'node:events';
 import type { Db } from '../db/database';
 import type { ReaderPool } from '../db/readers';
 import type { Clock } from '../clock';
 import type { Settings } from '../settings/settings';
 import type { Jobs } from '../jobs/jobs';
 import type { Scheduler } from '../jobs/scheduler';
-import type { CoreEvents } from '../core';
 import type { Lifecycle } from '../messaging/lifecycle';
+import type { MessageForgetting } from '../messaging/forget';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type {
@@ -21,11 +20,14 @@ import type {
   WorkspaceSize,
 } from '../../../shared/ipc/contracts/workspace';
 import { Maintenance } from './maintenance';
-import { RETENTION_JOB, Retention } from './retention';
+import { RETENTION_JOB, Retention, type RetentionOptions } from './retention';
 import { archiveDir } from './archive-file';
 import { folderSizes } from './size';
 
 const DATABASE_FILE = 'chapar.db';
+
+/** The core's events that mean the app is busy: status moves, replies, email sends. */
+type ActivityEvent = 'message-status' | 'inbound' | 'email-progress';
 
 export interface HousekeepingOptions {
   db: Db;
@@ -35,15 +37,10 @@ export interface HousekeepingOptions {
   settings: Settings;
   jobs: Jobs;
   scheduler: Scheduler;
-  events: EventEmitter<CoreEvents>;
-  /** The maintained message counts (messaging/counts.ts). */
-  counts: { forgetMessages(firstId: number, lastId: number): void };
-  /** The receiver index (messaging/receivers.ts). */
-  receivers: { forget(firstId: number, lastId: number): void };
-  /** The message states (messaging/message-states.ts). */
-  states: { forget(firstId: number, lastId: number): void };
-  /** The send-text index (messaging/send-texts.ts). */
-  sendTexts: { forgetSends(ids: readonly number[]): void };
+  /** The core's events that tell activity (core.ts CoreEvents; only whether they come is read). */
+  events: { on(event: ActivityEvent, listener: () => void): unknown };
+  /** Messaging's forgetting (messaging/forget.ts): retention's removal and reads, the message total. */
+  messages: RetentionOptions['messages'] & Pick<MessageForgetting, 'total'>;
   /** The lifecycle and its carrier: upkeep waits while their next due work is near. */
   lifecycle: Pick<Lifecycle, 'nextDueAt' | 'carrier'>;
 }
@@ -51,10 +48,8 @@ export interface HousekeepingOptions {
 export class Housekeeping {
   readonly retention: Retention;
   readonly maintenance: Maintenance;
-  private readonly db: Db;
 
   constructor(private readonly options: HousekeepingOptions) {
-    this.db = options.db;
     this.retention = new Retention({
       db: options.db,
       readers: options.readers,
@@ -62,10 +57,7 @@ export class Housekeeping {
       settings: options.settings,
       jobs: options.jobs,
       dataDir: options.dataDir,
-      counts: options.counts,
-      receivers: options.receivers,
-      states: options.states,
-      sendTexts: options.sendTexts,
+      messages: options.messages,
       onRemoved: () => this.maintenance.afterRemoval(),
     });
     this.maintenance = new Maintenance({
@@ -94,7 +86,7 @@ export class Housekeeping {
   async size(): Promise<WorkspaceSize> {
     const folders = await folderSizes(this.options.dataDir, DATABASE_FILE);
     const stats = this.maintenance.pageStats();
-    const messages = this.db.prepare<[], number>('SELECT COALESCE(SUM(n), 0) FROM message_totals').pluck().get() ?? 0;
+    const messages = this.options.messages.total();
     return {
       total_bytes: folders.total,
       database_bytes: folders.database,

@@ -4,7 +4,7 @@
 // transaction, yielding to the event loop in between. The rules it keeps:
 // - The cut-off is the start of a UTC day N months back: a multiple of the counts' 15-minute slot,
 //   so whole slots go, and the counts forget exactly those slots in the transaction that deletes
-//   their messages (messaging/counts.ts forgetMessages).
+//   their messages (messaging.forgetting.forget, messaging/forget.ts, which deletes them).
 // - Ids follow creation (messaging/created-order.ts): a time range is an id range.
 // - Only final messages go. A slot holding a message not final yet stays whole (its final
 //   neighbours too: counts are kept per slot), and so does the newest message's, so ids never
@@ -25,10 +25,10 @@ import type { Settings } from '../settings/settings';
 import type { Jobs, JobContext } from '../jobs/jobs';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import { PENDING_STATUSES, sqlList } from '../../../shared/lifecycle';
 import { startBackgroundCheckpoint } from '../db/background-checkpoint';
 import { SLOT_MS, slotOf } from '../messaging/counts';
 import { CreatedOrder } from '../messaging/created-order';
+import type { MessageForgetting } from '../messaging/forget';
 import { ArchiveWriter, archiveDir, archiveName, nextMonthStart } from './archive-file';
 import {
   RetentionActionSchema,
@@ -70,14 +70,14 @@ export interface RetentionOptions {
   settings: Settings;
   jobs: Jobs;
   dataDir: string;
-  /** The maintained counts (messaging/counts.ts): forgets slots in the removal's own transaction. */
-  counts: { forgetMessages(firstId: number, lastId: number): void };
-  /** The receiver index (messaging/receivers.ts): forgets the removed ids in the same transaction. */
-  receivers: { forget(firstId: number, lastId: number): void };
-  /** The message states (messaging/message-states.ts): forgets the removed ids in the same transaction. */
-  states: { forget(firstId: number, lastId: number): void };
-  /** The send-text index (messaging/send-texts.ts): forgets the removed sends' texts in the same transaction. */
-  sendTexts: { forgetSends(ids: readonly number[]): void };
+  /**
+   * Messaging's forgetting (messaging/forget.ts): the removal of a range with everything kept of
+   * it, in the run's transaction, and the reads of the messages and their counts that plan it.
+   */
+  messages: Pick<
+    MessageForgetting,
+    'forget' | 'firstFrom' | 'newest' | 'oldest' | 'createdAt' | 'pendingSlot' | 'slotMessages' | 'forgettable'
+  >;
   /** A run ended with messages removed (the upkeep then optimizes and gives free pages back). */
   onRemoved?: () => void;
 }
@@ -119,9 +119,6 @@ export class Retention {
   constructor(private readonly options: RetentionOptions) {
     const db = (this.db = options.db);
     this.createdOrder = new CreatedOrder(db);
-    const pending = sqlList(PENDING_STATUSES);
-    // Per account on the counts' key (account_id, slot, ...): a range of slots, never the table.
-    const everyAccount = 'account_id IN (SELECT id FROM accounts)';
     this.stmt = {
       insertRun: db.prepare<{
         action: string;
@@ -146,35 +143,6 @@ export class Retention {
         `UPDATE retention_runs SET state = @state, error = @error, finished_at = @now
          WHERE id = @id AND state = 'running'`,
       ),
-      firstFrom: db.prepare<[number], { id: number; created_at: number }>(
-        'SELECT id, created_at FROM messages WHERE id >= ? ORDER BY id LIMIT 1',
-      ),
-      newest: db.prepare<[], { id: number; created_at: number }>(
-        'SELECT id, created_at FROM messages ORDER BY id DESC LIMIT 1',
-      ),
-      oldest: db.prepare<[], { id: number }>('SELECT id FROM messages ORDER BY id LIMIT 1'),
-      createdAt: db.prepare<[number], number>('SELECT created_at FROM messages WHERE id = ?').pluck(),
-      pendingSlot: db
-        .prepare<[number, number], number | null>(
-          `SELECT MIN(slot) FROM message_counts WHERE ${everyAccount} AND slot >= ? AND slot < ? AND status IN (${pending})`,
-        )
-        .pluck(),
-      slotMessages: db
-        .prepare<[number, number], number>(
-          `SELECT COALESCE(SUM(n), 0) FROM message_counts WHERE ${everyAccount} AND slot >= ? AND slot < ?`,
-        )
-        .pluck(),
-      sendsOf: db
-        .prepare<[number, number], number>('SELECT DISTINCT send_id FROM messages WHERE id BETWEEN ? AND ?')
-        .pluck(),
-      deleteLocalIds: db.prepare<[number, number]>('DELETE FROM local_ids WHERE message_id BETWEEN ? AND ?'),
-      deleteMessages: db.prepare<[number, number]>('DELETE FROM messages WHERE id BETWEEN ? AND ?'),
-      deleteSend: db.prepare<{ id: number }>(
-        `DELETE FROM sends WHERE id = @id AND NOT EXISTS (SELECT 1 FROM messages WHERE send_id = @id)
-           AND NOT EXISTS (SELECT 1 FROM campaign_batches WHERE send_id = @id)`,
-      ),
-      dropDue: db.prepare<[number, number]>('DELETE FROM message_due WHERE first_id >= ? AND last_id <= ?'),
-      dropSimulatorDue: db.prepare<[number, number]>('DELETE FROM simulator_due WHERE first_id >= ? AND last_id <= ?'),
     };
     options.jobs.register({
       type: RETENTION_JOB,
@@ -224,30 +192,14 @@ export class Retention {
   async preview(months: number, action: RetentionAction): Promise<RetentionPreview> {
     const cutoff = retentionCutoff(this.now(), months);
     const cutoffSlot = slotOf(cutoff);
-    const newest = this.stmt.newest.get();
+    const newest = this.options.messages.newest();
     const keptFrom = newest ? Math.min(cutoffSlot, slotOf(newest.created_at)) : cutoffSlot;
-    const counted = await this.options.readers.get<{
-      messages: number;
-      campaign_messages: number;
-      held: number;
-      first_slot: number | null;
-      last_slot: number | null;
-    }>(
-      `WITH old AS (
-         SELECT slot, status, origin, n FROM message_counts
-         WHERE account_id IN (SELECT id FROM accounts) AND slot < ?),
-       held AS (SELECT DISTINCT slot FROM old WHERE slot >= ? OR status IN (${sqlList(PENDING_STATUSES)}))
-       SELECT COALESCE(SUM(CASE WHEN h.slot IS NULL THEN o.n END), 0) AS messages,
-         COALESCE(SUM(CASE WHEN h.slot IS NULL AND o.origin = 'campaign' THEN o.n END), 0) AS campaign_messages,
-         COALESCE(SUM(CASE WHEN h.slot IS NOT NULL THEN o.n END), 0) AS held,
-         MIN(CASE WHEN h.slot IS NULL THEN o.slot END) AS first_slot,
-         MAX(CASE WHEN h.slot IS NULL THEN o.slot END) AS last_slot
-       FROM old o LEFT JOIN held h ON h.slot = o.slot`,
-      [cutoffSlot, keptFrom],
+    const { messages, campaign_messages, held, first_slot, last_slot } = await this.options.messages.forgettable(
+      cutoffSlot,
+      keptFrom,
     );
-    const { messages = 0, campaign_messages = 0, held = 0, first_slot = null, last_slot = null } = counted ?? {};
     // The exact times of the first and last message of that range: two binary searches over ids.
-    const oldest = this.stmt.oldest.get();
+    const oldest = this.options.messages.oldest();
     const [lo, hi] = [oldest?.id ?? 0, newest?.id ?? 0];
     const firstId = first_slot === null ? null : this.createdOrder.firstIdFrom(first_slot * SLOT_MS, { lo, hi });
     const lastId = last_slot === null ? null : this.createdOrder.lastIdBefore((last_slot + 1) * SLOT_MS, { lo, hi });
@@ -258,8 +210,8 @@ export class Retention {
       messages,
       campaign_messages,
       held,
-      first_at: firstId === null ? null : (this.stmt.createdAt.get(firstId) ?? null),
-      last_at: lastId === null ? null : (this.stmt.createdAt.get(lastId) ?? null),
+      first_at: firstId === null ? null : (this.options.messages.createdAt(firstId) ?? null),
+      last_at: lastId === null ? null : (this.options.messages.createdAt(lastId) ?? null),
     };
   }
 
@@ -373,18 +325,19 @@ export class Retention {
   private step(runId: number, archive: ArchiveWriter | null): Step {
     const run = this.stmt.run.get(runId);
     if (!run || run.state !== 'running') return 'done';
-    const first = this.stmt.firstFrom.get(run.next_id);
-    const newest = this.stmt.newest.get();
+    const messages = this.options.messages;
+    const first = messages.firstFrom(run.next_id);
+    const newest = messages.newest();
     if (!first || !newest) return 'done';
     const from = slotOf(first.created_at);
     // The newest message's slot stays (ids never count back); a batch never crosses a month (its archive file).
     let to = Math.min(slotOf(run.cutoff), slotOf(newest.created_at), slotOf(nextMonthStart(from * SLOT_MS)));
     if (from >= to) return 'done';
     // Whole slots holding about one batch of messages (ids are dense, gaps aside)...
-    const probe = this.stmt.firstFrom.get(first.id + this.batch);
+    const probe = messages.firstFrom(first.id + this.batch);
     if (probe) to = Math.max(from + 1, Math.min(to, slotOf(probe.created_at)));
     // ...of final messages only: a slot with one not final yet stays, with its neighbours.
-    const pending = this.stmt.pendingSlot.get(from, to) ?? null;
+    const pending = messages.pendingSlot(from, to);
     if (pending === from) {
       const slotEnd = this.createdOrder.lastIdBefore((from + 1) * SLOT_MS, { lo: first.id, hi: newest.id }) ?? first.id;
       this.db.transaction(() => {
@@ -392,7 +345,7 @@ export class Retention {
           id: runId,
           next_id: slotEnd + 1,
           removed: 0,
-          held: this.stmt.slotMessages.get(from, from + 1) ?? 0,
+          held: messages.slotMessages(from, from + 1),
           archives: run.archives,
         });
       })();
@@ -406,17 +359,8 @@ export class Retention {
     const archives = JSON.parse(run.archives) as string[];
     const remove = () =>
       this.db.transaction(() => {
-        const sends = this.stmt.sendsOf.all(first.id, last);
-        this.stmt.deleteLocalIds.run(first.id, last);
-        this.options.counts.forgetMessages(first.id, last);
-        this.options.receivers.forget(first.id, last);
-        this.options.states.forget(first.id, last);
-        const removed = this.stmt.deleteMessages.run(first.id, last).changes;
-        // (A send a campaign batch names, or with messages left, stays.)
-        const gone = sends.filter((id) => this.stmt.deleteSend.run({ id }).changes > 0);
-        this.options.sendTexts.forgetSends(gone);
-        this.stmt.dropDue.run(first.id, last);
-        this.stmt.dropSimulatorDue.run(first.id, last);
+        // The messages with all that is kept of them (messaging/forget.ts), and the run's progress, in one transaction.
+        const removed = messages.forget({ firstId: first.id, lastId: last });
         this.stmt.progress.run({ id: runId, next_id: last + 1, removed, held: 0, archives: JSON.stringify(archives) });
       })();
     if (!archive) {

@@ -6,10 +6,12 @@
 //
 // A new carrier (an HTTP upstream) implements `accept` by recording what it must deliver (e.g. a
 // persisted hand-over job, enqueued in the same transaction), does its I/O in its own worker or
-// job, and calls `reports.report()` as outcomes arrive (webhook or polling).
+// job, and calls `reports.report()` as outcomes arrive (webhook or polling). What it reads of the
+// messages it asks CarrierMessages (messaging owns those tables; a carrier names only its own), and
+// what it keeps per message it drops in `forget` when retention removes those messages.
 import type { Worker } from '../../jobs/scheduler';
 import type { MessageStatus } from '../../../../shared/lifecycle';
-import type { StatusChange } from '../lifecycle';
+import type { StatusChange } from '../status-change';
 
 /** A message just handed over (status 4). An upstream reads text and sender by id if it needs them. */
 export interface Handover {
@@ -28,6 +30,14 @@ export interface CarrierReports {
   report(outcomes: readonly Outcome[]): StatusChange[];
 }
 
+/** What a carrier may read of the messages (messaging's tables), given at construction. */
+export interface CarrierMessages {
+  /** The ids among firstId..lastId still handed to the carrier (status 4), ascending, at most `limit`. */
+  handedOver(firstId: number, lastId: number, limit: number): number[];
+  /** Where message `id` went: its account, receiver and sender line; undefined when it is gone. */
+  address(id: number): { account_id: number; receptor: string; sender: string } | undefined;
+}
+
 export interface Carrier {
   readonly name: string;
   /**
@@ -38,6 +48,13 @@ export interface Carrier {
   accept(batch: readonly Handover[], now: number): void;
   /** The carrier's own timed work on the scheduler loop (deliveries, reports), if any. */
   readonly worker?: Worker;
+  /**
+   * Messages firstId..lastId are being deleted (retention: all final, so none still waits on the
+   * carrier), inside messaging's transaction: drop what the carrier keeps for them (its queued
+   * ranges lying inside), synchronously, in the same database. A carrier keeping nothing per
+   * message needs none.
+   */
+  forget?(firstId: number, lastId: number): void;
 }
 
-export type CarrierFactory = (reports: CarrierReports) => Carrier;
+export type CarrierFactory = (reports: CarrierReports, messages: CarrierMessages) => Carrier;

@@ -6,7 +6,8 @@
 // Replies too: a reply_share of the delivered messages get one reply_ms after the delivery, an
 // optout_share of them asking to opt out, drawn by other hashes of the same (seed, id). A pending
 // reply is a row of simulator_replies, written with the delivery's report and deleted with the
-// reply's recording, each in one transaction.
+// reply's recording, each in one transaction. What it reads of the messages (which are still
+// handed over, where a reply comes from) it asks messaging (CarrierMessages).
 import type { Db } from '../../db/database';
 import type { Clock } from '../../clock';
 import type { Settings, SimulatorSettings } from '../../settings/settings';
@@ -15,7 +16,7 @@ import { FINAL_STATUSES, MessageStatus } from '../../../../shared/lifecycle';
 import { DueRanges, DueRuns } from '../due-ranges';
 import { BATCH } from '../lifecycle';
 import { DEFAULT_REPLY_MS } from '../../../../shared/ipc/contracts/settings';
-import type { Carrier, CarrierReports, Handover, Outcome } from './carrier';
+import type { Carrier, CarrierMessages, CarrierReports, Handover, Outcome } from './carrier';
 
 /** A deterministic uniform number in [0, 1) from (seed, id): splitmix32-style mixing. */
 export function draw(seed: number, id: number): number {
@@ -82,18 +83,10 @@ export interface SimulatedReply {
   replyTo: number;
 }
 
-interface ReplyRow {
-  message_id: number;
-  account_id: number | null;
-  receptor: string | null;
-  line_number: string | null;
-}
-
 export class SimulatorCarrier implements Carrier {
   readonly name = 'simulator';
   readonly worker: Worker;
   private readonly pending: DueRanges;
-  private readonly handedStmt;
   private readonly replyAddStmt;
   private readonly replyNextStmt;
   private readonly replyDueStmt;
@@ -104,20 +97,19 @@ export class SimulatorCarrier implements Carrier {
     private readonly clock: Clock,
     private readonly settings: Settings,
     private readonly reports: CarrierReports,
+    /** The messages' reads (messaging's tables). */
+    private readonly messages: CarrierMessages,
     /** Records replies (the Inbox), inside the simulator's transaction; without it, no replies. */
     private readonly replies?: (replies: SimulatedReply[]) => void,
   ) {
     this.pending = new DueRanges(db, 'simulator_due');
-    this.handedStmt = db.prepare<[number, number, number, number], { id: number }>(
-      'SELECT id FROM messages WHERE id BETWEEN ? AND ? AND status = ? ORDER BY id LIMIT ?',
-    );
     this.replyAddStmt = db.prepare('INSERT OR IGNORE INTO simulator_replies (message_id, due_at) VALUES (?, ?)');
     this.replyNextStmt = db.prepare<[], number | null>('SELECT MIN(due_at) FROM simulator_replies').pluck();
-    this.replyDueStmt = db.prepare<[number, number], ReplyRow>(
-      `SELECT r.message_id, m.account_id, m.receptor, s.sender AS line_number
-       FROM simulator_replies r LEFT JOIN messages m ON m.id = r.message_id LEFT JOIN sends s ON s.id = m.send_id
-       WHERE r.due_at <= ? ORDER BY r.due_at, r.message_id LIMIT ?`,
-    );
+    this.replyDueStmt = db
+      .prepare<[number, number], number>(
+        'SELECT message_id FROM simulator_replies WHERE due_at <= ? ORDER BY due_at, message_id LIMIT ?',
+      )
+      .pluck();
     this.replyDropStmt = db.prepare('DELETE FROM simulator_replies WHERE message_id = ?');
     this.worker = {
       name: 'simulator',
@@ -137,15 +129,20 @@ export class SimulatorCarrier implements Carrier {
     runs.flush();
   }
 
+  /** Retention deletes these (final) messages: their ranges, all reported, go with them. */
+  forget(firstId: number, lastId: number): void {
+    this.pending.withdraw(firstId, lastId);
+  }
+
   /** Reports the outcomes of one due batch; false when nothing was due. */
   private deliver(): boolean {
     const simulator = this.settings.simulator();
     return this.db.transaction(() => {
       const range = this.pending.firstDue(this.clock.now());
       if (!range) return false;
-      const rows = this.handedStmt.all(range.first_id, range.last_id, MessageStatus.HandedToCarrier, BATCH);
-      this.pending.consume(range, rows.length < BATCH ? range.last_id : rows[rows.length - 1]!.id);
-      const outcomes: Outcome[] = rows.map((row) => ({ id: row.id, status: outcomeFor(simulator, row.id) }));
+      const ids = this.messages.handedOver(range.first_id, range.last_id, BATCH);
+      this.pending.consume(range, ids.length < BATCH ? range.last_id : ids[ids.length - 1]!);
+      const outcomes: Outcome[] = ids.map((id) => ({ id, status: outcomeFor(simulator, id) }));
       // Nested in this transaction: the reports, the replies they bring and the range taken off
       // commit together.
       const changes = this.reports.report(outcomes);
@@ -165,20 +162,21 @@ export class SimulatorCarrier implements Carrier {
     if (!record) return false;
     const simulator = this.settings.simulator();
     return this.db.transaction(() => {
-      const rows = this.replyDueStmt.all(this.clock.now(), BATCH);
-      if (rows.length === 0) return false;
+      const ids = this.replyDueStmt.all(this.clock.now(), BATCH);
+      if (ids.length === 0) return false;
       const replies: SimulatedReply[] = [];
-      for (const row of rows) {
-        this.replyDropStmt.run(row.message_id);
-        // A message deleted since (its account removed) gets no reply.
-        if (row.account_id === null || row.receptor === null || row.line_number === null) continue;
+      for (const id of ids) {
+        this.replyDropStmt.run(id);
+        // A message deleted since (its account removed, retention) gets no reply.
+        const message = this.messages.address(id);
+        if (!message) continue;
         replies.push({
-          accountId: row.account_id,
-          lineNumber: row.line_number,
-          sender: row.receptor,
-          text: replyText(simulator, row.message_id),
+          accountId: message.account_id,
+          lineNumber: message.sender,
+          sender: message.receptor,
+          text: replyText(simulator, id),
           receivedAt: this.clock.now(),
-          replyTo: row.message_id,
+          replyTo: id,
         });
       }
       if (replies.length > 0) record(replies);
