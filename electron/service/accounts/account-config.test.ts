@@ -1,23 +1,15 @@
 // An account's version 1 settings: the defaults until set, values checked once (400 outside their
 // set, 412 for a default sender that is not a line of the account), and the sender of a send that
 // names none.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { ACCOUNT_CONFIG_DEFAULTS } from './account-config';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   return { core, account: core.accounts.findByName('acme')!, other: core.accounts.findByName('other')! };
 }
 

@@ -3,25 +3,18 @@
 // wrong form is refused with a reason per provider, a duplicate says so, and a line that never
 // sent can be deleted while one with history cannot. A taken account name has its own reason.
 import lineNumbersAscii from '../db/migrations/0011-line-numbers-ascii';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
+import { describe, expect, it } from 'vitest';
 import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { refusal } from '../../../test/helpers/refusal';
 import { lineNumberFault, normalizeLineNumber } from '../../../shared/lines';
 import { panelSend } from '../messaging/compose';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   return { core, acme: core.accounts.findByName('acme')!.id, other: core.accounts.findByName('other')!.id };
 }
 

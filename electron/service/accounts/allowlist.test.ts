@@ -2,25 +2,17 @@
 // refused by name (a typo would otherwise answer every version 1 call 416 with nothing saying
 // why), and entries are kept in one spelling, each once, admitting exactly what they admitted as
 // typed.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { refusal } from '../../../test/helpers/refusal';
 import { canonicalAllowlist } from './accounts';
 import { ipAllowed } from './ip-allowlist';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   return { core, acme: core.accounts.findByName('acme')!.id };
 }
 

@@ -1,27 +1,26 @@
 // Money entering an account is bounded where it enters (shared/credit.ts), so a balance and the sum
 // of its ledger stay exact numbers that agree; and the ledger lists a send's refunds as one row,
 // paged, at a cost that follows the page and not the ledger's size.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { refusal } from '../../../test/helpers/refusal';
 import { MAX_BALANCE_RIALS, MAX_CREDIT_CHANGE_RIALS } from '../../../shared/credit';
 import type { LedgerRow } from './credit';
 import { panelSend } from '../messaging/compose';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore(outcomes: Record<string, number> = { '10': 1 }) {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, { ...testSeed(), simulator: { seed: 1, handoff_ms: 10, delivery_ms: 20, outcomes } });
+  const core = cores.open({
+    clock,
+    seed: { ...testSeed(), simulator: { seed: 1, handoff_ms: 10, delivery_ms: 20, outcomes } },
+  });
   return { core, clock, acme: core.accounts.findByName('acme')!.id };
 }
 

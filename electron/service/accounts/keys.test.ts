@@ -5,27 +5,22 @@
 // were taken. A seed file's short key is warned about by account, never shown.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { Core } from '../core';
-import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { migrations } from '../db/migrations';
 import { nativeBinding } from '../db/native';
 import { createBackup, restoreBackup } from '../workspace/backup';
 import { spawnServe, tempDir } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { SECRET_FILE, sha256Hex } from './keys';
 
 const KEY = 'chp_' + 'x'.repeat(32);
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function open(dataDir = tempDir('chapar-keys-')): Core {
-  const core = new Core({ dataDir, clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  return core;
+  return cores.open({ dataDir, seed: false });
 }
 
 function withKey(core: Core, key = KEY): number {

@@ -1,26 +1,18 @@
 // The acceptance path and its dry run never disagree: for every line kind and every origin, the
 // quote refuses exactly when the send refuses (the sender-line rule), and otherwise names the very
 // final text, pages, cost and total that the send then records.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { ORIGINS, type Origin } from '../../../shared/lines';
 import { MessageStatus } from '../../../shared/lifecycle';
 import type { AcceptCommand } from './accept';
 import { preview, panelSend } from './compose';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   const account = core.accounts.findByName('acme')!;
   // One line of each provider and each permission set.
   core.accounts.upsertLine(account.id, {

@@ -2,23 +2,17 @@
 // campaigns' rules, each text priced as its own, the preview's total being the very charge; a send
 // of the same text to the same receivers a moment ago said before sending again; every pasted
 // entry counted once as valid, invalid or a dropped repeat.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { preview, panelSend, RECENT_DUPLICATE_MS } from './compose';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open({ clock });
   const account = core.accounts.findByName('acme')!;
   return { core, clock, account: account.id };
 }

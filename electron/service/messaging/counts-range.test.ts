@@ -4,9 +4,10 @@
 // millisecond either side, on slot edges, or open) and filters, after sends crossing the states'
 // rows, moves and refunds, cancels, retention, and in a workspace upgraded with messages whose
 // rows are not filled yet, while the fill goes on.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expectAggregatesEqualScan } from '../../../test/helpers/counts';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
@@ -17,10 +18,7 @@ import { STATES_CHUNK } from './message-states';
 import type { Origin } from '../../../shared/lines';
 import type { MessageFilter } from '../../../shared/ipc/schemas';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 const LINES: Array<{ account: 'acme' | 'other'; sender: string; origin: Origin }> = [
   { account: 'acme', sender: '30001111', origin: 'api-v2' },
@@ -33,8 +31,7 @@ const LINES: Array<{ account: 'acme' | 'other'; sender: string; origin: Origin }
 const SIZES = [1, 1, 1, 3, 40, 300, 2_500];
 
 function open(dataDir: string, clock: ManualClock): Core {
-  const core = new Core({ dataDir, clock, startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock, seed: false });
   return core;
 }
 
@@ -193,7 +190,7 @@ describe('counts over date ranges', () => {
     // (the states' rows as they were, to be written over).
     made.core.db.exec(`DELETE FROM message_sources; DELETE FROM send_sources; ${STATES_TO_FILL}`);
     await made.core.close();
-    cores.splice(0);
+    cores.release(made.core);
     const core = open(made.dataDir, made.clock);
     const fill = () => core.db.prepare('SELECT next_chunk, end_chunk FROM message_states_fill').get();
     expect(fill()).toEqual({ next_chunk: 0, end_chunk: expect.any(Number) });

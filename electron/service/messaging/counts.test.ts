@@ -3,14 +3,14 @@
 // simulator's moves and refunds, cancels, opt-out blocks, a restore, and the migration that counts
 // an older workspace's messages.
 import { KEPT_SLOTS, expectAggregatesEqualScan } from '../../../test/helpers/counts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { migrations } from '../db/migrations';
 import { REBUILD_MESSAGE_COUNTS } from '../db/migrations/0017-message-counts';
 import { createBackup, restoreBackup } from '../workspace/backup';
@@ -18,10 +18,7 @@ import { nativeBinding } from '../db/native';
 import type { Db } from '../db/database';
 import { MessageStatus } from '../../../shared/lifecycle';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 /** The dashboard's figures for [from, to), counted over the messages themselves. */
 function scannedFigures(db: Db, accountId: number, from: number, to: number) {
@@ -48,8 +45,7 @@ function scannedFigures(db: Db, accountId: number, from: number, to: number) {
 function makeCore(seedValue = 7) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 7, 0));
   const dataDir = tempDir();
-  const core = new Core({ dataDir, clock, startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock, seed: false });
   applySeed(core, {
     ...testSeed(),
     simulator: {
@@ -138,7 +134,7 @@ describe('message counts', () => {
               start: 0,
               end: 0,
             });
-          cores.splice(cores.indexOf(core), 1);
+          cores.release(core);
           await core.close();
         },
       ),
@@ -175,7 +171,7 @@ describe('message counts', () => {
     expect(core.db.prepare(KEPT_SLOTS).all()).toEqual(before);
     expectAggregatesEqualScan(core.db);
     await core.close();
-    cores.splice(cores.indexOf(core), 1);
+    cores.release(core);
 
     // The workspace as an older build left it (version 16, before the aggregates): the same
     // accounts, sends, messages and refunds in a file made by the first 16 migrations.
@@ -193,8 +189,7 @@ describe('message counts', () => {
     }
     older.exec('DETACH DATABASE live');
     older.close();
-    const reopened = new Core({ dataDir: olderDir, clock, startScheduler: false });
-    cores.push(reopened);
+    const reopened = cores.open({ dataDir: olderDir, clock, seed: false });
     expect(reopened.db.prepare('SELECT COUNT(*) AS n FROM message_counts').get()).toEqual({ n: expect.any(Number) });
     expect((reopened.db.prepare('SELECT SUM(n) AS n FROM message_totals').get() as { n: number }).n).toBe(250);
     // The message states of the messages before the upgrade are filled in the background.

@@ -3,25 +3,22 @@
 // cursor and filters with the message each reply answers, and the simulator's replies: by the
 // configured shares, the same for a seed, none at share 0, and neither lost nor repeated across a
 // restart between the delivery and the reply.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageStatus } from '../../../shared/lifecycle';
 import { isOptOutReply } from '../../../shared/optout';
 import { OPT_OUT_TEXTS, REPLY_TEXTS } from './carriers/simulator';
 import type { SimulatorSettings } from '../settings/settings';
 
 const START = Date.UTC(2026, 0, 5, 10, 0, 0);
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function open(dataDir = tempDir('chapar-inbox-'), clock = new ManualClock(START), seed = true) {
-  const core = new Core({ dataDir, clock, startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock, seed: false });
   if (seed) applySeed(core, testSeed());
   const account = core.accounts.findByName('acme')!.id;
   const other = core.accounts.findByName('other')!.id;
@@ -320,7 +317,7 @@ describe('the simulator’s replies', () => {
     runFor(first.core, first.clock, 100);
     expect(first.core.inbox.counts(first.account).total).toBe(0);
     await first.core.close();
-    cores.splice(cores.indexOf(first.core), 1);
+    cores.release(first.core);
 
     const again = open(first.dataDir, new ManualClock(first.clock.now()), false);
     runFor(again.core, again.clock, 2000);

@@ -1,22 +1,16 @@
 // Lifecycle.cancel (version 1's sms/cancel): the account's messages not handed to the carrier yet
 // end 13 with their cost refunded exactly once; anything else is left as it is.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageStatus } from '../../../shared/lifecycle';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open({ clock });
   return { core, clock, account: core.accounts.findByName('acme')!, other: core.accounts.findByName('other')! };
 }
 

@@ -3,24 +3,17 @@
 // written anywhere in the service's or the renderer's source but in the table.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { ROOT, tempDir, testSeed } from '../../../test/helpers/server';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { ALL_STATUSES, FINAL_STATUSES, LIFECYCLE, STORED_STATUSES, moveOf } from '../../../shared/lifecycle';
 import { outcomeFor } from './carriers/simulator';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 describe('the lifecycle table drives the core', () => {
   it('makes exactly the moves the table lists, refunding exactly the ones it marks', () => {
-    const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-    cores.push(core);
-    applySeed(core, testSeed());
+    const core = cores.open();
     const account = core.accounts.findByName('acme')!.id;
     const { firstMessageId: id } = core.messaging.accept.accept({
       accountId: account,

@@ -1,21 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { draw, outcomeFor } from './carriers/simulator';
 import { isFinalStatus } from '../../../shared/status';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore(simulator = testSeed().simulator!) {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, { ...testSeed(), simulator: { ...simulator, handoff_ms: 1000, delivery_ms: 5000 } });
+  const core = cores.open({
+    clock,
+    seed: { ...testSeed(), simulator: { ...simulator, handoff_ms: 1000, delivery_ms: 5000 } },
+  });
   const account = core.accounts.findByName('acme')!;
   return { core, clock, account };
 }

@@ -1,24 +1,18 @@
 // Callers' local ids: recorded with the accepted messages in the acceptance's own transaction, one
 // message per local id for good, looked up (split) before a send and read back as statuses.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageStatus } from '../../../shared/lifecycle';
 import type { AcceptCommand } from './accept';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open({ clock });
   const account = core.accounts.findByName('acme')!;
   const other = core.accounts.findByName('other')!;
   return { core, clock, account, other };

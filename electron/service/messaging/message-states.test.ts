@@ -3,27 +3,24 @@
 // restore (nothing stale kept in memory), for accounts whose id does not fit the account byte, and
 // in a workspace upgraded with messages, while the fill worker writes their rows.
 import { expectStatesEqualScan } from '../../../test/helpers/counts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { createBackup, restoreBackup } from '../workspace/backup';
 import { MessageStatus } from '../../../shared/lifecycle';
 import { STATES_TO_FILL } from '../db/migrations/0023-message-states';
 import { MessageStates, STATES_CHUNK } from './message-states';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 /** A core with acme and other; `firstAccountId` moves their ids (300: outside the account byte). */
 function makeCore(firstAccountId?: number) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 7, 0));
   const dataDir = tempDir();
-  const core = new Core({ dataDir, clock, startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock, seed: false });
   if (firstAccountId !== undefined)
     core.db
       .prepare("INSERT INTO accounts (id, name, active, created_at) VALUES (?, 'placeholder', 0, 0)")
@@ -145,9 +142,8 @@ describe('message states', () => {
     // The workspace as migration 0023 leaves one that had these messages: no rows, all to fill.
     made.core.db.exec(`DELETE FROM message_states; ${STATES_TO_FILL}`);
     await made.core.close();
-    cores.splice(0);
-    let core = new Core({ dataDir: made.dataDir, clock, startScheduler: false });
-    cores.push(core);
+    cores.release(made.core);
+    let core = cores.open({ dataDir: made.dataDir, clock, seed: false });
     expect(fillRow(core)).toEqual([{ next_chunk: 0, end_chunk: 9 }]);
     expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
 
@@ -176,9 +172,8 @@ describe('message states', () => {
     expect(filledStatuses()).not.toBe(before);
     expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
     await core.close();
-    cores.splice(0);
-    core = new Core({ dataDir: made.dataDir, clock, startScheduler: false });
-    cores.push(core);
+    cores.release(core);
+    core = cores.open({ dataDir: made.dataDir, clock, seed: false });
     expectLookupsEqualScan(core, [acme.id, other.id], everyId(core), false);
 
     // The scheduler runs the last steps; then every row is as a fill from the messages makes it.

@@ -3,23 +3,16 @@
 // range, the balance as it was, and the next message ids free. What each channel records is what
 // Accept records for that line alone.
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { Multichannel, type MultichannelCommand } from './multichannel';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   const account = core.accounts.findByName('acme')!.id;
   const multichannel = new Multichannel(core.db, core.accounts, core.messaging.accept);
   return { core, account, multichannel };

@@ -1,28 +1,21 @@
 // API version 1's outbox reads over the real store: only the account's own messages, in the range
 // asked, newest first or counted; the limits and the range rule; and every statement searches by an
 // index (no read walks the whole messages table or other accounts' sends).
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageStatus } from '../../../shared/lifecycle';
 import { BETWEEN_SQL, COUNT_SQL, LATEST_SQL, OWN_TEXTS_SQL, RANGE_LIMIT_MS, readRange } from './outbox';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 const START = Date.UTC(2026, 0, 1);
 const HOUR = 60 * 60 * 1000;
 
 function makeCore() {
   const clock = new ManualClock(START);
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open({ clock });
   const acme = core.accounts.findByName('acme')!.id;
   const other = core.accounts.findByName('other')!.id;
   const send = (accountId: number, sender: string, receivers: string[], text = 'hello') =>

@@ -2,23 +2,20 @@
 // part of a number, any share of the messages indexed (a tail not yet), after an indexing
 // transaction that failed halfway and after the core was closed and opened again. Its worker
 // waits for a quiet moment, takes bounded chunks, and resumes from its watermark.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { ReceiverIndex, type ReceiverCondition } from './receivers';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function openCore(dataDir: string, seed = true): { core: Core; clock: ManualClock; account: number } {
   const clock = new ManualClock();
-  const core = new Core({ dataDir, clock, startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock, seed: false });
   if (seed) {
     const s = testSeed();
     s.accounts![0]!.credit_rials = 1_000_000_000_000;
@@ -39,7 +36,7 @@ function send(core: Core, account: number, receivers: readonly string[]): void {
 }
 
 async function closeCore(core: Core): Promise<void> {
-  cores.splice(cores.indexOf(core), 1);
+  cores.release(core);
   await core.close();
 }
 

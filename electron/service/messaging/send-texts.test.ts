@@ -3,24 +3,20 @@
 // search folds (Arabic letters, Persian digits, the zero-width non-joiner, Latin case), with own
 // texts, with blocks not indexed yet, after the newest sends went and their ids came again, and
 // after a reopen. Its worker writes whole blocks only and goes on from its watermark.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../core';
-import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageQueries } from './queries';
 import { BLOCK, SendTextIndex, trigramQuery } from './send-texts';
 import { searchKey } from '../../../shared/search';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function openCore(dataDir: string, seed = true): { core: Core; account: number } {
-  const core = new Core({ dataDir, clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, seed: false });
   if (seed) {
     const s = testSeed();
     s.accounts![0]!.credit_rials = 1_000_000_000_000;
@@ -30,7 +26,7 @@ function openCore(dataDir: string, seed = true): { core: Core; account: number }
 }
 
 async function closeCore(core: Core): Promise<void> {
-  cores.splice(cores.indexOf(core), 1);
+  cores.release(core);
   await core.close();
 }
 

@@ -2,24 +2,17 @@
 // (English letters, digits, '-'), unique in the account; a text that holds %token and only the
 // placeholders verify/lookup fills; the line it goes out on is one of the account's. Each account
 // sees only its own.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { refusal } from '../../../test/helpers/refusal';
 import { fillTemplate, placeholdersOf, templateBodyFault } from '../../../shared/verify-templates';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
   const clock = new ManualClock();
-  const core = new Core({ dataDir: tempDir(), clock, startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open({ clock });
   return { core, clock, acme: core.accounts.findByName('acme')!.id, other: core.accounts.findByName('other')!.id };
 }
 

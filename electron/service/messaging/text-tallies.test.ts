@@ -3,26 +3,23 @@
 // sends of two accounts from templates with numbers, in every spelling the search folds, with
 // chunks not written yet, a list of templates too short for them all, the oldest messages gone
 // (their sends kept, as a campaign keeps them), sends deleted (retention), and a reopen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MessageQueries } from './queries';
 import { SendTextIndex } from './send-texts';
 import { CHUNK, talliable, templateOf } from './text-tallies';
 import { searchKey } from '../../../shared/search';
 import type { MessageFilter } from '../../../shared/ipc/schemas';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function openCore(dataDir: string, seed = true, now?: number): Core {
-  const core = new Core({ dataDir, clock: new ManualClock(now), startScheduler: false });
-  cores.push(core);
+  const core = cores.open({ dataDir, clock: new ManualClock(now), seed: false });
   if (seed) {
     const s = testSeed();
     for (const account of s.accounts!.slice(0, 2)) account.credit_rials = 1_000_000_000_000;
@@ -165,7 +162,7 @@ describe('the text tallies', () => {
           core.db.transaction(() => write().forgetSends(gone))();
           await expectCounts(core, queries(), terms, dates);
 
-          cores.splice(cores.indexOf(core), 1);
+          cores.release(core);
           await core.close();
           core = openCore(dataDir, false, clock.now());
           await expectCounts(core, queries(), terms, dates);

@@ -1,24 +1,16 @@
 // verify/lookup's rules in the core: one receptor, an active template, the tokens' length and form,
 // tokens and placeholders matching, calls only for digits; and what it sends: the template filled,
 // through Accept, from the template's line or the account's first SMS line that may send by API.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
-import { applySeed } from '../seed';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { finalText } from '../../../shared/optout';
 import { tokenFault, verifyType, type VerifyRequest } from './verify';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function makeCore() {
-  const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  applySeed(core, testSeed());
+  const core = cores.open();
   const acme = core.accounts.findByName('acme')!.id;
   core.templates.create(acme, { name: 'otp', body: 'code %token' });
   core.templates.create(acme, { name: 'full', body: '%token %token2 %token3 / %token10 / %token20' });

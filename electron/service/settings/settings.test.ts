@@ -1,22 +1,16 @@
 // Prices are refused outside 0 to MAX_PRICE_TOMANS with a reason, never clamped: a −5 typed by
 // mistake must not make SMS free while the form says "Saved".
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../core';
-import { ManualClock } from '../clock';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
-import { tempDir } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { MAX_PRICE_TOMANS } from '../../../shared/credit';
 import { PricingSchema } from './settings';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 describe('pricing', () => {
   it('refuses a negative, absurd or non-number price with its reason, and keeps the stored one', () => {
-    const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-    cores.push(core);
+    const core = cores.open({ seed: false });
     const before = core.settings.setPricing({ sms_page_tomans: 150, messenger_message_tomans: 50 });
     for (const bad of [-5, -0.1, MAX_PRICE_TOMANS + 1, 1e21, Number.NaN, Number.POSITIVE_INFINITY]) {
       let reason: string | undefined;

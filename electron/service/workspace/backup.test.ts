@@ -18,27 +18,22 @@ import { migrations } from '../db/migrations';
 import { nativeBinding } from '../db/native';
 import { createDispatcher, type IpcDispatcher } from '../ipc/dispatcher';
 import { eventually, tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { ipcCalls } from '../../../test/helpers/ipc';
 import { refusal, refusalOf } from '../../../test/helpers/refusal';
 import { backupInFolder, backupsDir, createBackup, listBackups, restoreBackup, uploadedBackupPath } from './backup';
 
 const MINUTE = 60_000;
 
-const cores: Core[] = [];
+// Registered first, so its afterEach runs last: the dispatchers close before their cores.
+const cores = testCores();
 const dispatchers: IpcDispatcher[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const dispatcher of dispatchers.splice(0)) dispatcher.close();
-  for (const core of cores.splice(0)) await core.close();
 });
 
 function open(options: { dataDir?: string; clock?: ManualClock; startScheduler?: boolean } = {}): Core {
-  const core = new Core({
-    dataDir: options.dataDir ?? tempDir('chapar-backup-'),
-    clock: options.clock ?? new ManualClock(),
-    startScheduler: options.startScheduler ?? false,
-  });
-  cores.push(core);
-  return core;
+  return cores.open({ ...options, dataDir: options.dataDir ?? tempDir('chapar-backup-'), seed: false });
 }
 
 /** A copy of `file` beside the workspace (not in its backups folder), with `sql` run on it as any SQLite tool would. */
@@ -79,9 +74,7 @@ function send(core: Core, n: number) {
 
 describe('restore', () => {
   it('says why it refuses a file: missing, not a backup, the live database, amounts past exact counting', async () => {
-    const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-    cores.push(core);
-    applySeed(core, testSeed());
+    const core = cores.open();
     expect(await refusalOf(() => restoreBackup(core, path.join(core.dataDir, 'missing.db')))).toBe(
       'backup_file_missing',
     );
@@ -105,9 +98,7 @@ describe('restore', () => {
 describe('backup names', () => {
   it('gives backups made in the same millisecond each their own file', async () => {
     // The manual clock stands still: every name is stamped with the same millisecond.
-    const core = new Core({ dataDir: tempDir(), clock: new ManualClock(), startScheduler: false });
-    cores.push(core);
-    applySeed(core, testSeed());
+    const core = cores.open();
     const made = await Promise.all(Array.from({ length: 12 }, () => createBackup(core)));
     expect(new Set(made.map((backup) => backup.path)).size).toBe(12);
     expect(listBackups(core)).toHaveLength(12);
@@ -259,7 +250,7 @@ describe('restore of a backup whose schema is not its version’s', () => {
     expect(core.campaigns.report(account, campaign.execution_id).execution_status).toBe('COMPLETED');
     // And the workspace starts again on what was restored.
     await core.close();
-    cores.splice(cores.indexOf(core), 1);
+    cores.release(core);
     expect(open({ dataDir: core.dataDir }).accounts.findByName('acme')).toBeDefined();
   });
 
@@ -285,7 +276,7 @@ describe('backups a killed process left half-written', () => {
     applySeed(core, testSeed());
     const kept = await createBackup(core);
     await core.close();
-    cores.splice(cores.indexOf(core), 1);
+    cores.release(core);
     // As a kill leaves them: a backup's copy with SQLite's journal beside it, and an upload's.
     const dir = backupsDir(core);
     const left = ['chapar-2026-01-05T09-00-00-000.db.part', 'before-restore-2026-01-05T09-00-00-000.db.part'];

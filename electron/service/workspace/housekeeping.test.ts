@@ -6,12 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expectAggregatesEqualScan } from '../../../test/helpers/counts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { ServiceError } from '../errors';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { nativeBinding } from '../db/native';
 import type { Db } from '../db/database';
 import { retentionCutoff } from './retention';
@@ -23,10 +24,7 @@ import { ipcCalls } from '../../../test/helpers/ipc';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 interface Opened {
   core: Core;
@@ -43,7 +41,7 @@ function open(
   const core = new Core({ dataDir, clock, startScheduler: options.startScheduler ?? false });
   // Batches of a few messages: every rule is crossed many times by a small workspace.
   if (options.batch !== undefined) core.housekeeping.retention.batch = options.batch;
-  cores.push(core);
+  cores.track(core);
   if (options.seed !== false) {
     applySeed(core, testSeed());
     core.credit.adjust(core.accounts.findByName('acme')!.id, 10_000_000_000, 'test');
@@ -52,7 +50,7 @@ function open(
 }
 
 async function close(core: Core): Promise<void> {
-  cores.splice(cores.indexOf(core), 1);
+  cores.release(core);
   await core.close();
 }
 

@@ -4,32 +4,27 @@
 // it was. A sound workspace, and one from an older Chapar, start as before.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { Core } from '../core';
-import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { migrate, NewerDatabaseError } from '../db/database';
 import { migrations } from '../db/migrations';
 import { nativeBinding } from '../db/native';
 import { checkSchema } from '../db/schema';
 import { tempDir, testSeed } from '../../../test/helpers/server';
+import { testCores } from '../../../test/helpers/core';
 import { backupsDir, createBackup, restoreBackup } from './backup';
 import { databaseFile, WorkspaceDatabaseError } from './open';
 
-const cores: Core[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const cores = testCores();
 
 function start(dataDir: string): Core {
-  const core = new Core({ dataDir, clock: new ManualClock(), startScheduler: false });
-  cores.push(core);
-  return core;
+  return cores.open({ dataDir, seed: false });
 }
 
 async function stop(core: Core): Promise<void> {
-  cores.splice(cores.indexOf(core), 1);
+  cores.release(core);
   await core.close();
 }
 
