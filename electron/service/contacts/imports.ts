@@ -47,7 +47,7 @@ import { runTask, WorkerTaskError } from './threads';
 import { countersOf, type Batch, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
 import { finishJob, JobWriter } from './writer';
 import { ImportFileError, preview, sniffFormat } from './sources';
-import { segmentNotFound, segmentNotReady } from './segments';
+import { segmentNotFound, segmentNotReady } from './segment-errors';
 import type { ExportRequest } from './exports';
 
 export interface ImportJob {

@@ -35,6 +35,9 @@ import { escapeLike, textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { Imports } from './imports';
 import { audienceView, countAudience } from './audience';
+import { segmentNotFound, segmentNotReady } from './segment-errors';
+
+export { segmentNotFound, segmentNotReady };
 
 interface SegmentRow {
   id: number;
@@ -537,18 +540,9 @@ export class Segments {
   }
 }
 
-/** The account has no segment by that id (deleted meanwhile, or another account's). */
+/** What version() answers: the segment's status, last change and size. */
 function contentVersion(segment: SegmentRow): string {
   return `${segment.status}:${segment.updated_at}:${segment.member_count}`;
-}
-
-export function segmentNotFound(segmentId: number): ServiceError {
-  return new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`, 'segment_not_found');
-}
-
-/** A segment still importing (or whose import failed) cannot be used or added to yet. */
-export function segmentNotReady(segmentId: number, status: string): ServiceError {
-  return new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${status}, not ready`, 'segment_not_ready');
 }
 
 function toSegment(row: SegmentRow): Segment {

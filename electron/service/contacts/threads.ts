@@ -6,7 +6,6 @@ import { startWorkerThread } from '../worker-thread';
 import type { Preview, ReadOptions } from '../../../shared/contacts';
 import type { Batch, Counters } from './pipeline';
 import type { ExportRequest } from './exports';
-import type { WrittenUpload } from './uploads';
 
 export type WorkerTask =
   | { op: 'preview'; file: string; options: ReadOptions }
@@ -15,6 +14,12 @@ export type WorkerTask =
   | { op: 'export'; dbFile: string; request: ExportRequest }
   /** A JSON contact upload: parsed, checked (spec 4.4) and written to `file` as CSV. */
   | { op: 'upload-json'; json: string | Uint8Array; file: string };
+
+/** An upload's contacts as written to its CSV: its columns and how many contacts. */
+export interface WrittenUpload {
+  columns: string[];
+  count: number;
+}
 
 /** A started, idle thread gets its task as its first message. */
 export type ToWorker = { type: 'task'; task: WorkerTask };

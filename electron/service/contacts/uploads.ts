@@ -25,7 +25,7 @@ import {
 import { writeCsvSync } from './csv';
 import type { Imports } from './imports';
 import type { ImportSpec, JobRow } from './pipeline';
-import { runTask, WorkerTaskError } from './threads';
+import { runTask, WorkerTaskError, type WrittenUpload } from './threads';
 
 const PHONE_KEY = 'phone_number';
 
@@ -65,11 +65,6 @@ export function checkContacts(body: unknown): { contacts: Array<Record<string, s
         throw new ServiceError(ApiCode.BadRequest, `contact ${i + 1}: ${key} is not a string`);
   }
   return { contacts: body as Array<Record<string, string>>, columns };
-}
-
-export interface WrittenUpload {
-  columns: string[];
-  count: number;
 }
 
 /** Where a new upload's CSV goes, relative to the data folder (a moved workspace still resumes). */
