@@ -68,7 +68,7 @@ const campaign1m: BenchCase = {
         ms,
         floorMs,
         ratio: ms / floorMs,
-        target: 'ratio <= 2.5, peak RSS < 500 MB (IPC p99 < 100 ms: test/responsiveness.test.ts)',
+        target: 'ratio <= 2.5, peak RSS < 500 MB (IPC p99 < 100 ms: the responsive case)',
         extra: {
           'messages/s': Math.round(800_000 / (ms / 1000)),
           'peak RSS MB': Math.round(Math.max(...peaks)),
