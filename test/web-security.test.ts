@@ -119,8 +119,10 @@ describe('a huge body without credentials', () => {
     );
     expect(answer.status).toBe(401);
     expect(JSON.parse(answer.text)).toMatchObject({ ok: false, error: { code: 401 } });
-    expect(delay.max / 1e6).toBeLessThan(100);
-    expect(slowestHealth).toBeLessThan(100);
+    // Generous: parsed first, the body held the loop about 19 s. The budget (both under 100 ms) is
+    // measured by `npm run bench -- hostile`: a wall-clock bound that tight fails on a busy machine.
+    expect(delay.max / 1e6).toBeLessThan(2_000);
+    expect(slowestHealth).toBeLessThan(2_000);
     expect(heapGrowth).toBeLessThan(100 * 1024 * 1024);
   }, 60_000);
 

