@@ -1,8 +1,7 @@
 // Import jobs, main-process side: records them (spreadsheet imports, upload processing, opt-out
-// files, segment union / difference) in import_jobs with their counters and checkpoint, runs each
-// as a `contacts.import` job of the job layer (jobs/jobs.ts: queue, attempts, concurrency, abort,
-// recovery) in an import worker thread, and relays progress. A job a crash or a close interrupted
-// runs again and continues from its last committed batch.
+// files, segment union / difference) in import_jobs with their counters and checkpoint, has each
+// run (import-runs.ts: a job of the job layer, in an import worker thread) and relays progress.
+// A job a crash or a close interrupted runs again and continues from its last committed batch.
 //
 // Public API (core.imports):
 //   preview(file, options?)                          -> Promise<Preview>   first rows, header, columns, phone column
@@ -20,11 +19,9 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worker as Thread } from 'node:worker_threads';
-import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
-import { PermanentJobError, type Job, type Jobs } from '../jobs/jobs';
+import type { Jobs } from '../jobs/jobs';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import {
@@ -32,7 +29,6 @@ import {
   MappingSchema,
   cleanColumnName,
   type Mapping,
-  type SegmentSourceKind,
   type ImportProgress,
   type ImportRequest,
   IMPORT_FILE_ERRORS,
@@ -44,10 +40,11 @@ import {
   type RejectionReason,
 } from '../../../shared/contacts';
 import { runTask, WorkerTaskError } from './threads';
-import { countersOf, type Batch, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
-import { finishJob, JobWriter } from './writer';
+import { countersOf, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
+import { finishJob } from './writer';
 import { ImportFileError, preview, sniffFormat } from './sources';
-import { segmentNotFound, segmentNotReady } from './segment-errors';
+import { insertImportingSegment, openForAdding } from './segments';
+import { ImportRuns, isFinal } from './import-runs';
 import type { ExportRequest } from './exports';
 
 export interface ImportJob {
@@ -87,114 +84,43 @@ type StoredJobRow = JobRow & {
 
 type ProgressListener = (progress: ImportProgress) => void;
 
-/** The job layer's type of import jobs; its payload names the import_jobs row. */
-export const IMPORT_JOB = 'contacts.import';
-const ImportJobPayload = z.object({ importId: z.number().int().positive() });
-
-/** Imports running at once: the machine's cores are shared with the UI and the HTTP API. */
-const MAX_RUNNING = 2;
-/** A job that keeps killing its process (or is closed mid-way that often) is not retried forever. */
-const MAX_ATTEMPTS = 5;
-/**
- * Required by the job layer; unused today: whatever an import meets (a bad file, a failed write)
- * fails it at once, as it would again on a retry. Attempts are spent by crashes and closes.
- */
-const IMPORT_BACKOFF = { baseMs: 1_000, maxMs: 60_000 };
-
-interface Running {
-  thread: Thread;
-  /** Set when the job's signal aborts (cancel, close, restore) or a write failed: batches still arriving are ignored. */
-  ended: boolean;
-}
-
-/**
- * Batches (of 5,000 rows, pipeline.ts) applied in one commit at most: bounds how long one commit
- * holds the main thread. Commits of 20,000 rows took 60-80 ms at 700,000 members and put the UI's
- * round trips at p99 ~100 ms during a million-row import; commits of 5,000 hold it at most ~40 ms
- * (p99 25-45 ms) and the import's total time did not change (1.77 s for import1m, was 1.80 s).
- */
-const MAX_BATCHES_PER_COMMIT = 1;
-const PROGRESS_EVERY_MS = 100;
-/** Page cache of the main connection while imports run (negative: KiB, SQLite's convention). */
-const IMPORT_CACHE_KIB = -65536;
-/**
- * WAL pages between automatic checkpoints while imports run (SQLite's default is 1,000). A commit
- * of 20,000 members rewrites thousands of pages, and the import worker checkpoints them from its
- * own thread (db/database.ts openCheckpointer); with the default, a checkpoint ran inside nearly
- * every commit on the main thread. This one is only the backstop. The WAL file is cut back to
- * journal_size_limit afterwards.
- */
-const IMPORT_WAL_AUTOCHECKPOINT = 16_384;
+/** The job layer's type of import jobs (import-runs.ts). */
+export { IMPORT_JOB } from './import-runs';
 
 export class Imports {
   readonly events = new EventEmitter<{ progress: [ImportProgress] }>();
-  /** Worker threads of the imports running in this process, by import id. */
-  private readonly running = new Map<number, Running>();
+  private readonly runs: ImportRuns;
   private readonly listeners = new Map<number, ProgressListener>();
   private readonly waiters = new Map<number, Array<(job: ImportJob) => void>>();
   private readonly byId;
-  private readonly normalCacheKib: number;
-  private readonly normalAutocheckpoint: number;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly dbFile: string,
-    private readonly jobs: Jobs,
+    jobs: Jobs,
     private readonly onPurge: () => void,
   ) {
     this.byId = db.prepare<[number], StoredJobRow>('SELECT * FROM import_jobs WHERE id = ?');
-    this.normalCacheKib = db.pragma('cache_size', { simple: true }) as number;
-    this.normalAutocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    jobs.register({
-      type: IMPORT_JOB,
-      payload: ImportJobPayload,
-      concurrency: MAX_RUNNING,
-      maxAttempts: MAX_ATTEMPTS,
-      backoff: IMPORT_BACKOFF,
-      run: (job, ctx) => this.run(job.payload.importId, ctx.signal),
-      failed: (job, error) => this.endRecord(job.payload.importId, 'failed', error),
-      cancelled: (job) => this.endRecord(job.payload.importId, 'cancelled', 'cancelled'),
-    });
-    jobs.events.on('finished', (job) => {
-      const payload = job.type === IMPORT_JOB ? ImportJobPayload.safeParse(job.payload) : null;
-      if (!payload?.success) return;
+    this.runs = new ImportRuns(db, clock, dbFile, jobs, {
+      progress: (job, status, counters) => this.emitProgress(job, status, counters, null),
       // A failed or cancelled import's segment is purged in the background, and so is what an
       // import into an existing segment remembered of the rows it added (taken out again when it
       // failed or was cancelled).
-      this.onPurge();
-      this.settle(payload.data.importId);
+      ended: (importId) => {
+        this.onPurge();
+        this.settle(importId);
+      },
+      purge: () => this.onPurge(),
     });
   }
 
   /**
-   * On start (and after a restore), before core.jobs.recover(): records a crash or a close left
-   * 'running' show 'queued' until their job runs again. Records of a build before the job layer
-   * (queued or running, no job) get their job, so an upgrade in the middle of an import resumes it.
+   * On start (and after a restore), before core.jobs.recover(): the open records' runs are queued
+   * again (import-runs.ts).
    */
   recover(): void {
-    const now = this.clock.now();
-    let failed = false;
-    this.db.transaction(() => {
-      const withJob = new Set(this.jobs.open(IMPORT_JOB).map((job) => importIdOf(job)));
-      const open = this.db
-        .prepare<[], JobRow & { attempts: number }>(
-          "SELECT * FROM import_jobs WHERE status IN ('queued', 'running') ORDER BY id",
-        )
-        .all();
-      for (const record of open) {
-        if (this.running.has(record.id)) continue;
-        if (!withJob.has(record.id) && record.status === 'running' && record.attempts >= MAX_ATTEMPTS) {
-          finishJob(this.db, record, 'failed', 'interrupted too many times', 0, now);
-          failed = true;
-          continue;
-        }
-        if (record.status === 'running')
-          this.db.prepare("UPDATE import_jobs SET status = 'queued' WHERE id = ?").run(record.id);
-        if (!withJob.has(record.id)) this.jobs.enqueue(IMPORT_JOB, { importId: record.id });
-      }
-    })();
-    if (failed) this.onPurge();
+    this.runs.recover();
   }
 
   async preview(file: string, options: ReadOptions = {}): Promise<Preview> {
@@ -240,7 +166,7 @@ export class Imports {
     const ids = this.db.transaction(() => {
       let segmentId: number;
       if (request.segmentId === undefined)
-        segmentId = this.insertSegment(accountId, name, columns, 'import', now, source);
+        segmentId = insertImportingSegment(this.db, accountId, name, columns, 'import', now, source);
       else {
         segmentId = request.segmentId;
         this.openForAdding(accountId, segmentId, columns, spec, now);
@@ -269,21 +195,10 @@ export class Imports {
    * file (-1: a column the file does not have, left empty for the new rows).
    */
   private openForAdding(accountId: number, segmentId: number, columns: string[], spec: ImportSpec, now: number): void {
-    const target = this.db
-      .prepare<[number], { account_id: number; status: string; columns: string }>(
-        'SELECT account_id, status, columns FROM segments WHERE id = ?',
-      )
-      .get(segmentId);
-    if (!target || target.account_id !== accountId || target.status === 'deleting') throw segmentNotFound(segmentId);
-    if (target.status !== 'ready') throw segmentNotReady(segmentId, target.status);
-    const before = JSON.parse(target.columns) as string[];
-    const merged = [...before, ...columns.filter((name) => !before.includes(name))];
+    const { before, merged } = openForAdding(this.db, accountId, segmentId, columns, now);
     const sourceOf = new Map(columns.map((name, i) => [name, spec.columns[i]!]));
     spec.columns = merged.map((name) => sourceOf.get(name) ?? -1);
     spec.columnsBefore = before;
-    this.db
-      .prepare("UPDATE segments SET status = 'importing', columns = ?, updated_at = ? WHERE id = ?")
-      .run(JSON.stringify(merged), now, segmentId);
   }
 
   /** Queues a file of numbers into the account's opt-out list. */
@@ -317,7 +232,10 @@ export class Imports {
   ): { jobId: number; segmentId: number } {
     const now = this.clock.now();
     const ids = this.db.transaction(() => {
-      const segmentId = this.insertSegment(accountId, name, columns, 'combine', now, { kind: 'combine', label });
+      const segmentId = insertImportingSegment(this.db, accountId, name, columns, 'combine', now, {
+        kind: 'combine',
+        label,
+      });
       const jobId = this.queue(accountId, 'combine', segmentId, spec, 0, now);
       return { jobId, segmentId };
     })();
@@ -369,8 +287,7 @@ export class Imports {
     if (!row || row.account_id !== accountId || isFinal(row.status)) return false;
     // Between two commits: the job's signal ends the thread, the record ends with the job (its
     // `cancelled` hook), the batches written so far go with the segment, purged in the background.
-    const job = this.jobs.open(IMPORT_JOB).find((open) => importIdOf(open) === jobId);
-    if (job && this.jobs.cancel(job.id)) return true;
+    if (this.runs.cancel(jobId)) return true;
     this.db.transaction(() => finishJob(this.db, row, 'cancelled', 'cancelled', 0, this.clock.now()))();
     this.settle(jobId);
     this.onPurge();
@@ -476,27 +393,9 @@ export class Imports {
     return { spec, columns: names, preview: found };
   }
 
-  private insertSegment(
-    accountId: number,
-    name: string,
-    columns: string[],
-    origin: 'upload' | 'import' | 'combine',
-    now: number,
-    source: { kind: SegmentSourceKind; label: string | null } = { kind: origin, label: null },
-  ): number {
-    return Number(
-      this.db
-        .prepare(
-          `INSERT INTO segments (account_id, name, columns, status, origin, source_kind, source_label, created_at, updated_at)
-           VALUES (?, ?, ?, 'importing', ?, ?, ?, ?, ?)`,
-        )
-        .run(accountId, name, JSON.stringify(columns), origin, source.kind, source.label, now, now).lastInsertRowid,
-    );
-  }
-
   /** Used by Uploads too (inside its transaction). */
   insertSegmentFor(accountId: number, name: string, columns: string[], now: number): number {
-    return this.insertSegment(accountId, name, columns, 'upload', now);
+    return insertImportingSegment(this.db, accountId, name, columns, 'upload', now);
   }
 
   /** The import's record and its job, inside the caller's transaction. */
@@ -519,101 +418,8 @@ export class Imports {
         .run(accountId, kind, segmentId, JSON.stringify(spec), totalBytes, now, fileName, targetSegmentId)
         .lastInsertRowid,
     );
-    this.jobs.enqueue(IMPORT_JOB, { importId });
+    this.runs.enqueue(importId);
     return importId;
-  }
-
-  /**
-   * The job's run: the import's worker thread reads, this thread writes its batches, and the
-   * last commit ends the import. Settles when the thread is over. An abort (cancel, close,
-   * restore) ends the thread between two commits and rethrows: the job layer keeps the job for
-   * the next start (or it was cancelled). A failure is final: the same file fails the same way.
-   */
-  private async run(importId: number, signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    const job = this.db
-      .prepare<[number, number], JobRow & { attempts: number }>(
-        `UPDATE import_jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
-         WHERE id = ? AND status IN ('queued', 'running') RETURNING *`,
-      )
-      .get(this.clock.now(), importId);
-    // Final already: the import ended before a crash could record its job's end (or was cancelled).
-    if (!job) return;
-    // Members land all over the primary key; while imports run, a larger page cache keeps the
-    // pages of the last commits in memory instead of rereading them, and checkpoints come less
-    // often (both back to normal after).
-    this.db.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
-    this.db.pragma(`wal_autocheckpoint = ${IMPORT_WAL_AUTOCHECKPOINT}`);
-    const writer = new JobWriter(this.db, job, () => this.clock.now());
-    if (job.kind === 'combine' && job.attempts > 1) writer.restartCombine();
-    const ctl = new Int32Array(new SharedArrayBuffer(4));
-    let queue: Batch[] = [];
-    let lastProgress = 0;
-    // Batches that arrived together are committed together (fewer commits, each one bounded).
-    const drain = () => {
-      const batches = queue.splice(0, MAX_BATCHES_PER_COMMIT);
-      if (batches.length === 0 || running.ended) return;
-      writer.apply(batches);
-      Atomics.add(ctl, 0, batches.length);
-      Atomics.notify(ctl, 0);
-      if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
-        lastProgress = Date.now();
-        this.emitProgress(job, 'running', writer.counters, null);
-      }
-      if (queue.length > 0) setImmediate(drainSafely);
-    };
-    let failure: unknown = null;
-    const drainSafely = () => {
-      try {
-        drain();
-      } catch (error) {
-        failure ??= error;
-        running.ended = true;
-        void running.thread.terminate();
-      }
-    };
-    const { result, worker } = runTask<{ end: true }>(
-      { op: 'job', dbFile: this.dbFile, jobId: job.id, ctl: ctl.buffer as SharedArrayBuffer },
-      undefined,
-      (batch) => {
-        queue.push(batch);
-        if (queue.length === 1) setImmediate(drainSafely);
-      },
-    );
-    const running: Running = { thread: worker, ended: false };
-    this.running.set(job.id, running);
-    const abort = () => {
-      running.ended = true;
-      void running.thread.terminate();
-    };
-    signal.addEventListener('abort', abort, { once: true });
-    try {
-      await result;
-      // Whatever is still queued goes before the end.
-      while (queue.length > 0 && !running.ended) drain();
-      if (failure) throw failure;
-      signal.throwIfAborted();
-      writer.finish();
-    } catch (error) {
-      if (running.ended && !failure) throw signal.aborted ? signal.reason : error;
-      const cause = failure ?? error;
-      // The job layer ends the record 'failed' with this message (the type's `failed` hook).
-      throw new PermanentJobError(cause instanceof Error ? cause.message : String(cause));
-    } finally {
-      signal.removeEventListener('abort', abort);
-      queue = [];
-      this.running.delete(job.id);
-      if (this.running.size === 0) {
-        this.db.pragma(`cache_size = ${this.normalCacheKib}`);
-        this.db.pragma(`wal_autocheckpoint = ${this.normalAutocheckpoint}`);
-      }
-    }
-  }
-
-  /** The job's `failed` / `cancelled` hook, in its transaction: the segment is marked (purged after). */
-  private endRecord(importId: number, status: 'failed' | 'cancelled', error: string): void {
-    const row = this.byId.get(importId);
-    if (row && !isFinal(row.status)) finishJob(this.db, row, status, error, 0, this.clock.now());
   }
 
   private settle(jobId: number): void {
@@ -653,15 +459,6 @@ function parseRequest(input: ImportRequest): ImportRequest {
   if (!parsed.success)
     throw new ServiceError(ApiCode.BadRequest, parsed.error.issues.map((issue) => issue.message).join('; '));
   return parsed.data;
-}
-
-function importIdOf(job: Job): number | null {
-  const payload = ImportJobPayload.safeParse(job.payload);
-  return payload.success ? payload.data.importId : null;
-}
-
-function isFinal(status: JobStatus): boolean {
-  return status === 'done' || status === 'failed' || status === 'cancelled';
 }
 
 function toJob(row: StoredJobRow): ImportJob {

@@ -118,7 +118,7 @@ export interface BatchOutput {
   emit(batch: Batch): void;
 }
 
-/** Rows per batch, and so per commit of the writer (imports.ts MAX_BATCHES_PER_COMMIT). */
+/** Rows per batch, and so per commit of the writer (import-runs.ts MAX_BATCHES_PER_COMMIT). */
 const BATCH_ROWS = 5_000;
 
 /** The fast path covers the canonical form; everything else goes through the lenient rules. */

@@ -33,7 +33,8 @@ import { phoneSearchDigits } from '../../../shared/phone';
 import { searchKey } from '../../../shared/search';
 import { escapeLike, textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
-import type { Imports } from './imports';
+import type { CombineSpec, JobRow } from './pipeline';
+import type { ExportRequest } from './exports';
 import { audienceView, countAudience } from './audience';
 import { segmentNotFound, segmentNotReady } from './segment-errors';
 
@@ -67,6 +68,23 @@ export interface SegmentDetail extends Segment {
  */
 export type SegmentUsers = (accountId: number, segmentId: number) => Array<{ campaign_id: number; name: string }>;
 
+/**
+ * What segments ask of the import jobs (imports.ts, which writes segments through this file's
+ * operations, so segments name what they need instead of importing it back).
+ */
+export interface SegmentJobs {
+  queueCombine(
+    accountId: number,
+    name: string,
+    label: string,
+    columns: string[],
+    spec: CombineSpec,
+    onProgress?: (progress: ImportProgress) => void,
+  ): { jobId: number; segmentId: number };
+  cancel(accountId: number, jobId: number): boolean;
+  export(request: ExportRequest, onProgress?: (rows: number, total: number) => void): Promise<{ rows: number }>;
+}
+
 /** Rows per page of members (a virtualized table asks for a page at a time). */
 const MAX_PAGE = 1_000;
 /**
@@ -90,7 +108,7 @@ export class Segments {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly imports: Imports,
+    private readonly imports: SegmentJobs,
   ) {
     this.byId = db.prepare<[number], SegmentRow>('SELECT * FROM segments WHERE id = ?');
   }
@@ -555,4 +573,84 @@ function toSegment(row: SegmentRow): Segment {
     source: { kind: row.source_kind ?? row.origin, label: row.source_label },
     created_at: row.created_at,
   };
+}
+
+// ---- A segment's row as its import jobs change it (imports.ts, writer.ts), in their transactions
+
+/** A new segment an import, an upload or a combine fills: 'importing' until its job is done. */
+export function insertImportingSegment(
+  db: Db,
+  accountId: number,
+  name: string,
+  columns: string[],
+  origin: 'upload' | 'import' | 'combine',
+  now: number,
+  source: { kind: SegmentSourceKind; label: string | null } = { kind: origin, label: null },
+): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO segments (account_id, name, columns, status, origin, source_kind, source_label, created_at, updated_at)
+         VALUES (?, ?, ?, 'importing', ?, ?, ?, ?, ?)`,
+      )
+      .run(accountId, name, JSON.stringify(columns), origin, source.kind, source.label, now, now).lastInsertRowid,
+  );
+}
+
+/**
+ * A ready segment an import adds rows to: 'importing' meanwhile, its columns gaining the import's
+ * new names (after its own). Its columns before and after; 404 or 400 when it cannot be added to.
+ */
+export function openForAdding(
+  db: Db,
+  accountId: number,
+  segmentId: number,
+  columns: readonly string[],
+  now: number,
+): { before: string[]; merged: string[] } {
+  const target = db
+    .prepare<[number], { account_id: number; status: string; columns: string }>(
+      'SELECT account_id, status, columns FROM segments WHERE id = ?',
+    )
+    .get(segmentId);
+  if (!target || target.account_id !== accountId || target.status === 'deleting') throw segmentNotFound(segmentId);
+  if (target.status !== 'ready') throw segmentNotReady(segmentId, target.status);
+  const before = JSON.parse(target.columns) as string[];
+  const merged = [...before, ...columns.filter((name) => !before.includes(name))];
+  db.prepare("UPDATE segments SET status = 'importing', columns = ?, updated_at = ? WHERE id = ?").run(
+    JSON.stringify(merged),
+    now,
+    segmentId,
+  );
+  return { before, merged };
+}
+
+/** The segment of a job that ended (writer.ts finishJob), in the job's last transaction. */
+export function endImport(
+  db: Db,
+  job: Pick<JobRow, 'segment_id' | 'target_segment_id' | 'upload_id'>,
+  status: 'done' | 'failed' | 'cancelled',
+  error: string | null,
+  members: number,
+  now: number,
+): void {
+  if (job.segment_id !== null && job.target_segment_id !== null) {
+    // Rows added to an existing segment: done, it counts them; failed or cancelled, it stays
+    // 'importing' until the purge worker has taken out the rows this job added and restored its
+    // columns (Segments.purgeWorker), so it is never seen half-restored.
+    if (status === 'done')
+      db.prepare(
+        "UPDATE segments SET status = 'ready', member_count = member_count + ?, error = NULL, updated_at = ? WHERE id = ? AND status = 'importing'",
+      ).run(members, now, job.segment_id);
+  } else if (job.segment_id !== null) {
+    if (status === 'done')
+      db.prepare(
+        "UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?",
+      ).run(members, now, job.segment_id);
+    else
+      // An upload's segment stays, 'failed' (its status record names it); an import's is removed.
+      db.prepare(
+        "UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'",
+      ).run(job.upload_id !== null ? 'failed' : 'deleting', error, now, job.segment_id);
+  }
 }

@@ -16,6 +16,7 @@ import {
   type Counters,
   type JobRow,
 } from './pipeline';
+import { endImport } from './segments';
 
 /** A candidate row: its batch and its index there. */
 type Candidate = [Batch, number];
@@ -247,7 +248,7 @@ export class JobWriter {
   }
 }
 
-/** Marks the job final with its segment and upload, inside the caller's transaction. */
+/** Marks the job final with its segment (segments.ts) and upload, inside the caller's transaction. */
 export function finishJob(
   db: Db,
   job: JobRow,
@@ -262,25 +263,7 @@ export function finishJob(
     now,
     job.id,
   );
-  if (job.segment_id !== null && job.target_segment_id !== null) {
-    // Rows added to an existing segment: done, it counts them; failed or cancelled, it stays
-    // 'importing' until the purge worker has taken out the rows this job added and restored its
-    // columns (Segments.purgeWorker), so it is never seen half-restored.
-    if (status === 'done')
-      db.prepare(
-        "UPDATE segments SET status = 'ready', member_count = member_count + ?, error = NULL, updated_at = ? WHERE id = ? AND status = 'importing'",
-      ).run(members, now, job.segment_id);
-  } else if (job.segment_id !== null) {
-    if (status === 'done')
-      db.prepare(
-        "UPDATE segments SET status = 'ready', member_count = ?, error = NULL, updated_at = ? WHERE id = ?",
-      ).run(members, now, job.segment_id);
-    else
-      // An upload's segment stays, 'failed' (its status record names it); an import's is removed.
-      db.prepare(
-        "UPDATE segments SET status = ?, member_count = 0, error = ?, updated_at = ? WHERE id = ? AND status <> 'deleting'",
-      ).run(job.upload_id !== null ? 'failed' : 'deleting', error, now, job.segment_id);
-  }
+  endImport(db, job, status, error, members, now);
   if (job.upload_id !== null)
     db.prepare('UPDATE uploads SET status = ?, finished_at = ? WHERE id = ?').run(
       status === 'done' ? 'COMPLETED' : 'FAILED',
