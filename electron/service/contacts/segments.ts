@@ -36,9 +36,6 @@ import { decodeFields } from './fields';
 import type { CombineSpec, JobRow } from './pipeline';
 import type { ExportRequest } from './exports';
 import { audienceView, countAudience } from './audience';
-import { segmentNotFound, segmentNotReady } from './segment-errors';
-
-export { segmentNotFound, segmentNotReady };
 
 interface SegmentRow {
   id: number;
@@ -561,6 +558,16 @@ export class Segments {
 /** What version() answers: the segment's status, last change and size. */
 function contentVersion(segment: SegmentRow): string {
   return `${segment.status}:${segment.updated_at}:${segment.member_count}`;
+}
+
+/** The account has no segment by that id (deleted meanwhile, or another account's). */
+export function segmentNotFound(segmentId: number): ServiceError {
+  return new ServiceError(ApiCode.NotFound, `segment ${segmentId} not found`, 'segment_not_found');
+}
+
+/** A segment still importing (or whose import failed) cannot be used or added to yet. */
+export function segmentNotReady(segmentId: number, status: string): ServiceError {
+  return new ServiceError(ApiCode.BadRequest, `segment ${segmentId} is ${status}, not ready`, 'segment_not_ready');
 }
 
 function toSegment(row: SegmentRow): Segment {
