@@ -14,6 +14,7 @@
 // so a batch committed between the two cannot slip in. With none pending (the usual case) the read
 // is the plain one: a pending import is found through its segment's status, one primary-key
 // lookup per segment.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Segment } from '../../../shared/contacts';
 
@@ -117,40 +118,74 @@ export function chunkEdge(db: Db, include: readonly number[], after: string, siz
   return upTo;
 }
 
+/** SQL and its parameters, in order. */
+interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
 /** The rank of a member's segment among the inclusion segments (its fields come from the lowest). */
-function rankOf(include: readonly number[]): string {
-  return `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`;
+function rankOf(include: readonly number[]): Sql {
+  return { sql: `CASE m.segment_id ${include.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, params: [...include] };
 }
 
 function list(ids: readonly number[]): string {
   return ids.map(() => '?').join(',');
 }
 
-/**
- * The audience's members `m` after `after` (up to `upTo` when not null), filtered by the whole
- * rule (no pending import's row, not excluded, not opted out): SQL from `segment_members m WHERE`
- * on. Call it in the transaction of the statement that embeds it.
- */
-function audienceMembers(
-  db: Db,
-  audience: AudienceOf,
-  range: { after: string; upTo: string | null } | null,
-): { sql: string; params: unknown[] } {
-  const { include, exclude } = audience;
-  const pending = pendingImports(db, [...include, ...exclude]);
+// The rule's three parts, each written once: the members `m` of the inclusion segments, a number
+// in an exclusion segment, a number opted out. Pending imports' rows count in neither segment side.
+
+/** The inclusion segments' members `m` after `after` (up to `upTo`): SQL from `segment_members m WHERE` on. */
+function included(include: readonly number[], range: Range | null, pending: readonly PendingImport[]): Sql {
   const member = withoutPendingRows('m', pending);
-  const excluder = withoutPendingRows('e', pending);
-  const inRange = range === null ? '' : `AND m.phone > ? ${range.upTo === null ? '' : 'AND m.phone <= ?'}`;
-  const sql = `segment_members m
-    WHERE m.segment_id IN (${list(include)}) ${inRange} ${member.sql}
-    ${exclude.length ? `AND NOT EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${list(exclude)}) AND e.phone = m.phone ${excluder.sql})` : ''}
-    AND NOT EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = m.phone)`;
   const params: unknown[] = [...include];
-  if (range !== null) params.push(range.after, ...(range.upTo === null ? [] : [range.upTo]));
-  params.push(...member.params);
-  if (exclude.length) params.push(...exclude, ...excluder.params);
-  params.push(audience.accountId);
-  return { sql, params };
+  let inRange = '';
+  if (range !== null) {
+    inRange = range.upTo === null ? 'AND m.phone > ?' : 'AND m.phone > ? AND m.phone <= ?';
+    params.push(range.after, ...(range.upTo === null ? [] : [range.upTo]));
+  }
+  return {
+    sql: `segment_members m WHERE m.segment_id IN (${list(include)}) ${inRange} ${member.sql}`,
+    params: [...params, ...member.params],
+  };
+}
+
+/** Number `phone` (an SQL expression) is in an exclusion segment: an EXISTS, null when there are none. */
+function excluded(phone: string, exclude: readonly number[], pending: readonly PendingImport[]): Sql | null {
+  if (exclude.length === 0) return null;
+  const excluder = withoutPendingRows('e', pending);
+  return {
+    sql: `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${list(exclude)}) AND e.phone = ${phone} ${excluder.sql})`,
+    params: [...exclude, ...excluder.params],
+  };
+}
+
+/** Number `phone` (an SQL expression) is on the account's opt-out list: an EXISTS. */
+function optedOut(phone: string, accountId: number): Sql {
+  return { sql: `EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = ${phone})`, params: [accountId] };
+}
+
+/** A chunk's numbers: after `after`, up to `upTo` (to the end when null). */
+interface Range {
+  after: string;
+  upTo: string | null;
+}
+
+/**
+ * The audience's members `m` (in `range`, all when null), filtered by the whole rule: SQL from
+ * `segment_members m WHERE` on. Call it in the transaction of the statement that embeds it.
+ */
+function audienceMembers(db: Db, audience: AudienceOf, range: Range | null): Sql {
+  const { include, exclude, accountId } = audience;
+  const pending = pendingImports(db, [...include, ...exclude]);
+  const members = included(include, range, pending);
+  const excluder = excluded('m.phone', exclude, pending);
+  const optOut = optedOut('m.phone', accountId);
+  return {
+    sql: `${members.sql} ${excluder ? `AND NOT ${excluder.sql}` : ''} AND NOT ${optOut.sql}`,
+    params: [...members.params, ...(excluder?.params ?? []), ...optOut.params],
+  };
 }
 
 /**
@@ -159,18 +194,14 @@ function audienceMembers(
  * in the draft's order that has it) and rank. What an execution's freeze copies in one INSERT …
  * SELECT; call it in the transaction of that statement (it reads the pending imports).
  */
-export function audienceSelect(
-  db: Db,
-  audience: AudienceOf,
-  after: string,
-  upTo: string | null,
-): { sql: string; params: unknown[] } {
+export function audienceSelect(db: Db, audience: AudienceOf, after: string, upTo: string | null): Sql {
+  const rank = rankOf(audience.include);
   const members = audienceMembers(db, audience, { after, upTo });
   return {
-    sql: `SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rankOf(audience.include)}) AS rank
+    sql: `SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank.sql}) AS rank
       FROM ${members.sql}
       GROUP BY m.phone`,
-    params: [...audience.include, ...members.params],
+    params: [...rank.params, ...members.params],
   };
 }
 
@@ -187,49 +218,47 @@ export function countAudience(db: Db, audience: AudienceOf): number {
 }
 
 /**
+ * One chunk of the union of the inclusion segments, one AudienceRow per number, excluded and
+ * opted-out ones marked rather than left out. Call it in the transaction of its read.
+ */
+function audienceRows(db: Db, audience: AudienceOf, range: Range): Sql {
+  const { include, exclude, accountId } = audience;
+  const pending = pendingImports(db, [...include, ...exclude]);
+  const excluder = excluded('a.phone', exclude, pending) ?? { sql: '0', params: [] };
+  const optOut = optedOut('a.phone', accountId);
+  const rank = rankOf(include);
+  const members = included(include, range, pending);
+  return {
+    sql: `SELECT a.phone, a.segment_id, a.fields, a.n, ${excluder.sql}, ${optOut.sql}
+      FROM (
+        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank.sql}) AS rank, count(*) AS n
+        FROM ${members.sql}
+        GROUP BY m.phone
+      ) a ORDER BY a.phone`,
+    params: [...excluder.params, ...optOut.params, ...rank.params, ...members.params],
+  };
+}
+
+/**
  * The union of the inclusion segments in chunks of number ranges (`size` numbers per inclusion
  * segment at most), one AudienceRow per number, excluded and opted-out ones marked rather than left
  * out (a quote explains them). Each chunk is read in one transaction with the imports pending then,
  * whose rows it leaves out.
  */
 export function* audienceChunks(db: Db, audience: AudienceOf, size: number): Generator<AudienceRow[]> {
-  const { include: ids, exclude: exIds, accountId } = audience;
-  if (ids.length === 0) return;
-  const inList = list(ids);
-  const exList = list(exIds);
-  const rank = rankOf(ids);
-  /** Reads a chunk leaving out the rows of `pending` imports. */
-  const reader = (pending: readonly PendingImport[]) => {
-    const member = withoutPendingRows('m', pending);
-    const excluder = withoutPendingRows('e', pending);
-    const sql = (bounded: boolean) => `
-      SELECT a.phone, a.segment_id, a.fields, a.n,
-        ${exIds.length ? `EXISTS (SELECT 1 FROM segment_members e WHERE e.segment_id IN (${exList}) AND e.phone = a.phone ${excluder.sql})` : '0'},
-        EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = a.phone)
-      FROM (
-        SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank}) AS rank, count(*) AS n
-        FROM segment_members m
-        WHERE m.segment_id IN (${inList}) AND m.phone > ? ${bounded ? 'AND m.phone <= ?' : ''} ${member.sql}
-        GROUP BY m.phone
-      ) a ORDER BY a.phone`;
-    const bounded = db.prepare(sql(true)).raw();
-    const open = db.prepare(sql(false)).raw();
-    const excluding = exIds.length ? [...exIds, ...excluder.params] : [];
-    return (after: string, upTo: string | null): AudienceRow[] => {
-      const params = [...excluding, accountId, ...ids, ...ids, after];
-      return (
-        upTo === null ? open.all(...params, ...member.params) : bounded.all(...params, upTo, ...member.params)
-      ) as AudienceRow[];
-    };
-  };
-  // The reader of the last chunk's pending imports (none, nearly always): prepared again only when they change.
-  let current = { pending: '[]', read: reader([]) };
+  if (audience.include.length === 0) return;
+  // Statements by their text: a bounded and a last chunk's, prepared again only when the pending
+  // imports change (none, nearly always).
+  const prepared = new Map<string, Statement>();
   const chunk = db.transaction((after: string): { rows: AudienceRow[]; upTo: string | null } => {
-    const pending = pendingImports(db, [...ids, ...exIds]);
-    const key = JSON.stringify(pending);
-    if (key !== current.pending) current = { pending: key, read: reader(pending) };
-    const upTo = chunkEdge(db, ids, after, size);
-    return { rows: current.read(after, upTo), upTo };
+    const upTo = chunkEdge(db, audience.include, after, size);
+    const rows = audienceRows(db, audience, { after, upTo });
+    let statement = prepared.get(rows.sql);
+    if (statement === undefined) {
+      statement = db.prepare(rows.sql).raw();
+      prepared.set(rows.sql, statement);
+    }
+    return { rows: statement.all(...rows.params) as AudienceRow[], upTo };
   });
   let after = '';
   for (;;) {
