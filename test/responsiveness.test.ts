@@ -21,6 +21,7 @@ import { webUiPlugin } from '../electron/cli/web/bridge';
 import { createClient, createWebTransport, uploadSpreadsheet, type Client } from '../shared/ipc';
 import { tempDir, testSeed } from './helpers/server';
 import { writeSegment } from './helpers/segments';
+import { recordCampaign, repeat } from './helpers/load';
 import { PENDING_STATUSES } from '../shared/lifecycle';
 
 const SENDS = 20;
@@ -64,27 +65,6 @@ afterAll(async () => {
   await app.close();
   await core.close();
 });
-
-/** Calls `call` again `pauseMs` after each answer until stopped, recording each round trip (ms). */
-function repeat(call: () => Promise<unknown>, pauseMs: number): { latencies: number[]; stop(): Promise<void> } {
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      await call();
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  })();
-  return {
-    latencies,
-    stop: () => {
-      running = false;
-      return loop;
-    },
-  };
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -200,35 +180,11 @@ it('keeps answering IPC round trips while a campaign to 800,000 recipients is ex
   const latencies = pinger.latencies;
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
-  const created = core.campaigns.create(account, {
-    sender: '30001111',
-    name: 'load',
-    template_body: 'سلام {{NAME}}، حراج جمعه: https://shop.example/friday',
-    send_datetime: '2026-01-01T00:00:00Z',
-    inclusion_segments: [String(a), String(b)],
-    exclusion_segments: [String(c)],
-    links: [{ index: 0, actual_url: 'https://shop.example/friday', has_utm: 'true' }],
-    utm: {},
-  });
-  await new Promise<void>((resolve) => {
-    // The execution's own row, not the report (which counts the messages): only the campaign's work is measured.
-    const check = () => {
-      const row = core.db
-        .prepare<[number], { audience: number | null; recorded: number }>(
-          'SELECT audience, recorded FROM campaign_executions WHERE id = ?',
-        )
-        .get(created.execution_id)!;
-      if (row.audience !== null && row.recorded === row.audience) {
-        core.campaigns.events.off('execution', check);
-        resolve();
-      }
-    };
-    core.campaigns.events.on('execution', check);
-  });
+  const executionId = await recordCampaign(core, account, { a, b, c });
   loop.disable();
   await pinger.stop();
 
-  const report = core.campaigns.report(account, created.execution_id);
+  const report = core.campaigns.report(account, executionId);
   expect(report.audience).toBe(800_000);
   expect(report.sent).toBe(800_000);
   const p99 = percentile(latencies, 99);

@@ -24,6 +24,7 @@ import { createClient, createWebTransport, uploadSpreadsheet, type Client } from
 import { PENDING_STATUSES } from '../../shared/lifecycle';
 import { tempDir, testSeed } from '../../test/helpers/server';
 import { writeSegment } from '../../test/helpers/segments';
+import { recordCampaign, repeat } from '../../test/helpers/load';
 import { percentile, type BenchCase } from '../case';
 
 const SCALE = Number(process.env.CHAPAR_BENCH_RESPONSIVE_SCALE ?? 1);
@@ -37,27 +38,6 @@ const AUDIENCE = size(800_000);
 const PING_EVERY_MS = 5;
 const IDLE_ROUND_TRIPS = 400;
 const TOKEN = 'bench-responsive-token';
-
-/** Calls `call` again `pauseMs` after each answer until stopped, recording each round trip (ms). */
-function repeat(call: () => Promise<unknown>, pauseMs: number): { latencies: number[]; stop(): Promise<void> } {
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      await call();
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  })();
-  return {
-    latencies,
-    stop: () => {
-      running = false;
-      return loop;
-    },
-  };
-}
 
 /** A CSV of `rows` distinct numbers, written in chunks (one string of the whole file left a major
  * collection to run during the measurement, which the first round trip paid for). */
@@ -192,31 +172,7 @@ const responsive: BenchCase = {
       const campaignPinger = ping();
       loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
-      const created = core.campaigns.create(account, {
-        sender: '30001111',
-        name: 'load',
-        template_body: 'سلام {{NAME}}، حراج جمعه: https://shop.example/friday',
-        send_datetime: '2026-01-01T00:00:00Z',
-        inclusion_segments: [String(a), String(b)],
-        exclusion_segments: [String(c)],
-        links: [{ index: 0, actual_url: 'https://shop.example/friday', has_utm: 'true' }],
-        utm: {},
-      });
-      await new Promise<void>((resolve) => {
-        // The execution's own row, not the report (which counts the messages).
-        const check = () => {
-          const row = core.db
-            .prepare<[number], { audience: number | null; recorded: number }>(
-              'SELECT audience, recorded FROM campaign_executions WHERE id = ?',
-            )
-            .get(created.execution_id)!;
-          if (row.audience !== null && row.recorded === row.audience) {
-            core.campaigns.events.off('execution', check);
-            resolve();
-          }
-        };
-        core.campaigns.events.on('execution', check);
-      });
+      await recordCampaign(core, account, { a, b, c });
       loop.disable();
       await campaignPinger.stop();
       const campaign = summary(campaignPinger.latencies, loop.max / 1e6);
