@@ -29,6 +29,9 @@ import { campaignsNamingSegment } from './campaigns/segment-users';
 import { executionSendGroups } from './campaigns/send-groups';
 import { campaignBatchHoldsSend } from './campaigns/send-holds';
 import { fileSecretStore, type SecretStore } from './secrets';
+import { lineKeySecret } from './accounts/accounts';
+import type { Gateways } from './messaging/gateways';
+import type { LinePause } from '../../shared/gateways';
 import { EmailRelay } from './email/relay/relay';
 import { EmailSends } from './email/client/sends';
 import type { EmailSend } from '../../shared/ipc/contracts/email';
@@ -43,6 +46,8 @@ export interface CoreEvents {
   inbound: [InboundRecorded];
   /** An email send's counts or state changed. */
   'email-progress': [EmailSend];
+  /** A line's gateway paused (with the provider's reason) or went on. */
+  gateway: [{ account_id: number; line_id: number; paused: LinePause | null }];
   /** A scheduler worker failed; the loop goes on. */
   'worker-error': [{ worker: string; error: unknown }];
 }
@@ -92,6 +97,8 @@ export class Core {
   /** The app's email sends: a segment's recipients through the relay client (sandbox, provider or SMTP). */
   readonly email: EmailSends;
   readonly secrets: SecretStore;
+  /** The lines' gateways: the simulator or the business's provider account, with each line's queue there. */
+  readonly gateways: Gateways;
   /** The workspace's size, retention (archive or delete old messages) and the database's upkeep at quiet times. */
   readonly housekeeping: Housekeeping;
   private closed = false;
@@ -106,6 +113,7 @@ export class Core {
       // Backups a killed process left half-written are never finished: their space comes back now.
       removeStaleParts(this);
       this.settings = new Settings(this.db);
+      this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
       // The ledger groups refunds by their messages' sends, which messaging reads for it.
       this.credit = new Credit(this.db, this.clock, ledgerMessages(this.db));
       // The secret lives beside the database, never in it (accounts/keys.ts).
@@ -114,6 +122,8 @@ export class Core {
       this.accounts.registerLineUse(lineHasSent(this.db));
       this.accounts.registerLineUse(campaignNamesLine(this.db));
       this.accounts.adoptKeyHashes('keep');
+      // A line's provider key lives in the secrets store; the line says only whether one is kept.
+      this.accounts.useKeyStore((lineId) => this.secrets.get(lineKeySecret(lineId)) !== null);
       this.accountConfig = new AccountConfig(this.db, this.accounts);
       this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
       this.scheduler = new Scheduler(this.clock, (worker, error) =>
@@ -151,7 +161,11 @@ export class Core {
         onStatusChanges: (changes) => this.events.emit('message-status', changes),
         recordReplies: (replies) => this.inbox.recordAll(replies),
         sendGroups,
+        secrets: this.secrets,
+        onLineChanged: (line, paused) =>
+          this.events.emit('gateway', { account_id: line.account_id, line_id: line.id, paused }),
       });
+      this.gateways = this.messaging.gateways;
       // Retention keeps the sends a campaign batch names (its report keeps cost and refunds).
       this.messaging.forgetting.registerSendHold(campaignBatchHoldsSend);
       ({
@@ -182,7 +196,6 @@ export class Core {
       });
       this.templates = new Templates(this.db, this.clock, this.accounts);
       this.verify = new Verify(this.accounts, this.templates, this.messaging.accept);
-      this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
       this.emailRelay = new EmailRelay({
         db: this.db,
         clock: this.clock,
@@ -234,6 +247,8 @@ export class Core {
     this.closed = true;
     await this.jobs.stop();
     await this.scheduler.stop();
+    // Calls to providers in flight end (each within its timeout) and their answers are recorded.
+    await this.messaging.carrier.stop();
     await this.readers.close();
     this.db.close();
   }

@@ -1,5 +1,5 @@
 // The seed file of PRODUCT.md (`serve --seed FILE`): accounts with keys, lines and credit, email
-// accounts, pricing and the simulator. Applying the same file again changes nothing: accounts are
+// accounts, pricing, the simulator, and each line's gateway (its provider key to the secrets store). Applying the same file again changes nothing: accounts are
 // matched by name, lines by number, keys by their hash, and credit is granted only when the
 // account is created. Its money and lines obey the same rules as the app's forms: an opening credit
 // of at most MAX_CREDIT_CHANGE_RIALS (shared/credit.ts), prices within PricingSchema's bounds, line
@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
-import { PricingSchema, SimulatorSchema } from './settings/settings';
+import { PricingSchema, SimulatorSchema, UpstreamTimingSchema } from './settings/settings';
+import { GATEWAY_KINDS } from '../../shared/gateways';
 import { MIN_SEED_KEY_LENGTH } from './accounts/keys';
 import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
 import { RELAY_OPERATIONS } from './email/relay/accounts';
@@ -49,6 +50,16 @@ export const SeedSchema = z.object({
               number: z.string().min(1),
               provider: z.enum(PROVIDERS as ['sms', 'bale', 'rubika']),
               permissions: z.array(z.enum(LINE_PERMISSIONS)).default([]),
+              /** Who delivers the line's messages (shared/gateways.ts); the simulator when absent. */
+              upstream: z
+                .object({
+                  kind: z.enum(GATEWAY_KINDS),
+                  base_url: z.string().optional(),
+                  api_key: z.string().optional(),
+                  sender: z.string().optional(),
+                  rate_per_second: z.number().positive().max(100).optional(),
+                })
+                .optional(),
             }),
           )
           .default([]),
@@ -58,6 +69,7 @@ export const SeedSchema = z.object({
   email_accounts: EmailAccountsSchema.default([]),
   pricing: PricingSchema.optional(),
   simulator: SimulatorSchema.optional(),
+  upstream_timing: UpstreamTimingSchema.optional(),
 });
 export type Seed = z.input<typeof SeedSchema>;
 
@@ -85,6 +97,7 @@ export function applySeed(core: Core, input: unknown, options: SeedOptions = {})
   core.db.transaction(() => {
     if (seed.pricing) core.settings.setPricing(seed.pricing);
     if (seed.simulator) core.settings.setSimulator(seed.simulator);
+    if (seed.upstream_timing) core.settings.setUpstreamTiming(seed.upstream_timing);
     for (const spec of seed.accounts) {
       let account = core.accounts.findByName(spec.name);
       if (!account) {
@@ -100,7 +113,11 @@ export function applySeed(core: Core, input: unknown, options: SeedOptions = {})
       }
       if (spec.time_zone) core.accounts.setTimeZone(account.id, spec.time_zone);
       for (const key of spec.api_keys) core.accounts.ensureApiKey(account.id, key);
-      for (const line of spec.lines) core.accounts.upsertLine(account.id, line);
+      for (const { upstream, ...line } of spec.lines) {
+        const stored = core.accounts.upsertLine(account.id, line);
+        // Applying the same file again changes nothing: the same gateway and key are set again.
+        if (upstream) core.gateways.set({ account_id: account.id, number: stored.number, ...upstream });
+      }
     }
     for (const entry of seed.email_accounts)
       core.emailRelay.upsertAccount({ accountId: entry.account_id, sandbox: entry.sandbox, keys: entry.api_keys });

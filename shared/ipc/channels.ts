@@ -13,6 +13,13 @@ export const CHANNEL_NAMES = [
   'lines:add',
   'lines:remove',
   'lines:delete',
+  'lines:setGateway',
+  'lines:testGateway',
+  'gateways:queues',
+  'gateways:handovers',
+  'gateways:resume',
+  'gateways:retry',
+  'gateways:markFailed',
   'credit:balance',
   'credit:topUp',
   'credit:ledger',
@@ -112,5 +119,6 @@ export const EVENT_NAMES = [
   'campaigns:execution',
   'inbox:received',
   'email:progress',
+  'gateways:changed',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAMES)[number];

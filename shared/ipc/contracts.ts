@@ -17,6 +17,7 @@ import { templatesContracts } from './contracts/templates';
 import { inboxContracts, inboxEvents } from './contracts/inbox';
 import { emailContracts, emailEvents } from './contracts/email';
 import { workspaceContracts } from './contracts/workspace';
+import { gatewaysContracts, gatewaysEvents } from './contracts/gateways';
 import { CHANNEL_NAMES, EVENT_NAMES as EVENT_NAME_LIST, type ChannelName, type EventNameOf } from './channels';
 
 export const contracts = {
@@ -33,6 +34,7 @@ export const contracts = {
   ...inboxContracts,
   ...emailContracts,
   ...workspaceContracts,
+  ...gatewaysContracts,
 } as const satisfies { [C in ChannelName]: Contract<C> };
 
 export const events = {
@@ -41,6 +43,7 @@ export const events = {
   ...campaignsEvents,
   ...inboxEvents,
   ...emailEvents,
+  ...gatewaysEvents,
 } as const satisfies { [E in EventNameOf]: EventContract<E> };
 
 export type Contracts = typeof contracts;

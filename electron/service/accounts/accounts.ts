@@ -13,6 +13,8 @@ import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
 import type { KeyHasher } from './keys';
 import { canonicalIp, isAllowlistEntry } from './ip-allowlist';
+import { DEFAULT_RATE_PER_SECOND, GATEWAYS, isUpstream, type GatewayKind } from '../../../shared/gateways';
+import type { GatewayInput } from '../../../shared/ipc/contracts/gateways';
 
 export type { Account, ApiKeyInfo, Line };
 
@@ -32,18 +34,58 @@ interface LineRow {
   can_send_api_campaign: number;
   can_send_panel_campaign: number;
   active: number;
+  gateway: GatewayKind;
+  gateway_base_url: string | null;
+  gateway_sender: string | null;
+  gateway_rate: number;
 }
+
+/** Whether a line's provider key is kept (the secrets store, which accounts does not hold). */
+export type KeyKept = (lineId: number) => boolean;
 
 function toAccount(row: AccountRow): Account {
   return { ...row, active: row.active === 1, ip_allowlist: JSON.parse(row.ip_allowlist) as string[] };
 }
-function toLine(row: LineRow): Line {
+function toLine(row: LineRow, keyKept: KeyKept): Line {
+  const { gateway, gateway_base_url, gateway_sender, gateway_rate, ...line } = row;
   return {
-    ...row,
+    ...line,
     can_send_api_campaign: row.can_send_api_campaign === 1,
     can_send_panel_campaign: row.can_send_panel_campaign === 1,
     active: row.active === 1,
+    gateway: {
+      kind: gateway,
+      base_url: gateway_base_url,
+      sender: gateway_sender,
+      rate_per_second: gateway_rate,
+      key_set: isUpstream(gateway) && keyKept(row.id),
+    },
   };
+}
+
+/** The secret's name of a line's provider key in the secrets store. */
+export function lineKeySecret(lineId: number): string {
+  return `line-${lineId}-api-key`;
+}
+
+/**
+ * A provider's address as kept: http or https, no credentials, no query; the trailing slash
+ * dropped. Anything else is refused naming it (a typo would send the key somewhere else).
+ */
+export function canonicalBaseUrl(typed: string): string {
+  let url: URL;
+  try {
+    url = new URL(typed.trim());
+  } catch {
+    throw new ServiceError(ApiCode.BadRequest, `not an address: ${JSON.stringify(typed)}`, 'gateway_base_url_invalid');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash)
+    throw new ServiceError(
+      ApiCode.BadRequest,
+      `not an http(s) base address: ${JSON.stringify(typed)}`,
+      'gateway_base_url_invalid',
+    );
+  return url.toString().replace(/\/+$/, '');
 }
 
 /**
@@ -88,6 +130,9 @@ export class Accounts {
   private readonly byKeyHash;
   private readonly lineByNumber;
   private readonly lineUses: LineUse[] = [];
+  private readonly lineBusy: LineUse[] = [];
+  private readonly upstreamStmt;
+  private keyKept: KeyKept = () => false;
 
   constructor(
     private readonly db: Db,
@@ -100,6 +145,7 @@ export class Accounts {
       `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     );
+    this.upstreamStmt = db.prepare<[], LineRow>("SELECT * FROM lines WHERE gateway != 'simulator' ORDER BY id");
     this.lineByNumber = db.prepare<[number, string], LineRow>(
       'SELECT * FROM lines WHERE account_id = ? AND number = ?',
     );
@@ -343,7 +389,7 @@ export class Accounts {
    */
   findLine(accountId: number, number: string): Line | undefined {
     const row = this.lineByNumber.get(accountId, number);
-    return row ? toLine(row) : undefined;
+    return row ? toLine(row, this.keyKept) : undefined;
   }
 
   /**
@@ -358,7 +404,7 @@ export class Accounts {
     return this.db
       .prepare<[number], LineRow>('SELECT * FROM lines WHERE account_id = ? ORDER BY id')
       .all(accountId)
-      .map(toLine);
+      .map((row) => toLine(row, this.keyKept));
   }
 
   /**
@@ -401,6 +447,72 @@ export class Accounts {
       if (this.lineUses.some((inUse) => inUse(line)))
         throw new ServiceError(ApiCode.BadRequest, `line ${line.number} has history`, 'line_has_messages');
       this.db.prepare('DELETE FROM lines WHERE id = ?').run(line.id);
+    })();
+  }
+
+  /** The line by its id, whoever owns it (the carriers' reads), or undefined. */
+  lineById(lineId: number): Line | undefined {
+    const row = this.db.prepare<[number], LineRow>('SELECT * FROM lines WHERE id = ?').get(lineId);
+    return row ? toLine(row, this.keyKept) : undefined;
+  }
+
+  /** Every line whose gateway is a provider account (the upstream carrier's lines). */
+  upstreamLines(): Line[] {
+    return this.upstreamStmt.all().map((row) => toLine(row, this.keyKept));
+  }
+
+  /** Says whether a line's provider key is kept (the core gives the secrets store's answer). */
+  useKeyStore(keyKept: KeyKept): void {
+    this.keyKept = keyKept;
+  }
+
+  /**
+   * Adds a check of whether a line has messages on their way (queued, scheduled, with a carrier):
+   * such a line keeps its gateway until they are final. Registered by messaging at composition.
+   */
+  registerLineBusy(check: LineUse): void {
+    this.lineBusy.push(check);
+  }
+
+  /**
+   * Sets who delivers a line's messages (Settings → Lines, seed files). Switching to another gateway
+   * is refused while the line has messages on their way (`gateway_in_flight`). The key goes to
+   * `storeKey` (the secrets store) and never into the database; another base address forgets the
+   * kept key, as it was given for the old one. Returns the line and what to do with its key.
+   */
+  setGateway(
+    accountId: number,
+    input: Omit<GatewayInput, 'account_id'>,
+  ): { line: Line; key: 'keep' | 'forget' | { set: string } } {
+    const line = this.knownLine(accountId, input.number);
+    const kind = input.kind;
+    const baseUrl = isUpstream(kind) && input.base_url ? canonicalBaseUrl(input.base_url) : null;
+    if (isUpstream(kind) && baseUrl === null && GATEWAYS[kind].defaultBaseUrl === null)
+      throw new ServiceError(ApiCode.BadRequest, 'a base address is needed', 'gateway_base_url_invalid');
+    const sender = isUpstream(kind) && input.sender ? normalizeLineNumber(input.sender) : null;
+    const rate = input.rate_per_second ?? line.gateway.rate_per_second ?? DEFAULT_RATE_PER_SECOND;
+    return this.db.transaction(() => {
+      if (kind !== line.gateway.kind && this.lineBusy.some((busy) => busy(line)))
+        throw new ServiceError(
+          ApiCode.BadRequest,
+          `line ${line.number} has messages on their way`,
+          'gateway_in_flight',
+        );
+      this.db
+        .prepare(
+          'UPDATE lines SET gateway = ?, gateway_base_url = ?, gateway_sender = ?, gateway_rate = ? WHERE id = ?',
+        )
+        .run(kind, baseUrl, sender, rate, line.id);
+      const moved = kind !== line.gateway.kind || baseUrl !== line.gateway.base_url;
+      const key: 'keep' | 'forget' | { set: string } =
+        !isUpstream(kind) || input.api_key === ''
+          ? 'forget'
+          : input.api_key !== undefined
+            ? { set: input.api_key }
+            : moved
+              ? 'forget'
+              : 'keep';
+      return { line: this.findLine(accountId, line.number)!, key };
     })();
   }
 

@@ -176,6 +176,21 @@ export class Credit {
   }
 
   /**
+   * What a provider charged otherwise than our price list (upstream lines): `amountRials` back to
+   * the account (positive) or taken (negative), as an adjustment. The provider already charged; a
+   * balance never goes below zero here (the rest is named in the note, for the user to settle).
+   * Inside the caller's transaction.
+   */
+  providerCost(accountId: number, amountRials: number, note: string): void {
+    if (!Number.isSafeInteger(amountRials) || amountRials === 0) return;
+    const amount = Math.max(amountRials, -this.balance(accountId));
+    const short = amount === amountRials ? '' : ` (${amount - amountRials} rials more than the balance)`;
+    if (amount === 0 && short === '') return;
+    this.addStmt.run(amount, accountId);
+    this.entryStmt.run(accountId, amount, 'adjust', null, null, note + short, this.clock.now());
+  }
+
+  /**
    * What a send may spend: the available credit, plus what its reservation holds when it is a
    * reserved batch.
    */

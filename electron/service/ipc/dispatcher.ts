@@ -13,6 +13,7 @@ import { Exporter } from '../messaging/export';
 import { EventHub } from './events';
 import type { AppHost, AppServices, Handlers, HandlersFor } from './handler';
 import { accountsHandlers } from './accounts';
+import { gatewaysHandlers } from './gateways';
 import { creditHandlers } from './credit';
 import { settingsHandlers } from './settings';
 import { messagingHandlers } from './messaging';
@@ -48,6 +49,7 @@ export function createAppServices(core: Core, host: AppHost): AppServices {
 export function createHandlers(services: AppServices): Handlers {
   return {
     ...accountsHandlers(services),
+    ...gatewaysHandlers(services),
     ...creditHandlers(services),
     ...settingsHandlers(services),
     ...messagingHandlers(services),

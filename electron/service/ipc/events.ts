@@ -49,6 +49,9 @@ export class EventHub {
       this.emit('inbox:received', { account_id: accountId, ids, opt_outs: optOuts });
     core.events.on('inbound', onInbound);
     this.detach.push(() => core.events.off('inbound', onInbound));
+    const onGateway = (payload: PayloadOf<'gateways:changed'>) => this.emit('gateways:changed', payload);
+    core.events.on('gateway', onGateway);
+    this.detach.push(() => core.events.off('gateway', onGateway));
     const onEmail = (send: EmailSend) => this.emit('email:progress', send);
     core.events.on('email-progress', onEmail);
     this.detach.push(() => core.events.off('email-progress', onEmail));

@@ -4,6 +4,7 @@
 import type { Db } from '../db/database';
 import { MessageStatus } from '../../../shared/lifecycle';
 import type { CarrierMessages } from './carriers/carrier';
+import { messageTextSql } from './message-text';
 
 export function carrierMessages(db: Db): CarrierMessages {
   const handedStmt = db
@@ -14,7 +15,12 @@ export function carrierMessages(db: Db): CarrierMessages {
   const addressStmt = db.prepare<[number], { account_id: number; receptor: string; sender: string }>(
     'SELECT m.account_id, m.receptor, s.sender FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id = ?',
   );
+  const outgoingStmt = db.prepare<[string], { id: number; receptor: string; text: string; status: MessageStatus }>(
+    `SELECT m.id, m.receptor, ${messageTextSql()} AS text, m.status
+     FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id`,
+  );
   return {
+    outgoing: (ids) => (ids.length === 0 ? [] : outgoingStmt.all(JSON.stringify(ids))),
     handedOver: (firstId, lastId, limit) => handedStmt.all(firstId, lastId, MessageStatus.HandedToCarrier, limit),
     address: (id) => addressStmt.get(id),
   };

@@ -108,6 +108,12 @@ export class MessageCounts {
     this.batches.recorded();
   }
 
+  /** One message's cost changed by `delta` rials (the provider charged otherwise than our price). Inside a batch. */
+  recosted(key: CountKey, delta: number): void {
+    this.record(key, key.status, 0, delta, 0);
+    this.batches.recorded();
+  }
+
   /**
    * Forgets messages firstId..lastId before they are removed (retention): what they counted is
    * taken off their slots and totals. Inside the removal's transaction, before the delete.

@@ -21,7 +21,14 @@ import { Dashboard } from './dashboard';
 import { Outbox } from './outbox';
 import { Multichannel } from './multichannel';
 import { SimulatorCarrier, type SimulatedReply } from './carriers/simulator';
-import type { CarrierFactory } from './carriers/carrier';
+import type { CarrierFactory, CarrierReports } from './carriers/carrier';
+import { GatewayCarrier } from './carriers/gateway-carrier';
+import { UpstreamCarrier, type UpstreamReply } from './carriers/upstream/upstream-carrier';
+import { Gateways } from './gateways';
+import { lineHasMessagesOnTheirWay } from './line-use';
+import type { SecretStore } from '../secrets';
+import type { Line } from '../accounts/accounts';
+import type { LinePause } from '../../../shared/gateways';
 import { carrierMessages } from './carrier-messages';
 import { MessageForgetting } from './forget';
 import type { SendGroups } from './send-groups';
@@ -42,15 +49,23 @@ export interface MessagingDeps {
     filter(accountId: number, phones: readonly string[]): string[];
   };
   onStatusChanges(changes: StatusChange[]): void;
-  /** Who delivers; the simulator by default. */
+  /** Who delivers the simulator's lines; the simulator by default. */
   carrier?: CarrierFactory;
-  /** Where the simulator's replies are recorded (the Inbox); without it the simulator makes none. */
-  recordReplies?: (replies: SimulatedReply[]) => void;
+  /** Where replies are recorded (the Inbox): the simulator's, and those read from providers; without it, none. */
+  recordReplies?: (replies: (SimulatedReply | UpstreamReply)[]) => void;
+  /** Where the providers' keys are kept (never the database). */
+  secrets: SecretStore;
+  /** A line's gateway paused or went on (the window's banner). */
+  onLineChanged?: (line: Line, pause: LinePause | null) => void;
   /** The campaign executions, by the campaigns domain (above messaging): a message filter by one. */
   sendGroups: SendGroups;
 }
 
 export interface Messaging {
+  /** The lines' gateways: setting one, its connection test, its queue at the provider. */
+  gateways: Gateways;
+  /** Who delivers: the simulator's lines and the providers' (stop() waits for calls in flight). */
+  carrier: GatewayCarrier;
   accept: Accept;
   /** One call over several channels (API version 3), all or nothing. */
   multichannel: Multichannel;
@@ -79,9 +94,26 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   const { db, clock, settings, scheduler } = deps;
   const counts = new MessageCounts(db);
   const states = new MessageStates(db);
-  const carrier: CarrierFactory =
-    deps.carrier ??
-    ((reports, messages) => new SimulatorCarrier(db, clock, settings, reports, messages, deps.recordReplies));
+  const messages = carrierMessages(db);
+  // Who delivers the simulator's lines (a test may give another carrier); provider lines go upstream.
+  const simulated: CarrierFactory =
+    deps.carrier ?? ((reports, read) => new SimulatorCarrier(db, clock, settings, reports, read, deps.recordReplies));
+  let upstream: UpstreamCarrier | undefined;
+  const carrier = (reports: CarrierReports): GatewayCarrier => {
+    upstream = new UpstreamCarrier({
+      db,
+      clock,
+      settings,
+      accounts: deps.accounts,
+      secrets: deps.secrets,
+      reports,
+      messages,
+      poke: () => scheduler.poke(),
+      recordReplies: deps.recordReplies,
+      onLineChanged: deps.onLineChanged,
+    });
+    return new GatewayCarrier(simulated(reports, messages), upstream, deps.accounts);
+  };
   const lifecycle = new Lifecycle(
     db,
     clock,
@@ -91,9 +123,14 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     states,
     (accountId, phone) => deps.optouts.has(accountId, phone),
     deps.onStatusChanges,
-    // The carrier reads the messages through messaging's operations, never its tables.
-    (reports) => carrier(reports, carrierMessages(db)),
+    // The carriers read the messages through messaging's operations, never its tables.
+    carrier,
   );
+  const gatewayCarrier = lifecycle.carrier as GatewayCarrier;
+  // A line keeps its gateway while its messages are on their way (queued, with the simulator, or
+  // not yet known to be taken by its provider).
+  const onTheirWay = lineHasMessagesOnTheirWay(db);
+  deps.accounts.registerLineBusy((line) => onTheirWay(line) || upstream!.handovers.inFlight(line.id) > 0);
   const accept = new Accept(db, clock, deps.accounts, deps.credit, deps.files, settings, {
     schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
     handoffMs: () => settings.simulator().handoff_ms,
@@ -121,6 +158,8 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     carrier: lifecycle.carrier,
   });
   return {
+    gateways: new Gateways(db, deps.accounts, deps.secrets, upstream!, messages),
+    carrier: gatewayCarrier,
     accept,
     multichannel: new Multichannel(db, deps.accounts, accept),
     lifecycle,

@@ -14,7 +14,7 @@ import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
 import { DueRanges, DueRuns } from './due-ranges';
 import type { MessageCounts } from './counts';
 import type { MessageStates } from './message-states';
-import type { Carrier, CarrierReports, Handover, Outcome } from './carriers/carrier';
+import type { Carrier, CarrierReports, Charge, Handover, Outcome } from './carriers/carrier';
 import type { StatusChange } from './status-change';
 
 export type { StatusChange };
@@ -47,6 +47,7 @@ export class Lifecycle implements CarrierReports {
   private readonly moveStmt;
   private readonly handStmt;
   private readonly finishStmt;
+  private readonly costStmt;
 
   constructor(
     private readonly db: Db,
@@ -72,6 +73,7 @@ export class Lifecycle implements CarrierReports {
     this.moveStmt = db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ?');
     this.handStmt = db.prepare('UPDATE messages SET status = ?, handed_at = ? WHERE id = ? AND status = ?');
     this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
+    this.costStmt = db.prepare('UPDATE messages SET cost_rials = ? WHERE id = ?');
     this.carrier = carrier(this);
   }
 
@@ -117,7 +119,7 @@ export class Lifecycle implements CarrierReports {
           if (this.apply(row, to, now)) {
             changes.push({ id: row.id, account_id: row.account_id, status: to });
             if (to === MessageStatus.HandedToCarrier)
-              handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor });
+              handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
           }
         }
         // Anything else has moved on since it was scheduled: the carrier reports it.
@@ -194,7 +196,7 @@ export class Lifecycle implements CarrierReports {
       const changes: StatusChange[] = [];
       for (const outcome of outcomes) {
         const row = this.byIdStmt.get(outcome.id);
-        if (row && this.apply(row, outcome.status, now))
+        if (row && this.apply(row, outcome.status, now, outcome.refund === true))
           changes.push({ id: row.id, account_id: row.account_id, status: outcome.status });
       }
       return changes;
@@ -203,13 +205,33 @@ export class Lifecycle implements CarrierReports {
     return changes;
   }
 
+  charged(charges: readonly Charge[]): void {
+    if (charges.length === 0) return;
+    this.moves(() => {
+      // Per account, what goes back (our price above the provider's) or is taken (below): one ledger row a call.
+      const back = new Map<number, { rials: number; n: number }>();
+      for (const charge of charges) {
+        const row = this.byIdStmt.get(charge.id);
+        if (!row || LIFECYCLE[row.status].final || row.cost_rials === charge.cost_rials) continue;
+        this.costStmt.run(charge.cost_rials, row.id);
+        this.counts.recosted(row, charge.cost_rials - row.cost_rials);
+        const entry = back.get(row.account_id) ?? { rials: 0, n: 0 };
+        entry.rials += row.cost_rials - charge.cost_rials;
+        entry.n += 1;
+        back.set(row.account_id, entry);
+      }
+      for (const [accountId, { rials, n }] of back)
+        if (rials !== 0) this.credit.providerCost(accountId, rials, `provider's cost of ${n} message(s)`);
+    });
+  }
+
   /** One transaction of moves, the aggregates and states they change written at its end. */
   private moves<T>(work: () => T): T {
     return this.db.transaction(() => this.states.batch(() => this.counts.batch(work)))();
   }
 
   /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */
-  private apply(row: MessageRow, to: MessageStatus, now: number): boolean {
+  private apply(row: MessageRow, to: MessageStatus, now: number, refundAnyway = false): boolean {
     const move = moveOf(row.status, to);
     if (move === null) return false;
     const stmt = to === MessageStatus.HandedToCarrier ? this.handStmt : LIFECYCLE[to].final ? this.finishStmt : null;
@@ -217,7 +239,7 @@ export class Lifecycle implements CarrierReports {
       ? stmt.run(to, now, row.id, row.status).changes
       : this.moveStmt.run(to, row.id, row.status).changes;
     if (changed === 0) return false;
-    const refunded = move.refund && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
+    const refunded = (move.refund || refundAnyway) && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
     this.counts.moved(row, row.cost_rials, to, refunded ? row.cost_rials : 0);
     this.states.moved(row.id, row.account_id, to);
     row.status = to;

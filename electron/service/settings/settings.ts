@@ -1,16 +1,31 @@
 // Workspace settings kept in the settings table as JSON, one validated value per key: pricing, the
 // simulator, and the app's own (app-settings.ts). Nothing else reads or writes that table.
-import type { z } from 'zod';
 import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { MAX_PRICE_TOMANS } from '../../../shared/credit';
+import { z } from 'zod';
+import { DEFAULT_UPSTREAM_TIMING, type UpstreamTiming } from '../../../shared/gateways';
 import { PricingSchema, SimulatorSchema, type Pricing, type Simulator } from '../../../shared/ipc/schemas';
 
 export { PricingSchema, SimulatorSchema };
 export type SimulatorSettings = Simulator;
 
 export const DEFAULT_PRICING: Pricing = { sms_page_tomans: 150, messenger_message_tomans: 50 };
+/** The upstream carrier's patience (shared/gateways.ts); only what is set is stored, the rest defaults. */
+export const UpstreamTimingSchema = z
+  .object({
+    timeout_ms: z.number().int().min(50).max(600_000),
+    retry_base_ms: z.number().int().min(1).max(3_600_000),
+    retry_max_ms: z.number().int().min(1).max(86_400_000),
+    poll_first_ms: z.number().int().min(10).max(86_400_000),
+    poll_max_ms: z.number().int().min(10).max(86_400_000),
+    inbox_ms: z.number().int().min(10).max(86_400_000),
+    reconcile_ms: z.number().int().min(10).max(86_400_000),
+    concurrency: z.number().int().min(1).max(16),
+  })
+  .partial();
+
 export const DEFAULT_SIMULATOR: SimulatorSettings = {
   seed: 7,
   handoff_ms: 300,
@@ -77,6 +92,16 @@ export class Settings {
   }
   setSimulator(simulator: SimulatorSettings): SimulatorSettings {
     return this.write('simulator', SimulatorSchema, simulator);
+  }
+  upstreamTiming(): UpstreamTiming {
+    return { ...DEFAULT_UPSTREAM_TIMING, ...this.read('upstream_timing', UpstreamTimingSchema, {}) };
+  }
+  setUpstreamTiming(timing: Partial<UpstreamTiming>): UpstreamTiming {
+    this.write('upstream_timing', UpstreamTimingSchema, {
+      ...this.read('upstream_timing', UpstreamTimingSchema, {}),
+      ...timing,
+    });
+    return this.upstreamTiming();
   }
   /** After the table was replaced under it (a restore): every value is read again, and listeners told. */
   reload(): void {

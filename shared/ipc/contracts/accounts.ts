@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineContract } from '../contract';
 import { byAccount, EpochMs, Id, NoInput, ProviderSchema, LinePermissionSchema, Rials } from '../primitives';
+import { GATEWAY_KINDS } from '../../gateways';
 
 export const AccountSchema = z.object({
   id: Id,
@@ -32,6 +33,16 @@ export const LineSchema = z.object({
   can_send_api_campaign: z.boolean(),
   can_send_panel_campaign: z.boolean(),
   active: z.boolean(),
+  /** Who delivers its messages (shared/gateways.ts); the key itself never leaves the core. */
+  gateway: z.object({
+    kind: z.enum(GATEWAY_KINDS),
+    /** null: the provider's own address. */
+    base_url: z.string().nullable(),
+    /** The line's number at the provider; null: the line's own. */
+    sender: z.string().nullable(),
+    rate_per_second: z.number().positive(),
+    key_set: z.boolean(),
+  }),
 });
 export type Line = z.infer<typeof LineSchema>;
 

@@ -25,6 +25,7 @@ import messageStates from './0023-message-states';
 import sendTallies from './0024-send-tallies';
 import messageSources from './0025-message-sources';
 import emailRelayPending from './0026-email-relay-pending';
+import upstreams from './0027-upstreams';
 
 export interface Migration {
   name: string;
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   { name: '0024-send-tallies', sql: sendTallies },
   { name: '0025-message-sources', sql: messageSources },
   { name: '0026-email-relay-pending', sql: emailRelayPending },
+  { name: '0027-upstreams', sql: upstreams },
 ];

@@ -18,16 +18,35 @@ export interface Handover {
   id: number;
   account_id: number;
   receptor: string;
+  /** The sender line's number (the gateway is the line's). */
+  sender: string;
 }
 
 export interface Outcome {
   id: number;
   status: MessageStatus;
+  /**
+   * The provider gave the cost back (its 14, "blocked, refunded"): refunded even where the table's
+   * move keeps it (a block the simulator reports was sent and stays paid). Exactly once, as always.
+   */
+  refund?: boolean;
+}
+
+/** What a provider charged for a message (its own `cost`), rials. */
+export interface Charge {
+  id: number;
+  cost_rials: number;
 }
 
 export interface CarrierReports {
   /** Applies reported outcomes; returns the moves made (a move the lifecycle does not allow is ignored). */
   report(outcomes: readonly Outcome[]): StatusChange[];
+  /**
+   * The provider's own costs of messages it accepted: each message then costs what the provider
+   * charged, the difference to our price given back (or taken) in the ledger, in one transaction.
+   * A message already final keeps its cost (its refund, if any, was of that cost).
+   */
+  charged(charges: readonly Charge[]): void;
 }
 
 /** What a carrier may read of the messages (messaging's tables), given at construction. */
@@ -36,6 +55,8 @@ export interface CarrierMessages {
   handedOver(firstId: number, lastId: number, limit: number): number[];
   /** Where message `id` went: its account, receiver and sender line; undefined when it is gone. */
   address(id: number): { account_id: number; receptor: string; sender: string } | undefined;
+  /** What to hand over of these messages: receiver and final text, by id (ids gone are left out). */
+  outgoing(ids: readonly number[]): { id: number; receptor: string; text: string; status: MessageStatus }[];
 }
 
 export interface Carrier {

@@ -1,0 +1,87 @@
+// What the upstream carrier asks of a provider, whatever its API: hand messages over, read their
+// statuses, find messages by our own ids after an answer was lost (where the provider keeps them),
+// read the account's credit, read replies. Each gateway kind (shared/gateways.ts) has one client
+// mapping these onto its wire format (kavenegar-v1.ts, najva-v2.ts); the rules (what an answer
+// means for the messages, retries, pauses, polling) are the carrier's, never a client's.
+
+/** How a call ended. */
+export type CallResult<T> =
+  /** The provider answered with success. */
+  | { kind: 'ok'; value: T }
+  /** The provider answered with an error: its code (return.status, else the HTTP status) and words. */
+  | { kind: 'error'; code: number; text: string }
+  /** Nothing reached the provider (refused connection, no such host): safe to send again. */
+  | { kind: 'not-sent'; text: string }
+  /** The request may have reached the provider but no answer came (timeout, dropped connection). */
+  | { kind: 'unknown'; text: string };
+
+export interface OutgoingMessage {
+  /** Our message id: Kavenegar's `localid`, so a repeat is recognised there. */
+  id: number;
+  receptor: string;
+  text: string;
+}
+
+/** The provider's record of one message it took. */
+export interface UpstreamRecord {
+  /** Our message id. */
+  id: number;
+  /** The provider's id; null when it refused this message (status 0 / 15 entries). */
+  upstreamId: string | null;
+  /** The provider's status (Kavenegar's numbers: 1, 2, 4, 5 on their way; 6, 10, 11, 13, 14 final; 0, 15 refused). */
+  status: number;
+  /** What the provider charged, rials; null when it does not say. */
+  costRials: number | null;
+}
+
+export interface UpstreamStatus {
+  upstreamId: string;
+  status: number;
+}
+
+/** A message found by our id after a lost answer; null upstreamId = the provider does not know it. */
+export interface FoundByLocalId {
+  id: number;
+  upstreamId: string | null;
+  status: number;
+}
+
+export interface InboundItem {
+  upstreamId: string;
+  /** The customer's number. */
+  sender: string;
+  /** Our line's number at the provider. */
+  receptor: string;
+  text: string;
+  /** Unix ms. */
+  receivedAt: number;
+}
+
+export interface InboxPage {
+  items: InboundItem[];
+  /** Pages in this range (1 when the provider does not page). */
+  totalPages: number;
+}
+
+export interface UpstreamClient {
+  /**
+   * Hands one call's messages over: receptors are distinct within a call, texts shared or own.
+   * Records come back one per message, in order.
+   */
+  send(messages: readonly OutgoingMessage[]): Promise<CallResult<UpstreamRecord[]>>;
+  status(upstreamIds: readonly string[]): Promise<CallResult<UpstreamStatus[]>>;
+  /** Only where the provider keeps our ids (Kavenegar's statuslocalmessageid); else undefined. */
+  readonly findByLocalIds?: (ids: readonly number[]) => Promise<CallResult<FoundByLocalId[]>>;
+  /** The account's credit at the provider (rials), null when it does not say. */
+  info(): Promise<CallResult<{ creditRials: number | null }>>;
+  /** Replies received between two times (unix ms), one page (1-based); undefined when the provider has no inbox read. */
+  readonly inbox?: (from: number, to: number, page: number) => Promise<CallResult<InboxPage>>;
+}
+
+export interface Endpoint {
+  baseUrl: string;
+  apiKey: string;
+  /** The line's number at the provider. */
+  sender: string;
+  timeoutMs: number;
+}

@@ -1,0 +1,635 @@
+// The upstream carrier: hands the messages of lines whose gateway is a provider account
+// (shared/gateways.ts) to that provider, follows their statuses, mirrors its costs and reads the
+// replies. A persisted state machine per message (handovers.ts): `waiting` -> `handing_over`
+// (committed before the call) -> `accepted` (the provider's id and cost stored in the same
+// transaction as its answer) | `rejected` (its code and words; the message ends 13, refunded) |
+// `unknown` (a timeout or a dropped connection: never failure nor success). An unknown message is
+// never sent again blindly: where the provider keeps our ids (Kavenegar's localid) it is looked up
+// and resent only when the provider does not know it, inside the window in which a resend with the
+// same id is recognised; otherwise it waits for the user's review.
+//
+// Answers are classed by their code (upstreamErrorClass): retry later with backoff and jitter,
+// pause the line (credit, key, IP allow-list: the user is told why), fail the messages with the
+// provider's words, or split a batch the provider found too big. Calls are paced per line by a
+// token bucket and a cap of calls in flight. Statuses are polled at growing intervals until final,
+// or until the provider's window closes ("status unknown", never "failed").
+//
+// I/O happens outside the scheduler's step: runDue() starts calls and returns; each call's answer
+// is applied in its own transaction, then the scheduler is poked. stop() waits for the calls.
+import type { Db } from '../../../db/database';
+import type { Clock } from '../../../clock';
+import type { Settings } from '../../../settings/settings';
+import type { Worker } from '../../../jobs/scheduler';
+import type { Accounts, Line } from '../../../accounts/accounts';
+import { lineKeySecret } from '../../../accounts/accounts';
+import type { SecretStore } from '../../../secrets';
+import { backoffDelay } from '../../../jobs/jobs';
+import { MessageStatus } from '../../../../../shared/lifecycle';
+import {
+  GATEWAYS,
+  isUpstream,
+  upstreamErrorClass,
+  type LinePause,
+  type UpstreamKind,
+  type UpstreamTiming,
+} from '../../../../../shared/gateways';
+import type { CarrierMessages, CarrierReports, Charge, Handover, Outcome } from '../carrier';
+import type { CallResult, UpstreamClient, OutgoingMessage, UpstreamRecord } from './client';
+import { kavenegarV1Client } from './kavenegar-v1';
+import { najvaV2Client } from './najva-v2';
+import { Handovers } from './handovers';
+
+/**
+ * The provider's final statuses, as ours: the spec's numbering is Kavenegar's (reference/
+ * kavenegar-v1.md §1.19), so each maps onto the status of the same number. Its 14 is refunded
+ * by the provider [C-3p], so here too; its 6 is final there [C].
+ */
+const FINAL_AT_PROVIDER = new Map<number, { status: MessageStatus; refund?: boolean }>([
+  [MessageStatus.SendError, { status: MessageStatus.SendError }],
+  [MessageStatus.Delivered, { status: MessageStatus.Delivered }],
+  [MessageStatus.Undelivered, { status: MessageStatus.Undelivered }],
+  [MessageStatus.Cancelled, { status: MessageStatus.Cancelled }],
+  [MessageStatus.Blocked, { status: MessageStatus.Blocked, refund: true }],
+]);
+
+/** Entries the provider answers for a receptor it took no message for (invalid, duplicate). */
+const REFUSED_AT_PROVIDER = new Set<number>([MessageStatus.Invalid, MessageStatus.Duplicate]);
+
+/** An inbox read goes back this far over what was read, for replies the provider recorded late. */
+const INBOX_OVERLAP_MS = 10 * 60_000;
+/** The paged read's longest range [3p: 2 days]; a first read starts a day back. */
+const INBOX_MAX_RANGE_MS = 2 * 86_400_000 - 60_000;
+const INBOX_FIRST_MS = 86_400_000;
+
+export interface UpstreamReply {
+  accountId: number;
+  lineNumber: string;
+  sender: string;
+  text: string;
+  receivedAt: number;
+}
+
+export interface UpstreamCarrierDeps {
+  db: Db;
+  clock: Clock;
+  settings: Settings;
+  accounts: Accounts;
+  secrets: SecretStore;
+  reports: CarrierReports;
+  messages: CarrierMessages;
+  /** Wakes the scheduler after an answer was applied. */
+  poke: () => void;
+  /** Records replies (the Inbox, with its auto opt-out), inside the carrier's transaction. */
+  recordReplies?: (replies: UpstreamReply[]) => void;
+  /** A line paused or resumed (the banner). */
+  onLineChanged?: (line: Line, pause: LinePause | null) => void;
+  random?: () => number;
+  /** Builds the client of a gateway (tests may point a kind elsewhere; the real ones by default). */
+  client?: (kind: UpstreamKind, endpoint: Parameters<typeof kavenegarV1Client>[0]) => UpstreamClient;
+}
+
+type Activity = 'send' | 'poll' | 'reconcile' | 'inbox' | 'check';
+
+export class UpstreamCarrier {
+  readonly name = 'upstream';
+  readonly worker: Worker;
+  readonly handovers: Handovers;
+  private readonly calls = new Set<Promise<void>>();
+  private readonly busy = new Map<string, number>();
+  private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  private readonly random: () => number;
+  private stopped = false;
+
+  constructor(private readonly deps: UpstreamCarrierDeps) {
+    this.handovers = new Handovers(deps.db);
+    this.random = deps.random ?? Math.random;
+    // A call cut off by a crash or a kill may have reached the provider: unknown, reconciled first.
+    deps.db
+      .prepare(
+        `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
+         WHERE state = 'handing_over'`,
+      )
+      .run(deps.clock.now());
+    this.worker = {
+      name: 'upstream',
+      nextDueAt: () => this.nextDueAt(),
+      runDue: () => this.runDue(),
+    };
+  }
+
+  /** Records the batch's messages as waiting for their line's provider. Inside the lifecycle's transaction. */
+  accept(batch: readonly Handover[], now: number): void {
+    const lines = new Map<string, Line | undefined>();
+    for (const message of batch) {
+      const key = `${message.account_id}\u0000${message.sender}`;
+      if (!lines.has(key)) lines.set(key, this.deps.accounts.findLine(message.account_id, message.sender));
+      const line = lines.get(key);
+      if (line) this.handovers.add(message.id, line.id, message.account_id, now);
+    }
+  }
+
+  forget(firstId: number, lastId: number): void {
+    this.handovers.forget(firstId, lastId);
+  }
+
+  /** Waits for the calls in flight (each bounded by its timeout); no new one starts. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    while (this.calls.size > 0) await Promise.allSettled([...this.calls]);
+  }
+
+  // ---- the user's actions (Settings → Lines)
+
+  resume(line: Line): void {
+    this.handovers.setPause(line.id, null);
+    this.deps.onLineChanged?.(line, null);
+    this.deps.poke();
+  }
+
+  /** Messages of the line in review (or these) go back to waiting: the user says the provider does not have them. */
+  retry(line: Line, ids?: readonly number[]): void {
+    const now = this.deps.clock.now();
+    this.deps.db.transaction(() => {
+      for (const id of ids ?? this.waitingForUser(line, ['review'])) {
+        const row = this.handovers.get(id);
+        if (row?.line_id === line.id && (row.state === 'review' || row.state === 'unknown'))
+          this.handovers.move(id, 'waiting', now, now, { detail: 'sent again by the user' });
+      }
+    })();
+    this.deps.poke();
+  }
+
+  /** Messages of the line in review or unknown (or these) end as failed, refunded: the user says they never went out. */
+  markFailed(line: Line, ids?: readonly number[]): void {
+    const now = this.deps.clock.now();
+    this.deps.db.transaction(() => {
+      const outcomes: Outcome[] = [];
+      const candidates = ids ?? this.waitingForUser(line, ['review', 'unknown']);
+      for (const id of candidates) {
+        const row = this.handovers.get(id);
+        if (row?.line_id !== line.id || (row.state !== 'review' && row.state !== 'unknown')) continue;
+        this.handovers.move(id, 'rejected', now, null, { code: row.code, detail: 'marked as failed by the user' });
+        outcomes.push({ id, status: MessageStatus.Cancelled });
+      }
+      this.deps.reports.report(outcomes);
+    })();
+  }
+
+  private waitingForUser(line: Line, states: readonly ('review' | 'unknown')[]): number[] {
+    return states.flatMap((state) => this.handovers.list(line.id, state, 1_000_000).map((row) => row.message_id));
+  }
+
+  /** The provider's answer to "who am I" with the line's settings: its credit, or its code and words. */
+  async test(line: Line): Promise<CallResult<{ creditRials: number | null }>> {
+    const client = this.clientOf(line);
+    if (!client) return { kind: 'error', code: 403, text: 'no API key is kept for this line' };
+    const answer = await client.info();
+    // Out of credit at the provider, and now there is credit again: the line goes on by itself.
+    const pause = this.handovers.pause(line.id);
+    if (answer.kind === 'ok' && pause?.code === 418 && (answer.value.creditRials ?? 1) > 0) this.resume(line);
+    return answer;
+  }
+
+  // ---- the worker
+
+  private upstreamLines(): Line[] {
+    return this.deps.accounts.upstreamLines();
+  }
+
+  private timing(): UpstreamTiming {
+    return this.deps.settings.upstreamTiming();
+  }
+
+  private nextDueAt(): number | null {
+    let next: number | null = null;
+    const take = (at: number | null) => {
+      if (at !== null && (next === null || at < next)) next = at;
+    };
+    const timing = this.timing();
+    for (const line of this.upstreamLines()) {
+      const pause = this.handovers.pause(line.id);
+      if (pause) {
+        if (pause.code === 418 && this.idle(line.id, 'check')) take(pause.at + timing.retry_max_ms);
+        continue;
+      }
+      const token = this.tokenAt(line);
+      const after = (at: number | null) => (at === null ? null : Math.max(at, token));
+      if (this.running(line.id, 'send') < timing.concurrency) take(after(this.handovers.nextDue(line.id, 'waiting')));
+      if (this.idle(line.id, 'reconcile')) take(after(this.handovers.nextDue(line.id, 'unknown')));
+      if (this.idle(line.id, 'poll')) take(after(this.handovers.nextDue(line.id, 'accepted')));
+      if (GATEWAYS[line.gateway.kind].inbound && this.idle(line.id, 'inbox'))
+        take(after(this.handovers.inbox(line.id).dueAt ?? this.deps.clock.now()));
+    }
+    return next;
+  }
+
+  private runDue(): boolean {
+    if (this.stopped) return false;
+    const now = this.deps.clock.now();
+    const timing = this.timing();
+    let started = false;
+    for (const line of this.upstreamLines()) {
+      const pause = this.handovers.pause(line.id);
+      if (pause) {
+        if (pause.code === 418 && this.idle(line.id, 'check') && now >= pause.at + timing.retry_max_ms)
+          started = this.checkCredit(line) || started;
+        continue;
+      }
+      if (this.running(line.id, 'send') < timing.concurrency && this.hasToken(line, now))
+        started = this.startSend(line, now, timing) || started;
+      if (this.idle(line.id, 'reconcile') && this.hasToken(line, now))
+        started = this.startReconcile(line, now, timing) || started;
+      if (this.idle(line.id, 'poll') && this.hasToken(line, now)) started = this.startPoll(line, now) || started;
+      if (GATEWAYS[line.gateway.kind].inbound && this.idle(line.id, 'inbox') && this.hasToken(line, now)) {
+        const due = this.handovers.inbox(line.id).dueAt;
+        if (due === null || due <= now) started = this.startInbox(line, now, timing) || started;
+      }
+    }
+    return started;
+  }
+
+  // ---- hand-over
+
+  private startSend(line: Line, now: number, timing: UpstreamTiming): boolean {
+    const info = GATEWAYS[line.gateway.kind];
+    const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
+    const ids = this.handovers.due(line.id, 'waiting', now, Math.max(cap, info.maxPerArray) * 2);
+    if (ids.length === 0) return false;
+    const client = this.clientOf(line);
+    if (!client) {
+      this.pause(line, { code: 403, text: 'no API key is kept for this line', at: now });
+      return true;
+    }
+    const outgoing = this.deps.messages.outgoing(ids);
+    const present = new Set(outgoing.map((m) => m.id));
+    const batch = this.deps.db.transaction(() => {
+      // A message gone from messaging meanwhile (its account removed) has nothing left to deliver.
+      for (const id of ids) if (!present.has(id)) this.handovers.drop(id);
+      const batch = callBatch(
+        outgoing.filter((m) => m.status === MessageStatus.HandedToCarrier),
+        cap,
+        Math.min(info.maxPerArray, cap),
+      );
+      // Messages moved on without us (none should): nothing to hand over.
+      for (const m of outgoing)
+        if (m.status !== MessageStatus.HandedToCarrier)
+          this.handovers.move(m.id, 'final', now, null, { detail: 'no longer with the carrier' });
+      for (const m of batch) this.handovers.move(m.id, 'handing_over', now, null, { attempt: true });
+      return batch;
+    })();
+    if (batch.length === 0) return true;
+    this.spend(line, now);
+    this.launch(line.id, 'send', async () => {
+      const result = await client.send(batch);
+      this.applySend(line, batch, result, timing);
+    });
+    return true;
+  }
+
+  private applySend(
+    line: Line,
+    batch: readonly OutgoingMessage[],
+    result: CallResult<UpstreamRecord[]>,
+    timing: UpstreamTiming,
+  ): void {
+    const now = this.deps.clock.now();
+    this.deps.db.transaction(() => {
+      if (result.kind === 'ok') {
+        const charges: Charge[] = [];
+        const outcomes: Outcome[] = [];
+        for (const record of result.value) {
+          if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
+            this.handovers.move(record.id, 'rejected', now, null, {
+              code: record.status,
+              detail: 'the provider refused this receiver',
+            });
+            outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
+            continue;
+          }
+          this.handovers.accepted(record.id, record.upstreamId, record.costRials, now, timing.poll_first_ms);
+          if (record.costRials !== null) charges.push({ id: record.id, cost_rials: record.costRials });
+          const final = FINAL_AT_PROVIDER.get(record.status);
+          if (final) {
+            this.handovers.move(record.id, 'final', now, null);
+            outcomes.push({ id: record.id, ...final });
+          }
+        }
+        this.deps.reports.charged(charges);
+        this.deps.reports.report(outcomes);
+        return;
+      }
+      this.failed(
+        line,
+        batch.map((m) => m.id),
+        result,
+        now,
+        timing,
+        'send',
+      );
+    })();
+  }
+
+  /** What a call that did not succeed means for its messages. Inside a transaction. */
+  private failed(
+    line: Line,
+    ids: readonly number[],
+    result: Exclude<CallResult<unknown>, { kind: 'ok' }>,
+    now: number,
+    timing: UpstreamTiming,
+    during: 'send' | 'reconcile',
+  ): void {
+    const back = (
+      state: 'waiting' | 'unknown',
+      dueAt: number,
+      why: { code?: number | null; detail?: string | null },
+    ) => {
+      for (const id of ids) this.handovers.move(id, state, now, dueAt, why);
+    };
+    const backoff = (id: number) =>
+      now +
+      backoffDelay(
+        this.handovers.get(id)?.attempts ?? 1,
+        { baseMs: timing.retry_base_ms, maxMs: timing.retry_max_ms },
+        this.random,
+      );
+    const stayed: 'waiting' | 'unknown' = during === 'send' ? 'waiting' : 'unknown';
+    if (result.kind === 'unknown') {
+      // The request may have reached the provider: found again before anything is sent again.
+      back('unknown', now + timing.reconcile_ms, { detail: result.text });
+      return;
+    }
+    if (result.kind === 'not-sent') {
+      for (const id of ids) this.handovers.move(id, stayed, now, backoff(id), { detail: result.text });
+      return;
+    }
+    const why = { code: result.code, detail: result.text };
+    switch (upstreamErrorClass(result.code)) {
+      case 'retry':
+        for (const id of ids) this.handovers.move(id, stayed, now, backoff(id), why);
+        return;
+      case 'pause':
+        back(stayed, now, why);
+        this.pause(line, { code: result.code, text: result.text, at: now });
+        return;
+      case 'split':
+        // Our batch was too big for the provider: half as many a call from now on, sent again at once.
+        this.handovers.setMaxBatch(line.id, Math.max(1, Math.floor(ids.length / 2)));
+        back(stayed, now, why);
+        return;
+      case 'fail': {
+        if (during === 'reconcile') {
+          back('unknown', now + timing.reconcile_ms, why);
+          return;
+        }
+        for (const id of ids) this.handovers.move(id, 'rejected', now, null, why);
+        this.deps.reports.report(ids.map((id) => ({ id, status: MessageStatus.Cancelled })));
+      }
+    }
+  }
+
+  private pause(line: Line, pause: LinePause): void {
+    this.handovers.setPause(line.id, pause);
+    this.deps.onLineChanged?.(line, pause);
+  }
+
+  // ---- unknown hand-overs
+
+  private startReconcile(line: Line, now: number, timing: UpstreamTiming): boolean {
+    const info = GATEWAYS[line.gateway.kind];
+    const ids = this.handovers.due(line.id, 'unknown', now, info.maxPerStatus);
+    if (ids.length === 0) return false;
+    const client = this.clientOf(line);
+    if (!client?.findByLocalIds) {
+      // No way to ask the provider about our ids: the user decides (resend, or mark failed).
+      this.deps.db.transaction(() => {
+        for (const id of ids)
+          this.handovers.move(id, 'review', now, null, {
+            code: this.handovers.get(id)?.code ?? null,
+            detail: 'no answer came; the provider cannot be asked whether it took the message',
+          });
+      })();
+      return true;
+    }
+    const find = client.findByLocalIds;
+    this.spend(line, now);
+    this.launch(line.id, 'reconcile', async () => {
+      const result = await find(ids);
+      const at = this.deps.clock.now();
+      this.deps.db.transaction(() => {
+        if (result.kind !== 'ok') {
+          this.failed(line, ids, result, at, timing, 'reconcile');
+          return;
+        }
+        const outcomes: Outcome[] = [];
+        for (const found of result.value) {
+          const row = this.handovers.get(found.id);
+          if (row?.state !== 'unknown') continue;
+          if (found.upstreamId !== null) {
+            this.handovers.accepted(found.id, found.upstreamId, null, at, timing.poll_first_ms);
+            const final = FINAL_AT_PROVIDER.get(found.status);
+            if (final) {
+              this.handovers.move(found.id, 'final', at, null);
+              outcomes.push({ id: found.id, ...final });
+            }
+          } else if (at - row.handed_at < info.localIdWindowMs) {
+            // The provider does not have it, and would still recognise a resend by its id: send.
+            this.handovers.move(found.id, 'waiting', at, at, { detail: 'not found at the provider; sent again' });
+          } else {
+            this.handovers.move(found.id, 'review', at, null, {
+              detail: 'not found at the provider, too late to send again safely',
+            });
+          }
+        }
+        this.deps.reports.report(outcomes);
+      })();
+    });
+    return true;
+  }
+
+  // ---- statuses
+
+  private startPoll(line: Line, now: number): boolean {
+    const info = GATEWAYS[line.gateway.kind];
+    const ids = this.handovers.due(line.id, 'accepted', now, info.maxPerStatus);
+    if (ids.length === 0) return false;
+    const client = this.clientOf(line);
+    if (!client) return false;
+    const rows = ids.map((id) => this.handovers.get(id)!).filter((row) => row.upstream_id !== null);
+    this.spend(line, now);
+    this.launch(line.id, 'poll', async () => {
+      const result = await client.status(rows.map((row) => row.upstream_id!));
+      const at = this.deps.clock.now();
+      const timing = this.timing();
+      this.deps.db.transaction(() => {
+        const statuses = new Map(result.kind === 'ok' ? result.value.map((s) => [s.upstreamId, s.status]) : []);
+        if (result.kind === 'error' && upstreamErrorClass(result.code) === 'pause')
+          this.pause(line, { code: result.code, text: result.text, at });
+        const outcomes: Outcome[] = [];
+        for (const row of rows) {
+          const status = statuses.get(row.upstream_id!);
+          const final = status === undefined ? undefined : FINAL_AT_PROVIDER.get(status);
+          if (final) {
+            this.handovers.move(row.message_id, 'final', at, null);
+            outcomes.push({ id: row.message_id, ...final });
+          } else if (at - (row.accepted_at ?? row.handed_at) >= info.statusWindowMs) {
+            // Past the provider's window it answers nothing more about it: final for us, not failed.
+            this.handovers.move(row.message_id, 'expired', at, null, {
+              detail: 'status unknown: the provider no longer reports it',
+            });
+          } else {
+            const pollMs = Math.min(timing.poll_max_ms, Math.max(timing.poll_first_ms, (row.poll_ms ?? 0) * 2));
+            this.handovers.pollLater(row.message_id, at + pollMs, pollMs, at);
+          }
+        }
+        this.deps.reports.report(outcomes);
+      })();
+    });
+    return true;
+  }
+
+  // ---- replies
+
+  private startInbox(line: Line, now: number, timing: UpstreamTiming): boolean {
+    const client = this.clientOf(line);
+    const read = client?.inbox;
+    if (!read) return false;
+    const { readTo } = this.handovers.inbox(line.id);
+    const from = Math.max(now - INBOX_MAX_RANGE_MS, (readTo ?? now - INBOX_FIRST_MS) - INBOX_OVERLAP_MS);
+    this.spend(line, now);
+    this.launch(line.id, 'inbox', async () => {
+      let complete = true;
+      for (let page = 1, pages = 1; page <= pages && !this.stopped; page++) {
+        const result = await read(from, now, page);
+        if (result.kind !== 'ok') {
+          complete = false;
+          break;
+        }
+        pages = result.value.totalPages;
+        this.deps.db.transaction(() => {
+          const replies: UpstreamReply[] = [];
+          for (const item of result.value.items)
+            if (item.upstreamId !== '' && this.handovers.firstSeen(line.id, item.upstreamId))
+              replies.push({
+                accountId: line.account_id,
+                lineNumber: line.number,
+                sender: item.sender,
+                text: item.text,
+                receivedAt: item.receivedAt || now,
+              });
+          if (replies.length > 0) this.deps.recordReplies?.(replies);
+        })();
+      }
+      // Read to `now` only when every page came; else the same range is read again next time.
+      this.handovers.setInbox(line.id, complete ? now : null, this.deps.clock.now() + timing.inbox_ms);
+    });
+    return true;
+  }
+
+  // ---- a paused line's credit
+
+  private checkCredit(line: Line): boolean {
+    this.launch(line.id, 'check', async () => {
+      await this.test(line);
+      // Not yet: look again after as long.
+      const pause = this.handovers.pause(line.id);
+      if (pause) this.handovers.setPause(line.id, { ...pause, at: this.deps.clock.now() });
+    });
+    return true;
+  }
+
+  // ---- pacing and calls in flight
+
+  private clientOf(line: Line): UpstreamClient | null {
+    if (!isUpstream(line.gateway.kind)) return null;
+    const apiKey = this.deps.secrets.get(lineKeySecret(line.id));
+    if (!apiKey) return null;
+    const endpoint = {
+      baseUrl: line.gateway.base_url ?? GATEWAYS[line.gateway.kind].defaultBaseUrl ?? '',
+      apiKey,
+      sender: line.gateway.sender ?? line.number,
+      timeoutMs: this.timing().timeout_ms,
+    };
+    if (this.deps.client) return this.deps.client(line.gateway.kind, endpoint);
+    return line.gateway.kind === 'kavenegar-v1' ? kavenegarV1Client(endpoint) : najvaV2Client(endpoint);
+  }
+
+  private running(lineId: number, activity: Activity): number {
+    return this.busy.get(`${lineId}:${activity}`) ?? 0;
+  }
+
+  private idle(lineId: number, activity: Activity): boolean {
+    return this.running(lineId, activity) === 0;
+  }
+
+  private launch(lineId: number, activity: Activity, work: () => Promise<void>): void {
+    const key = `${lineId}:${activity}`;
+    this.busy.set(key, (this.busy.get(key) ?? 0) + 1);
+    const done = work()
+      .catch((error: unknown) => {
+        // An answer that could not be applied (the database closed under it): the state stays as
+        // recorded before the call, and the next start takes it from there.
+        if (!this.stopped) console.error(`chapar: upstream ${activity} of line ${lineId}:`, error);
+      })
+      .finally(() => {
+        this.busy.set(key, (this.busy.get(key) ?? 1) - 1);
+        this.calls.delete(done);
+        if (!this.stopped) this.deps.poke();
+      });
+    this.calls.add(done);
+  }
+
+  /** A token bucket per line: `rate_per_second` calls a second, bursts of as many. */
+  private refill(line: Line, now: number): { tokens: number; at: number } {
+    const rate = line.gateway.rate_per_second;
+    const bucket = this.buckets.get(line.id) ?? { tokens: Math.max(1, rate), at: now };
+    bucket.tokens = Math.min(Math.max(1, rate), bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    bucket.at = now;
+    this.buckets.set(line.id, bucket);
+    return bucket;
+  }
+
+  private hasToken(line: Line, now: number): boolean {
+    return this.refill(line, now).tokens >= 1;
+  }
+
+  private spend(line: Line, now: number): void {
+    this.refill(line, now).tokens -= 1;
+  }
+
+  /** When the line's next call may start. */
+  private tokenAt(line: Line): number {
+    const now = this.deps.clock.now();
+    const bucket = this.refill(line, now);
+    return bucket.tokens >= 1 ? now : now + Math.ceil(((1 - bucket.tokens) / line.gateway.rate_per_second) * 1000);
+  }
+}
+
+/**
+ * The messages of one call, from those waiting (in order): the largest group sharing one text goes
+ * as one shared-text send when more than one message shares it, else up to `perArray` messages with
+ * their own texts; never one receptor twice in a call (the provider would take the second for a
+ * duplicate).
+ */
+export function callBatch<M extends OutgoingMessage>(waiting: readonly M[], perSend: number, perArray: number): M[] {
+  if (waiting.length === 0) return [];
+  const byText = new Map<string, M[]>();
+  for (const m of waiting) {
+    const group = byText.get(m.text);
+    if (group) group.push(m);
+    else byText.set(m.text, [m]);
+  }
+  let largest: M[] = [];
+  for (const group of byText.values()) if (group.length > largest.length) largest = group;
+  const distinct = (candidates: readonly M[], max: number) => {
+    const seen = new Set<string>();
+    const batch: M[] = [];
+    for (const m of candidates) {
+      if (batch.length >= max) break;
+      if (seen.has(m.receptor)) continue;
+      seen.add(m.receptor);
+      batch.push(m);
+    }
+    return batch;
+  };
+  return largest.length > 1 ? distinct(largest, perSend) : distinct(waiting, perArray);
+}

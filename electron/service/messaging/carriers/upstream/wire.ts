@@ -1,0 +1,98 @@
+// One HTTP call to a provider and what its ending means: an answer (parsed JSON, any status), an
+// error before anything was written (nothing sent: ECONNREFUSED, no such host), or no answer
+// after the request may have been read (a timeout, a dropped connection): unknown, which the
+// carrier never treats as failure nor success. Node's fetch (undici) keeps connections alive.
+import type { CallResult } from './client';
+
+/** Connection errors that happen before a request can reach the provider. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+]);
+
+export interface Answer {
+  httpStatus: number;
+  body: unknown;
+}
+
+export async function call(
+  url: string,
+  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  timeoutMs: number,
+): Promise<CallResult<Answer>> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { kind: 'ok', value: { httpStatus: response.status, body } };
+  } catch (error) {
+    const code = errorCode(error);
+    const text = describe(error);
+    if (code !== undefined && NOT_SENT_CODES.has(code)) return { kind: 'not-sent', text };
+    return { kind: 'unknown', text };
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'no answer in time';
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
+  }
+  return String(error);
+}
+
+/** The Kavenegar-style envelope's code and words, when the body has one. */
+export function envelopeReturn(body: unknown): { code: number; message: string } | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const ret = (body as { return?: unknown }).return;
+  if (!ret || typeof ret !== 'object') return undefined;
+  const code = Number((ret as { status?: unknown }).status);
+  const message = (ret as { message?: unknown }).message;
+  return Number.isFinite(code) ? { code, message: typeof message === 'string' ? message : '' } : undefined;
+}
+
+/**
+ * An answer in the Kavenegar envelope (v1 and v2 alike): its entries on return.status 200, else the
+ * provider's code and words (HTTP status when the body has no envelope: a proxy's 502, a 500).
+ */
+export function entriesOf(answer: CallResult<Answer>): CallResult<unknown> {
+  if (answer.kind !== 'ok') return answer;
+  const { httpStatus, body } = answer.value;
+  const ret = envelopeReturn(body);
+  if (ret && ret.code === 200 && httpStatus < 300)
+    return { kind: 'ok', value: (body as { entries?: unknown }).entries ?? null };
+  if (ret) return { kind: 'error', code: ret.code === 200 ? httpStatus : ret.code, text: ret.message };
+  const text =
+    body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+      ? (body as { message: string }).message
+      : typeof body === 'string'
+        ? body.slice(0, 200)
+        : '';
+  return { kind: 'error', code: httpStatus >= 300 ? httpStatus : 502, text: text || `HTTP ${httpStatus}` };
+}
+
+/** A number the provider sent (a JSON number or digits in a string), else null. */
+export function numberOf(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}

@@ -1,0 +1,227 @@
+// Real delivery through a provider account, in process: the provider is a second Chapar core with
+// its real HTTP server on a loopback port (its v1 and v2 APIs), the app a core whose line's gateway
+// points at it. Every message the app hands over must be held by the provider exactly once, with
+// the same status and cost on both sides; a provider out of credit pauses the line until it has
+// credit again. (test/upstream/ runs the same over two `npm run serve` processes, with faults.)
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../electron/service/core';
+import { applySeed } from '../../electron/service/seed';
+import { KEY, startServer, tempDir, testSeed, type TestServer } from '../helpers/server';
+import type { GatewayKind } from '../../shared/gateways';
+
+const FAST = {
+  timeout_ms: 5_000,
+  retry_base_ms: 50,
+  retry_max_ms: 500,
+  poll_first_ms: 100,
+  poll_max_ms: 400,
+  inbox_ms: 200,
+  reconcile_ms: 100,
+};
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const one of opened.splice(0).reverse()) await one.close();
+});
+
+async function provider(credit = 10_000_000): Promise<TestServer> {
+  const seed = testSeed();
+  seed.accounts![0]!.credit_rials = credit;
+  const server = await startServer({ seed });
+  opened.push(server);
+  return server;
+}
+
+function appCore(providerUrl: string, kind: GatewayKind): Core {
+  const core = new Core({ dataDir: tempDir() });
+  opened.push(core);
+  applySeed(core, {
+    accounts: [
+      {
+        name: 'shop',
+        credit_rials: 10_000_000,
+        api_keys: ['k-shop-app-1'],
+        lines: [
+          {
+            number: '30001111',
+            provider: 'sms',
+            permissions: ['can_send_api_campaign', 'can_send_panel_campaign'],
+            upstream: { kind, base_url: providerUrl, api_key: KEY, rate_per_second: 50 },
+          },
+        ],
+      },
+    ],
+    pricing: { sms_page_tomans: 150, messenger_message_tomans: 50 },
+    upstream_timing: FAST,
+  });
+  return core;
+}
+
+function receivers(n: number, from = 0): string[] {
+  return Array.from({ length: n }, (_, i) => `0912${String(10_000_000 + from + i).slice(1)}`);
+}
+
+async function until<T>(what: string, read: () => T, done: (value: T) => boolean, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Row {
+  id: number;
+  status: number;
+  cost_rials: number;
+  receptor: string;
+}
+
+const FINAL = '(10, 11, 13, 14, 6)';
+
+function messagesOf(core: Core): Row[] {
+  return core.db.prepare<[], Row>('SELECT id, status, cost_rials, receptor FROM messages ORDER BY id').all();
+}
+
+function settled(core: Core): number {
+  return core.db
+    .prepare<[], number>(
+      `SELECT COUNT(*) FROM upstream_handovers WHERE state IN ('final', 'rejected', 'expired')
+         OR message_id IN (SELECT id FROM messages WHERE status IN ${FINAL})`,
+    )
+    .pluck()
+    .get()!;
+}
+
+/** Every local message against the provider's record of it: one each, same status, same cost. */
+function compare(app: Core, providerCore: Core): void {
+  const local = messagesOf(app);
+  const handovers = app.db
+    .prepare<[], { message_id: number; upstream_id: string; state: string; cost_rials: number }>(
+      'SELECT message_id, upstream_id, state, cost_rials FROM upstream_handovers ORDER BY message_id',
+    )
+    .all();
+  expect(handovers).toHaveLength(local.length);
+  const remote = new Map(messagesOf(providerCore).map((row) => [String(row.id), row]));
+  // Exactly one provider message per local one: as many, and each local one names a distinct one.
+  expect(remote.size).toBe(local.length);
+  expect(new Set(handovers.map((h) => h.upstream_id)).size).toBe(local.length);
+  const byId = new Map(local.map((row) => [row.id, row]));
+  for (const handover of handovers) {
+    const mine = byId.get(handover.message_id)!;
+    const theirs = remote.get(handover.upstream_id)!;
+    expect(theirs.receptor).toBe(mine.receptor);
+    expect(mine.status).toBe(theirs.status);
+    expect(mine.cost_rials).toBe(theirs.cost_rials);
+    expect(handover.cost_rials).toBe(theirs.cost_rials);
+  }
+}
+
+describe('delivery through a provider account', () => {
+  for (const kind of ['kavenegar-v1', 'najva-v2'] as const)
+    it(`${kind}: a shared text and own texts reach the provider once each, statuses and costs mirrored`, async () => {
+      const server = await provider();
+      const app = appCore(server.url, kind);
+      const account = app.accounts.findByName('shop')!;
+      app.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'api-v2',
+        sender: '30001111',
+        text: 'تخفیف امروز',
+        receivers: receivers(450),
+        rule: 'strict',
+      });
+      app.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'panel',
+        sender: '30001111',
+        text: 'سلام',
+        texts: receivers(30, 1000).map((_, i) => `سلام مشتری ${i}`),
+        receivers: receivers(30, 1000),
+        rule: 'lenient',
+      });
+      await until(
+        'all settled',
+        () => settled(app),
+        (n) => n === 480,
+      );
+      compare(app, server.core);
+      // The ledger mirrors what was charged: the balance is the opening credit less the kept costs
+      // (a provider's 13 and 14 are refunded [reference/sms-upstreams.md], each exactly once).
+      const kept = messagesOf(app)
+        .filter((row) => row.status !== 13 && row.status !== 14)
+        .reduce((sum, row) => sum + row.cost_rials, 0);
+      expect(app.credit.balance(account.id)).toBe(10_000_000 - kept);
+      const [queue] = app.gateways.queues(account.id);
+      expect(queue!.kind).toBe(kind);
+      expect(queue!.paused).toBeNull();
+      expect(queue!.counts.final).toBe(480);
+    });
+
+  it('a provider out of credit pauses the line with its words; credit again resumes it, nothing sent twice', async () => {
+    // Enough for a few calls of 200 at 150 tomans a page, not for 600 messages.
+    const server = await provider(400 * 1_500);
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(600),
+      rule: 'strict',
+    });
+    const paused = await until(
+      'paused',
+      () => app.gateways.queues(account.id)[0]!.paused,
+      (pause) => pause !== null,
+    );
+    expect(paused!.code).toBe(418);
+    expect(paused!.text).toBe('اعتبار شما کافی نمی‌باشد');
+    const waiting = app.gateways.queues(account.id)[0]!.counts.waiting;
+    expect(waiting).toBeGreaterThan(0);
+    // The provider's account is topped up; "test connection" sees credit and the line goes on.
+    const remoteAccount = server.core.accounts.findByName('acme')!;
+    server.core.credit.adjust(remoteAccount.id, 5_000_000, 'top-up');
+    const test = await app.gateways.test(account.id, '30001111');
+    expect(test.ok).toBe(true);
+    expect(test.credit_rials).toBeGreaterThan(0);
+    expect(app.gateways.queues(account.id)[0]!.paused).toBeNull();
+    await until(
+      'all settled',
+      () => settled(app),
+      (n) => n === 600,
+    );
+    compare(app, server.core);
+  });
+
+  it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {
+    const server = await provider();
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    const line = app.accounts.findLine(account.id, '30001111')!;
+    expect(line.gateway).toMatchObject({ kind: 'kavenegar-v1', base_url: server.url, key_set: true });
+    expect(JSON.stringify(line)).not.toContain(KEY);
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(5),
+      rule: 'strict',
+      dueAt: Date.now() + 3_600_000,
+    });
+    expect(() => app.gateways.set({ account_id: account.id, number: '30001111', kind: 'simulator' })).toThrow(
+      /on their way/,
+    );
+    // Another address forgets the key given for the old one.
+    const moved = app.gateways.set({
+      account_id: account.id,
+      number: '30001111',
+      kind: 'kavenegar-v1',
+      base_url: 'http://127.0.0.1:9',
+    });
+    expect(moved.gateway.key_set).toBe(false);
+  });
+});
