@@ -35,9 +35,12 @@ interface RequestLike {
   url?: string;
 }
 
-/** A URL without its query: `?token=` (the web UI's start address) and any other parameter stay out. */
+/**
+ * A URL without its query: `?token=` (the web UI's start address) and any other parameter stay out;
+ * and without a version 1 caller's key, which that API carries in the path (`/v1/{key}/...`).
+ */
 export function pathOnly(url: string | undefined): string | undefined {
-  return url?.split('?')[0];
+  return url?.split('?')[0]!.replace(/^((?:https?:\/\/[^/]+)?\/v1\/)[^/]+\//, '$1[redacted]/');
 }
 
 const serializers = {
