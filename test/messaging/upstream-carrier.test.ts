@@ -24,9 +24,10 @@ afterEach(async () => {
   for (const one of opened.splice(0).reverse()) await one.close();
 });
 
-async function provider(credit = 10_000_000): Promise<TestServer> {
+async function provider(credit = 10_000_000, pageTomans = 150): Promise<TestServer> {
   const seed = testSeed();
   seed.accounts![0]!.credit_rials = credit;
+  seed.pricing = { sms_page_tomans: pageTomans, messenger_message_tomans: 50 };
   const server = await startServer({ seed });
   opened.push(server);
   return server;
@@ -158,6 +159,36 @@ describe('delivery through a provider account', () => {
       expect(queue!.paused).toBeNull();
       expect(queue!.counts.final).toBe(480);
     });
+
+  it('a provider charging otherwise than our price list: each message costs what it charged, the ledger says so', async () => {
+    const server = await provider(10_000_000, 120);
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'سلام',
+      receivers: receivers(250),
+      rule: 'strict',
+    });
+    await until(
+      'all settled',
+      () => settled(app),
+      (n) => n === 250,
+    );
+    compare(app, server.core);
+    const kept = messagesOf(app)
+      .filter((row) => row.status !== 13 && row.status !== 14)
+      .reduce((sum, row) => sum + row.cost_rials, 0);
+    expect(messagesOf(app)[0]!.cost_rials).toBe(1_200);
+    expect(app.credit.balance(account.id)).toBe(10_000_000 - kept);
+    const mirrored = app.credit
+      .ledger(account.id, { limit: 50 })
+      .entries.filter((entry) => entry.note.startsWith("provider's cost"));
+    expect(mirrored.reduce((sum, entry) => sum + entry.amount_rials, 0)).toBe(250 * 300);
+    expect(app.gateways.queues(account.id)[0]!.provider_cost_rials).toBe(250 * 1_200);
+  });
 
   it('a provider out of credit pauses the line with its words; credit again resumes it, nothing sent twice', async () => {
     // Enough for a few calls of 200 at 150 tomans a page, not for 600 messages.

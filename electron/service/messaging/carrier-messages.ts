@@ -15,8 +15,11 @@ export function carrierMessages(db: Db): CarrierMessages {
   const addressStmt = db.prepare<[number], { account_id: number; receptor: string; sender: string }>(
     'SELECT m.account_id, m.receptor, s.sender FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id = ?',
   );
-  const outgoingStmt = db.prepare<[string], { id: number; receptor: string; text: string; status: MessageStatus }>(
-    `SELECT m.id, m.receptor, ${messageTextSql()} AS text, m.status
+  const outgoingStmt = db.prepare<
+    [string],
+    { id: number; receptor: string; text: string; status: MessageStatus; cost_rials: number }
+  >(
+    `SELECT m.id, m.receptor, ${messageTextSql()} AS text, m.status, m.cost_rials
      FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id`,
   );
   return {

@@ -55,8 +55,10 @@ export interface CarrierMessages {
   handedOver(firstId: number, lastId: number, limit: number): number[];
   /** Where message `id` went: its account, receiver and sender line; undefined when it is gone. */
   address(id: number): { account_id: number; receptor: string; sender: string } | undefined;
-  /** What to hand over of these messages: receiver and final text, by id (ids gone are left out). */
-  outgoing(ids: readonly number[]): { id: number; receptor: string; text: string; status: MessageStatus }[];
+  /** What to hand over of these messages: receiver, final text and our price, by id (ids gone are left out). */
+  outgoing(
+    ids: readonly number[],
+  ): { id: number; receptor: string; text: string; status: MessageStatus; cost_rials: number }[];
 }
 
 export interface Carrier {

@@ -279,11 +279,28 @@ export class UpstreamCarrier {
     })();
     if (batch.length === 0) return true;
     this.spend(line, now);
-    this.launch(line.id, 'send', async () => {
-      const result = await client.send(batch);
-      this.applySend(line, batch, result, timing);
-    });
+    this.launch(
+      line.id,
+      'send',
+      async () => {
+        const result = await client.send(batch);
+        this.applySend(line, batch, result, timing, new Map(batch.map((m) => [m.id, m.cost_rials])));
+      },
+      () => this.sendNext(line),
+    );
     return true;
+  }
+
+  /**
+   * Right after a call's answer, the line's next call starts from here rather than on the
+   * scheduler's next round: the provider is kept as busy as the line's pace allows.
+   */
+  private sendNext(line: Line): void {
+    if (this.stopped || this.handovers.pause(line.id)) return;
+    const now = this.deps.clock.now();
+    const timing = this.timing();
+    if (this.running(line.id, 'send') < timing.concurrency && this.hasToken(line, now))
+      this.startSend(line, now, timing);
   }
 
   private applySend(
@@ -291,6 +308,8 @@ export class UpstreamCarrier {
     batch: readonly OutgoingMessage[],
     result: CallResult<UpstreamRecord[]>,
     timing: UpstreamTiming,
+    /** Our price of each message: only a provider's cost that differs changes anything. */
+    prices: ReadonlyMap<number, number>,
   ): void {
     const now = this.deps.clock.now();
     this.deps.db.transaction(() => {
@@ -307,7 +326,8 @@ export class UpstreamCarrier {
             continue;
           }
           this.handovers.accepted(record.id, record.upstreamId, record.costRials, now, timing.poll_first_ms);
-          if (record.costRials !== null) charges.push({ id: record.id, cost_rials: record.costRials });
+          if (record.costRials !== null && record.costRials !== prices.get(record.id))
+            charges.push({ id: record.id, cost_rials: record.costRials });
           const final = FINAL_AT_PROVIDER.get(record.status);
           if (final) {
             this.handovers.move(record.id, 'final', now, null);
@@ -561,7 +581,7 @@ export class UpstreamCarrier {
     return this.running(lineId, activity) === 0;
   }
 
-  private launch(lineId: number, activity: Activity, work: () => Promise<void>): void {
+  private launch(lineId: number, activity: Activity, work: () => Promise<void>, then?: () => void): void {
     const key = `${lineId}:${activity}`;
     this.busy.set(key, (this.busy.get(key) ?? 0) + 1);
     const done = work()
@@ -573,7 +593,12 @@ export class UpstreamCarrier {
       .finally(() => {
         this.busy.set(key, (this.busy.get(key) ?? 1) - 1);
         this.calls.delete(done);
-        if (!this.stopped) this.deps.poke();
+        if (this.stopped) return;
+        try {
+          then?.();
+        } finally {
+          this.deps.poke();
+        }
       });
     this.calls.add(done);
   }
