@@ -8,6 +8,7 @@ import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
 import { KEY, startServer, tempDir, testSeed, type TestServer } from '../helpers/server';
 import type { GatewayKind } from '../../shared/gateways';
+import { ManualClock } from '../../electron/service/clock';
 
 const FAST = {
   timeout_ms: 5_000,
@@ -33,8 +34,8 @@ async function provider(credit = 10_000_000, pageTomans = 150): Promise<TestServ
   return server;
 }
 
-function appCore(providerUrl: string, kind: GatewayKind): Core {
-  const core = new Core({ dataDir: tempDir() });
+function appCore(providerUrl: string, kind: GatewayKind, clock?: ManualClock): Core {
+  const core = new Core({ dataDir: tempDir(), clock });
   opened.push(core);
   applySeed(core, {
     accounts: [
@@ -225,6 +226,50 @@ describe('delivery through a provider account', () => {
       (n) => n === 600,
     );
     compare(app, server.core);
+  });
+
+  it('past the provider\'s status window a message is "status unknown", never failed, and nothing polls it again', async () => {
+    // The provider keeps its messages at 4 (its own gateway far away): never final there.
+    const seed = testSeed();
+    seed.simulator = { seed: 7, handoff_ms: 3_600_000, delivery_ms: 3_600_000, outcomes: { '10': 1 } };
+    const server = await startServer({ seed });
+    opened.push(server);
+    const clock = new ManualClock(Date.now());
+    const app = appCore(server.url, 'kavenegar-v1', clock);
+    const account = app.accounts.findByName('shop')!;
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(20),
+      rule: 'strict',
+    });
+    const counts = () => app.gateways.queues(account.id)[0]!.counts;
+    await until(
+      'accepted',
+      () => (clock.advance(200), counts().accepted),
+      (n) => n === 20,
+    );
+    // Polled at growing intervals while the window lasts; then, 48 hours on, expired.
+    clock.advance(47 * 3_600_000);
+    await until(
+      'polled',
+      () => (clock.advance(500), counts().accepted),
+      (n) => n === 20,
+      5_000,
+    ).catch(() => undefined);
+    expect(counts().expired).toBe(0);
+    clock.advance(2 * 3_600_000);
+    await until(
+      'expired',
+      () => (clock.advance(500), counts().expired),
+      (n) => n === 20,
+    );
+    const statuses = messagesOf(app).map((row) => row.status);
+    expect(new Set(statuses)).toEqual(new Set([4]));
+    const [handover] = app.gateways.handovers(account.id, '30001111', 'expired', 1);
+    expect(handover!.detail).toMatch(/no longer reports/);
   });
 
   it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {
