@@ -253,12 +253,11 @@ describe('delivery through a provider account', () => {
     );
     // Polled at growing intervals while the window lasts; then, 48 hours on, expired.
     clock.advance(47 * 3_600_000);
-    await until(
-      'polled',
-      () => (clock.advance(500), counts().accepted),
-      (n) => n === 20,
-      5_000,
-    ).catch(() => undefined);
+    for (let i = 0; i < 10; i++) {
+      clock.advance(500);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(counts().accepted).toBe(20);
     expect(counts().expired).toBe(0);
     clock.advance(2 * 3_600_000);
     await until(
