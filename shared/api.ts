@@ -26,6 +26,34 @@ export const SendRequestSchema = z
   .meta({ id: 'SendRequest' });
 export type SendRequest = z.infer<typeof SendRequestSchema>;
 
+/** Messages per personalized send (POST /v2/sms/send-p2p): as many as receivers per send. */
+export const MAX_P2P_MESSAGES = MAX_RECEIVERS;
+
+export const P2pMessageSchema = z
+  .object({
+    message: z
+      .string()
+      .min(1)
+      .describe("This receiver's own text; for SMS lines `\\nلغو۱۱` is appended (or replaces a variant)"),
+    receiver: z.string().describe('A number matching ^((\\+?98)|0)?9[0-9]{9}$'),
+  })
+  .meta({ id: 'P2pMessage' });
+export type P2pMessage = z.infer<typeof P2pMessageSchema>;
+
+/** The v2 provider's personalized send (reference/sms-upstreams.md "Najva v2"): an own text per receiver. */
+export const P2pSendRequestSchema = z
+  .object({
+    messages: z
+      .array(P2pMessageSchema)
+      .min(1)
+      .max(MAX_P2P_MESSAGES)
+      .describe('1 to 10,000 messages, each its own receiver and text; more than 10,000 is error 414'),
+    sender: SendRequestSchema.shape.sender,
+    file_id: SendRequestSchema.shape.file_id,
+  })
+  .meta({ id: 'P2pSendRequest' });
+export type P2pSendRequest = z.infer<typeof P2pSendRequestSchema>;
+
 export const MessageInfoSchema = z
   .object({
     messageid: z.number().int().describe('0 for invalid or duplicate records'),

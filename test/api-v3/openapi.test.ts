@@ -84,6 +84,7 @@ describe('version 1 in OpenAPI', () => {
     'sms/cancel',
     'sms/receive',
     'sms/countinbox',
+    'sms/inboxpaged',
     'verify/lookup',
     'account/info',
     'account/config',
@@ -117,6 +118,14 @@ describe('version 1 in OpenAPI', () => {
     expect(doc.components.schemas.V1ErrorEnvelope.properties.entries).toMatchObject({ nullable: true });
   });
 
+  it('documents sms/inboxpaged’s metadata beside its entries', () => {
+    const answer = doc.paths['/v1/{apiKey}/sms/inboxpaged.json'].get.responses['200'].content['application/json'];
+    const envelope = schema(answer.schema);
+    expect(Object.keys(envelope.properties)).toEqual(['return', 'entries', 'metadata']);
+    const metadata = schema(envelope.properties.metadata);
+    expect(Object.keys(metadata.properties)).toEqual(['totalCount', 'currentPage', 'totalPages', 'pageSize']);
+  });
+
   it.each<[string, string[]]>([
     ['sms/send', ['receptor', 'message', 'sender', 'date', 'localid']],
     ['sms/sendarray', ['receptor', 'sender', 'message', 'date', 'localmessageids']],
@@ -129,6 +138,7 @@ describe('version 1 in OpenAPI', () => {
     ['sms/cancel', ['messageid']],
     ['sms/receive', ['linenumber', 'isread']],
     ['sms/countinbox', ['startdate', 'enddate', 'linenumber', 'isread']],
+    ['sms/inboxpaged', ['linenumber', 'isread', 'startdate', 'enddate', 'pagenumber']],
     ['verify/lookup', ['receptor', 'template', 'token', 'token2', 'token3', 'token10', 'token20', 'type']],
     ['account/config', ['apilogs', 'dailyreport', 'debugmode', 'defaultsender', 'mincreditalarm', 'resendfailed']],
     ['account/info', []],

@@ -12,7 +12,8 @@ import type { MessageInfo } from '../../../shared/api';
 import { ApiCode } from '../../../shared/status';
 import { MessageStatus, messageStatusText } from '../../../shared/lifecycle';
 import { ReceiverKind } from '../../../shared/receivers';
-import type { Acceptance } from '../messaging/accept';
+import type { Acceptance, ItemsAcceptance } from '../messaging/accept';
+import type { EarlierMessage } from '../messaging/local-ids';
 import { unixSeconds } from '../clock';
 import { envelope } from './envelope';
 
@@ -58,6 +59,39 @@ export function rejectedInfo(kind: ReceiverKind, receptor: string): MessageInfo 
     receptor,
     date: 0,
     cost: 0,
+  };
+}
+
+/**
+ * One entry per item of a call of messages given one by one (Accept.acceptItems), in submitted
+ * order: its message, the message its local id named before, or 0 / 15 without one.
+ */
+export function itemInfos(result: ItemsAcceptance): MessageInfo[] {
+  // Every item is either answered by an earlier message or in exactly one group.
+  const entries = new Array<MessageInfo>(result.earlier.length);
+  result.earlier.forEach((message, i) => {
+    if (message !== undefined) entries[i] = earlierInfo(message);
+  });
+  for (const { indexes, recorded, classified } of result.groups) {
+    const infos = recorded
+      ? messageInfos(recorded)
+      : classified.kinds.map((kind, n) => rejectedInfo(kind, classified.receptors[n]!));
+    infos.forEach((info, n) => (entries[indexes[n]!] = info));
+  }
+  return entries;
+}
+
+/** The message a local id named, as it is now (its status may have moved on). */
+export function earlierInfo(message: EarlierMessage): MessageInfo {
+  return {
+    messageid: message.id,
+    message: message.text,
+    status: message.status,
+    statustext: messageStatusText[message.status],
+    sender: message.sender,
+    receptor: message.receptor,
+    date: unixSeconds(message.created_at),
+    cost: message.cost_rials,
   };
 }
 

@@ -29,6 +29,14 @@ const V1ReceivedSchema = z
     date: z.number().int().describe('Unix seconds'),
   })
   .meta({ id: 'V1Received' });
+const V1PageMetadataSchema = z
+  .object({
+    totalCount: z.number().int().describe('Replies in the window (and filter), on every page'),
+    currentPage: z.number().int().describe('The page answered, counted from 1'),
+    totalPages: z.number().int().describe('0 when the window holds none'),
+    pageSize: z.number().int().describe('200'),
+  })
+  .meta({ id: 'V1PageMetadata' });
 const V1CountInboxSchema = z
   .object({ startdate: z.number().int(), enddate: z.number().int(), sumcount: z.number().int() })
   .meta({ id: 'V1CountInbox' });
@@ -76,6 +84,12 @@ const V1_ENVELOPES = {
   countOutbox: v1Envelope(z.array(V1CountOutboxSchema), 'V1CountOutboxResponse'),
   received: v1Envelope(z.array(V1ReceivedSchema), 'V1ReceiveResponse'),
   countInbox: v1Envelope(z.array(V1CountInboxSchema), 'V1CountInboxResponse'),
+  inboxPage: {
+    id: 'V1InboxPagedResponse',
+    schema: z
+      .object({ return: ApiStatusSchema, entries: z.array(V1ReceivedSchema), metadata: V1PageMetadataSchema })
+      .meta({ id: 'V1InboxPagedResponse' }),
+  },
   accountInfo: v1Envelope(V1AccountInfoSchema, 'V1AccountInfoResponse'),
   accountConfig: v1Envelope(V1AccountConfigSchema, 'V1AccountConfigResponse'),
   date: v1Envelope(V1DateSchema, 'V1DateResponse'),
@@ -230,6 +244,28 @@ export const V1_METHOD_DOCS: Record<string, V1MethodDoc> = {
     ],
     answers: 'countInbox',
     errors: [412, 417],
+  },
+  'sms/inboxpaged': {
+    summary: 'Replies received on a line in a window of at most 2 days, 200 a page, oldest first; marks nothing read',
+    params: [
+      { name: 'linenumber', required: true, description: 'a line of the account (412 otherwise)' },
+      { name: 'startdate', required: true, description: date('start, inclusive') },
+      {
+        name: 'enddate',
+        description: date(
+          'end, exclusive; absent or 0: 2 days after startdate; before startdate or more than 2 days after it: 400',
+        ),
+      },
+      { name: 'isread', description: '0 only unread, 1 only read; absent: both. Nothing is marked read' },
+      {
+        name: 'pagenumber',
+        description:
+          'counted from 1 (absent or 0: 1; negative: 400); a page past the last answers no entries. Pages are in ' +
+          'order of receipt (then id), so a page keeps its replies while none arrives inside the window',
+      },
+    ],
+    answers: 'inboxPage',
+    errors: [412],
   },
   'verify/lookup': {
     summary: 'A template (OTP) send; templates are managed in the app',

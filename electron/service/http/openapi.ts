@@ -5,7 +5,9 @@ import { z } from 'zod';
 import {
   ErrorEnvelopeSchema,
   FileUploadResultSchema,
+  MAX_P2P_MESSAGES,
   MessageInfoSchema,
+  P2pSendRequestSchema,
   SendRequestSchema,
   StatusEntrySchema,
   StatusRequestSchema,
@@ -64,6 +66,48 @@ const V3_SEND_EXAMPLE = {
   })),
 };
 
+// send-p2p: two texts to one number (each a message), the same pair again (15), an invalid number (0).
+const P2P_EXAMPLE_REQUEST = {
+  sender: '30001111',
+  messages: [
+    { receiver: '09121234567', message: 'علی جان، سفارش ۱۰۲۴ ارسال شد' },
+    { receiver: '+989351234567', message: 'مریم جان، سفارش ۱۰۲۵ ارسال شد' },
+    { receiver: '09121234567', message: 'علی جان، کد تخفیف شما: ۷۷۱۲' },
+    { receiver: '09121234567', message: 'علی جان، سفارش ۱۰۲۴ ارسال شد' },
+    { receiver: '0912', message: 'سلام' },
+  ],
+};
+const p2pSent = (messageid: number, i: number, receptor: string) => {
+  const priced = priceText(P2P_EXAMPLE_REQUEST.messages[i]!.message, 'sms', DEFAULT_PRICING);
+  const status = MessageStatus.Queued;
+  const statustext = messageStatusText[status];
+  return {
+    messageid,
+    message: priced.text,
+    status,
+    statustext,
+    sender: '30001111',
+    receptor,
+    date: 1764000000,
+    cost: priced.costRials,
+  };
+};
+const p2pRejected = (status: MessageStatus, receptor: string) => {
+  const statustext = messageStatusText[status];
+  return { messageid: 0, message: '', status, statustext, sender: '', receptor, date: 0, cost: 0 };
+};
+const P2P_EXAMPLE = {
+  return: OK,
+  // The repeat with another text goes out after the first occurrences, as a send of its own.
+  entries: [
+    p2pSent(1001, 0, '09121234567'),
+    p2pSent(1002, 1, '09351234567'),
+    p2pSent(1003, 2, '09121234567'),
+    p2pRejected(MessageStatus.Duplicate, '09121234567'),
+    p2pRejected(MessageStatus.Invalid, '0912'),
+  ],
+};
+
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
 const errors = (...codes: number[]) =>
@@ -80,6 +124,7 @@ const internal = {
 export function buildOpenApiDocument(): Record<string, unknown> {
   // Touch the schemas so their ids are registered even if tree-shaken imports were lazy.
   void [SendRequestSchema, StatusRequestSchema, SendResponseSchema, StatusResponseSchema, FileUploadResponseSchema];
+  void P2pSendRequestSchema;
   void [HealthSchema, NotImplementedSchema, InternalErrorSchema, ErrorEnvelopeSchema];
   void [V3SendRequestSchema, V3SendResponseSchema, ...V1_SCHEMAS];
   const generated = z.toJSONSchema(z.globalRegistry, {
@@ -129,6 +174,38 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           requestBody: { required: true, content: json('SendRequest') },
           responses: {
             '200': { description: 'One entry per submitted receiver, in order', content: json('SendResponse') },
+            ...errors(400, 401, 403, 411, 412, 414, 418),
+            ...internal,
+          },
+        },
+      },
+      '/v2/sms/send-p2p': {
+        post: {
+          tags: ['Extensions'],
+          summary: `Extension: send each receiver its own text, up to ${MAX_P2P_MESSAGES.toLocaleString('en')} messages`,
+          description: [
+            'Not in the spec: the personalized send of the version 2 provider whose API this one imitates',
+            '(messages of {message, receiver}), so that a program written for it works here too. Same key,',
+            'envelope, rules and codes as /v2/sms/send: the sender line (412), file_id (spec 4.1 rule 7, 400),',
+            `1 to ${MAX_P2P_MESSAGES.toLocaleString('en')} messages (414 above, 400 for an empty list or text),`,
+            'each text made final on its own (SMS lines get \\nلغو۱۱) and priced by its own pages, the credit',
+            'checked against the total (418), 411 when no receiver is valid. entries: one per submitted message,',
+            'in order: status 1 with its message id and final text, 0 for an invalid receiver (echoed as',
+            'received), 15 for a duplicate. A receiver named again with another text is not a duplicate: each',
+            'message is its own, and both are sent. The same receiver with the same text (as submitted) again is',
+            'a duplicate (15), as a receiver repeated in /v2/sms/send. All or nothing: a refusal records nothing.',
+            'Message ids rise in the order the messages were accepted: a receiver named again with another text',
+            'goes out in a further send after the first occurrences, so its id can be above later entries.',
+          ].join(' '),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('P2pSendRequest'), example: P2P_EXAMPLE_REQUEST } },
+          },
+          responses: {
+            '200': {
+              description: 'One entry per submitted message, in order',
+              content: { 'application/json': { schema: ref('SendResponse'), example: P2P_EXAMPLE } },
+            },
             ...errors(400, 401, 403, 411, 412, 414, 418),
             ...internal,
           },

@@ -4,6 +4,8 @@
 //   sender line (shared/lines.ts) -> file -> receivers classified (shared/receivers.ts) -> final
 //   text, pages and cost per message (shared/pricing.ts) -> total -> refusal (411, 418) ->
 //   credit debited and messages recorded in one transaction, as 1 (queued) or 2 (scheduled).
+// A call of messages given one by one (v1 send and sendarray, v2 send-p2p) is several commands in
+// one transaction (acceptItems, grouped by item-groups.ts).
 // Transports map their wire formats onto AcceptCommand and the Acceptance back; none holds a rule.
 import type { Db } from '../db/database';
 import type { CountKey } from './counts';
@@ -23,8 +25,9 @@ import {
 } from '../../../shared/receivers';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import type { Origin } from '../../../shared/lines';
-import { LocalIds } from './local-ids';
+import { LocalIds, type EarlierMessage } from './local-ids';
 import { messageTextSql } from './message-text';
+import { groupsOf, type Repeats, type SendItem } from './item-groups';
 
 export interface AcceptCommand {
   accountId: number;
@@ -85,6 +88,35 @@ export interface Acceptance {
   createdAt: number;
   accepted: number;
   totalRials: number;
+}
+
+/** A call of messages given one by one (item-groups.ts): API v1's send and sendarray, v2's send-p2p. */
+export interface ItemsCommand {
+  accountId: number;
+  origin: Origin;
+  /** In submitted order; receptors under the strict rule (these are API calls). */
+  items: readonly SendItem[];
+  repeats: Repeats;
+  /** Scheduled sends: one due time for every item (ms). */
+  dueAt?: number | null | undefined;
+  /** A messenger file for every item (spec 4.1 rule 7 holds for each sender). */
+  fileId?: string | null | undefined;
+}
+
+/** One acceptance of an items call. */
+export interface ItemGroup {
+  /** Its items (indexes into the command's items), in the order of its receivers. */
+  indexes: number[];
+  /** Null when none of its receptors was valid: each of its items was invalid (0) or a duplicate (15). */
+  recorded: Recorded | null;
+  /** Its items' kinds and receptors, in `indexes` order. */
+  classified: ClassifiedReceivers;
+}
+
+export interface ItemsAcceptance {
+  /** Per item: the message its local id named before (nothing was sent for it), else undefined. */
+  earlier: (EarlierMessage | undefined)[];
+  groups: ItemGroup[];
 }
 
 /** A recorded acceptance: its send exists. */
@@ -250,6 +282,51 @@ export class Accept {
     })();
     this.deps.onAccepted();
     return { ...plan, sendId: recorded.sendId, firstMessageId: recorded.firstId };
+  }
+
+  /**
+   * A call of messages given one by one, all or nothing: items whose local id named a message
+   * before are answered with it and not sent again; the others go out as the acceptances
+   * item-groups.ts makes of them, in one transaction (as Multichannel's channels: each credit
+   * check sees what the earlier ones debited, and a later refusal rolls the earlier ones back).
+   * Throws the first refusal (412, 400, 418) with nothing recorded, and 411 when no item was valid.
+   */
+  acceptItems(command: ItemsCommand): ItemsAcceptance {
+    const { items } = command;
+    const { earlier, fresh } = this.localIds.split(
+      command.accountId,
+      items.map((item) => item.localId),
+    );
+    const groups = this.db.transaction(() => {
+      const groups = groupsOf(items, fresh, command.repeats).map((indexes): ItemGroup => {
+        const first = items[indexes[0]!]!;
+        const receivers = indexes.map((i) => items[i]!.receptor);
+        let recorded: Recorded | null = null;
+        try {
+          recorded = this.accept({
+            accountId: command.accountId,
+            origin: command.origin,
+            sender: first.sender,
+            text: first.text,
+            receivers,
+            texts: indexes.map((i) => (items[i]!.text === first.text ? undefined : items[i]!.text)),
+            rule: 'strict',
+            dueAt: command.dueAt ?? null,
+            fileId: command.fileId ?? null,
+            localIds: indexes.map((i) => items[i]!.localId),
+          });
+        } catch (error) {
+          // A group without one valid receptor is reported item by item; the call is 411 only
+          // when nothing in it was valid (below).
+          if (!(error instanceof ServiceError && error.code === ApiCode.InvalidReceiver)) throw error;
+        }
+        return { indexes, recorded, classified: recorded?.classified ?? classifyReceivers(receivers, 'strict') };
+      });
+      if (groups.every((group) => group.recorded === null) && earlier.every((message) => message === undefined))
+        throw new ServiceError(ApiCode.InvalidReceiver);
+      return groups;
+    })();
+    return { earlier, groups };
   }
 
   /** The same steps as accept(), recording nothing: what it would record, cost and refuse. */

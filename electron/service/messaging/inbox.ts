@@ -9,6 +9,9 @@
 //       isRead false: the unread ones, oldest first, marked read in the same transaction (API v1's
 //       sms/receive with isread=0); true: the read ones, newest first.
 //   count(accountId, {from, to, lineNumber?, isRead?}) -> number (from <= received_at < to, ms)
+//   paged(accountId, {lineNumber, from, to?, isRead?, page}) -> PagedReplies
+//       API v1's sms/inboxpaged: a line's replies of a window of at most two days, 200 a page in
+//       receipt order; marks nothing read
 //   list(accountId, {before?, limit?, unread_only?, opt_outs_only?, search?}) -> {items, next}
 //       the Inbox page: newest first, each with the message it answers
 //   markRead(accountId, ids?) -> number changed;  counts(accountId) -> {unread, total}
@@ -26,8 +29,38 @@ import type {
   InboxPage,
 } from '../../../shared/ipc/contracts/inbox';
 import { messageTextSql } from './message-text';
+import { ServiceError } from '../errors';
+import { ApiCode } from '../../../shared/status';
 
 export type { InboundMessage, InboxItem, InboxPage, InboxCounts };
+
+/** sms/inboxpaged (reference/kavenegar-v1.md §1.18): replies per page. */
+export const INBOX_PAGE_SIZE = 200;
+/** sms/inboxpaged: the widest window one read takes (§1.18: "enddate ≤ 2 days"). */
+export const INBOX_PAGE_RANGE_MS = 2 * 24 * 60 * 60 * 1000;
+
+export interface PagedRepliesQuery {
+  /** Our line that received them (any digits). */
+  lineNumber: string;
+  /** ms, inclusive. */
+  from: number;
+  /** ms, exclusive; absent: INBOX_PAGE_RANGE_MS after `from`. */
+  to?: number | undefined;
+  /** Only the read ones (true) or the unread ones (false); absent: both. */
+  isRead?: boolean | undefined;
+  /** Counted from 1. */
+  page: number;
+}
+
+export interface PagedReplies {
+  items: InboundMessage[];
+  /** Replies in the window, on every page. */
+  total: number;
+  page: number;
+  /** 0 when the window holds none. */
+  pages: number;
+  pageSize: number;
+}
 
 export interface InboundInput {
   accountId: number;
@@ -77,6 +110,28 @@ const MAX_LIMIT = 500;
 /** IN lists are chunked (STYLE.md) well below SQLite's parameter limit. */
 const CHUNK = 500;
 
+// sms/inboxpaged's statements (exported for the plan test). They walk inbound_account_received
+// over the window (at most two days), whose order (received_at, then the rowid, id) is the pages'
+// order: no sort, and no ties for a page boundary to split.
+const PAGED_WINDOW = `FROM inbound_messages
+  WHERE account_id = @account AND received_at >= @from AND received_at < @to AND line_number = @line
+    AND (@read IS NULL OR (read_at IS NOT NULL) = @read)`;
+export const PAGED_SQL = `SELECT ${COLUMNS} ${PAGED_WINDOW} ORDER BY received_at, id LIMIT @limit OFFSET @offset`;
+export const PAGED_COUNT_SQL = `SELECT count(*) ${PAGED_WINDOW}`;
+
+/** sms/inboxpaged's window and filters, as its statements bind them. */
+interface PagedParams {
+  account: number;
+  from: number;
+  to: number;
+  line: string;
+  /** 1 read, 0 unread, null both. */
+  read: 0 | 1 | null;
+}
+
+/** Seconds from `from` to `to` (ms), as the API gives times: what a refusal of a window names. */
+const secondsBetween = (from: number, to: number) => Math.ceil((to - from) / 1000);
+
 const toMessage = (row: Row): InboundMessage => ({ ...row, opt_out: row.opt_out === 1 });
 const bound = (limit: number) => Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_LIMIT);
 
@@ -87,6 +142,8 @@ export class Inbox {
   private readonly readStmt;
   private readonly readAllLinesStmt;
   private readonly markStmt;
+  private readonly pagedStmt;
+  private readonly pagedCountStmt;
 
   constructor(
     private readonly db: Db,
@@ -113,6 +170,8 @@ export class Inbox {
       `SELECT ${COLUMNS} FROM inbound_messages WHERE account_id = ? AND read_at IS NOT NULL ORDER BY id DESC LIMIT ?`,
     );
     this.markStmt = db.prepare('UPDATE inbound_messages SET read_at = ? WHERE id = ? AND read_at IS NULL');
+    this.pagedStmt = db.prepare<[PagedParams & { limit: number; offset: number }], Row>(PAGED_SQL);
+    this.pagedCountStmt = db.prepare<[PagedParams], number>(PAGED_COUNT_SQL).pluck();
   }
 
   record(input: InboundInput): InboundMessage {
@@ -188,6 +247,49 @@ export class Inbox {
         .pluck()
         .get(...params) ?? 0
     );
+  }
+
+  /**
+   * API v1's sms/inboxpaged: the replies one line received from `from` (inclusive) to `to`
+   * (exclusive), a page of INBOX_PAGE_SIZE at a time, in receipt order (received_at, then id): a
+   * page holds the same replies however often it is read, so long as none arrives inside the
+   * window meanwhile. The window is at most INBOX_PAGE_RANGE_MS wide, else 400 (the reference
+   * names no code for it; 400 as for any parameter out of its bounds).
+   * [I] It marks nothing read, unlike receive's unread fetch: it is the lossless read, which a
+   * client can repeat after a lost answer (the reference does not say; nothing in it marks).
+   */
+  paged(accountId: number, query: PagedRepliesQuery): PagedReplies {
+    const { from, page } = query;
+    const to = query.to ?? from + INBOX_PAGE_RANGE_MS;
+    if (to < from) throw new ServiceError(ApiCode.BadRequest, 'enddate is before startdate');
+    if (to - from > INBOX_PAGE_RANGE_MS)
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `enddate is ${secondsBetween(from, to)} seconds after startdate; one read spans at most ` +
+          `${INBOX_PAGE_RANGE_MS / 1000} (2 days): read a longer period as several windows`,
+      );
+    if (!Number.isSafeInteger(page) || page < 1) throw new ServiceError(ApiCode.BadRequest, 'pagenumber counts from 1');
+    const params: PagedParams = {
+      account: accountId,
+      from,
+      to,
+      line: normalizeLineNumber(query.lineNumber),
+      read: query.isRead === undefined ? null : query.isRead ? 1 : 0,
+    };
+    // One transaction, so the total and the page are of the same moment.
+    return this.db.transaction(() => {
+      const total = this.pagedCountStmt.get(params) ?? 0;
+      const offset = (page - 1) * INBOX_PAGE_SIZE;
+      // A page past the last is empty, without walking the window to skip to it.
+      const rows = offset >= total ? [] : this.pagedStmt.all({ ...params, limit: INBOX_PAGE_SIZE, offset });
+      return {
+        items: rows.map(toMessage),
+        total,
+        page,
+        pages: Math.ceil(total / INBOX_PAGE_SIZE),
+        pageSize: INBOX_PAGE_SIZE,
+      };
+    })();
   }
 
   /** The Inbox page: newest first, `before` the previous page's `next`; each reply with the message it answers. */

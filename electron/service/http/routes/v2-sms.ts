@@ -1,13 +1,22 @@
-// Version 2 SMS endpoints: shared-text send (spec 4.1), status lookup (4.2), and the outbox that
-// answers 501 (4.5). Thin: validation with the shared zod schemas, the rules live in the core.
+// Version 2 SMS endpoints: shared-text send (spec 4.1), status lookup (4.2), the outbox that
+// answers 501 (4.5), and our extension send-p2p, the v2 provider's personalized send
+// (reference/sms-upstreams.md "Najva v2"). Thin: validation with the shared zod schemas, the rules
+// live in the core.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { bearerAuth } from '../auth';
 import { OUTBOX_PATH } from '../context';
 import { sendError, sendOk } from '../envelope';
-import { messageInfos, sendMessageEntries } from '../message-entries';
+import { itemInfos, messageInfos, sendMessageEntries } from '../message-entries';
 import { ApiCode } from '../../../../shared/status';
-import { MAX_RECEIVERS, MAX_STATUS_IDS, SendRequestSchema, StatusRequestSchema } from '../../../../shared/api';
+import {
+  MAX_P2P_MESSAGES,
+  MAX_RECEIVERS,
+  MAX_STATUS_IDS,
+  P2pSendRequestSchema,
+  SendRequestSchema,
+  StatusRequestSchema,
+} from '../../../../shared/api';
 
 /** Whether a JSON body's list is longer than its limit: checked before validation, so 100,000 members are not walked. */
 export function listOver(body: unknown, field: string, limit: number): boolean {
@@ -28,6 +37,13 @@ export function statusLookup(core: Core) {
 
 /** 10,000 receivers of 15 characters and a long text fit in a fifth of it. */
 export const SEND_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * send-p2p carries a text per message: 10,000 texts of 300 Persian characters (five pages) are
+ * 6 MB, and 16 MB written as \uXXXX escapes (what Python's json.dumps sends by default); JSON.parse
+ * takes about 40 ms for either. The JSON shape stays the default one: 10,000 messages are 10,001
+ * containers and 30,000 values.
+ */
+export const P2P_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }) {
   // Outside the authenticated scope: the spec says it always answers 501 with its own body, so it
@@ -58,6 +74,24 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
         fileId: file_id ?? null,
       });
       return sendMessageEntries(reply, messageInfos(acceptance));
+    });
+
+    // An own text per receiver, in one all-or-nothing call with the rules and codes of /v2/sms/send;
+    // a number named again is sent again with another text, and is a duplicate (15) with the same
+    // one (messaging/item-groups.ts, 'new-text').
+    authed.post('/v2/sms/send-p2p', { bodyLimit: P2P_BODY_LIMIT_BYTES }, async (request, reply) => {
+      if (listOver(request.body, 'messages', MAX_P2P_MESSAGES)) return sendError(reply, ApiCode.TooLarge);
+      const parsed = P2pSendRequestSchema.safeParse(request.body);
+      if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
+      const { messages, sender, file_id } = parsed.data;
+      const sent = core.messaging.accept.acceptItems({
+        accountId: request.account.id,
+        origin: 'api-v2',
+        items: messages.map(({ message, receiver }) => ({ sender, receptor: receiver, text: message })),
+        repeats: 'new-text',
+        fileId: file_id ?? null,
+      });
+      return sendMessageEntries(reply, itemInfos(sent));
     });
 
     authed.post('/v2/sms/status', { bodyLimit: SEND_BODY_LIMIT_BYTES }, statusLookup(core));

@@ -1,11 +1,31 @@
 // The previous provider's envelope (reference/kavenegar-v1.md §0): `{return: {status, message},
 // entries}` with `entries: null` on every error and the HTTP status equal to return.status (its Go,
 // .NET and Java clients treat any other HTTP status as an error; its Node client reads the body).
+// Paged reads add `metadata` beside `entries`.
 import type { FastifyReply } from 'fastify';
 import { ApiCode, apiCodeMessage } from '../../../../shared/status';
 
-export function v1Ok(reply: FastifyReply, entries: unknown): FastifyReply {
-  return reply.code(200).send({ return: { status: ApiCode.Ok, message: apiCodeMessage[ApiCode.Ok] }, entries });
+/** The paged reads' `metadata`, beside `entries` (§0: "newer paged endpoints add" it). */
+export interface V1PageMetadata {
+  totalCount: number;
+  currentPage: number;
+  totalPages: number;
+  pageSize: number;
+}
+
+/** A method's answer that carries `metadata` beside its entries. */
+export class V1Paged {
+  constructor(
+    readonly entries: unknown,
+    readonly metadata: V1PageMetadata,
+  ) {}
+}
+
+export function v1Ok(reply: FastifyReply, answer: unknown): FastifyReply {
+  const ok = { status: ApiCode.Ok, message: apiCodeMessage[ApiCode.Ok] };
+  if (answer instanceof V1Paged)
+    return reply.code(200).send({ return: ok, entries: answer.entries, metadata: answer.metadata });
+  return reply.code(200).send({ return: ok, entries: answer });
 }
 
 export function v1Envelope(code: ApiCode): { return: { status: number; message: string }; entries: null } {

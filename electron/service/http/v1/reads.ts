@@ -1,17 +1,22 @@
-// Version 1's reads (reference/kavenegar-v1.md §1.5–1.8, 1.10, 1.11): the outbox by id, by range,
-// newest first and counted (messaging/outbox.ts), and the inbox (messaging/inbox.ts). Only the
-// mapping of parameters lives here; the limits and ranges are the core's.
+// Version 1's reads (reference/kavenegar-v1.md §1.5–1.8, 1.10, 1.11, 1.18): the outbox by id, by
+// range, newest first and counted (messaging/outbox.ts), and the inbox, unread, counted and paged
+// (messaging/inbox.ts). Only the mapping of parameters lives here; the limits and ranges are the
+// core's.
 //   startdate absent: 400; not a Unix time: 400; enddate before startdate or a range wider than a
 //   day: 417 (readRange). The Go client's misspelt `endate` is read as `enddate`.
 //   0 where no value can be 0 is a client's default for "not given", and read so: Java's
 //   countOutbox(startdate) sends a zero `enddate` and `status`, PHP's CountOutbox a zero `status`,
-//   Go's LatestOutbox a zero `pagesize`. (isread=0 is a value: unread.)
+//   Go's LatestOutbox a zero `pagesize`, and a zero `pagenumber` the first page. (isread=0 is a
+//   value: unread.)
+//   inboxpaged's window is the inbox's own: at most two days, else 400 (Inbox.paged).
 import type { V1Call, V1Methods } from './routes';
 import type { V1Params } from './params';
 import { LATEST_LIMIT, readRange, type TimeRange } from '../../messaging/outbox';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
 import { unixSeconds } from '../../clock';
+import type { InboundMessage } from '../../messaging/inbox';
+import { V1Paged } from './envelope';
 
 /** A number that cannot be 0 (an end time, a page size): 0 is a client's default, no value. */
 function unlessZero(value: number | undefined): number | undefined {
@@ -41,6 +46,17 @@ function isRead(value: number | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== 0 && value !== 1) throw new ServiceError(ApiCode.BadRequest, 'isread is 0 or 1');
   return value === 1;
+}
+
+/** A received message as receive and inboxpaged answer it. */
+function receivedEntry(message: InboundMessage) {
+  return {
+    messageid: message.id,
+    message: message.text,
+    sender: message.sender,
+    receptor: message.line_number,
+    date: unixSeconds(message.received_at),
+  };
 }
 
 export const readMethods: V1Methods = {
@@ -81,13 +97,30 @@ export const readMethods: V1Methods = {
       const line = core.messaging.outbox.ownLine(account.id, params.required('linenumber'));
       const read = isRead(params.int('isread'));
       if (read === undefined) throw new ServiceError(ApiCode.BadRequest, 'isread is required');
-      return core.inbox.receive(account.id, line.number, read).map((row) => ({
-        messageid: row.id,
-        message: row.text,
-        sender: row.sender,
-        receptor: row.line_number,
-        date: unixSeconds(row.received_at),
-      }));
+      return core.inbox.receive(account.id, line.number, read).map(receivedEntry);
+    },
+  },
+
+  // The lossless read: nothing is marked read (Inbox.paged).
+  'sms/inboxpaged': {
+    handler: ({ core, account, params }) => {
+      const linenumber = params.required('linenumber');
+      const from = params.time('startdate');
+      if (from === undefined) throw new ServiceError(ApiCode.BadRequest, 'startdate is required');
+      const line = core.messaging.outbox.ownLine(account.id, linenumber);
+      const paged = core.inbox.paged(account.id, {
+        lineNumber: line.number,
+        from,
+        to: unlessZero(params.time('enddate')) ?? unlessZero(params.time('endate')),
+        isRead: isRead(params.int('isread')),
+        page: unlessZero(params.int('pagenumber')) ?? 1,
+      });
+      return new V1Paged(paged.items.map(receivedEntry), {
+        totalCount: paged.total,
+        currentPage: paged.page,
+        totalPages: paged.pages,
+        pageSize: paged.pageSize,
+      });
     },
   },
 

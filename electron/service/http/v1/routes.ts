@@ -23,7 +23,10 @@ export interface V1Call {
 }
 
 export interface V1Method {
-  /** The entries of the answer (an array, or an object for account/* and utils/getdate). */
+  /**
+   * The entries of the answer (an array, or an object for account/* and utils/getdate), or a
+   * V1Paged with its metadata.
+   */
   handler: (call: V1Call) => unknown;
   /** POST only (sms/sendarray); the others take GET and POST. */
   postOnly?: boolean;

@@ -1,21 +1,16 @@
 // Version 1's sends and what follows them (reference/kavenegar-v1.md §1.1–1.4, 1.9): sms/send,
 // sms/sendarray, sms/status, sms/statuslocalmessageid and sms/cancel. Each maps the provider's
-// parameters onto the core: sends go through the one acceptance path (origin api-v1, the strict
-// receiver rule), local ids through its LocalIds, statuses through the status lookup, cancels
-// through the lifecycle's guarded moves. No rule is written here.
+// parameters onto the core: sends go through the one acceptance path as items (Accept.acceptItems:
+// local ids, repeats, origin api-v1 and the strict receiver rule), statuses
+// through the status lookup, cancels through the lifecycle's guarded moves. No rule is written here.
 import type { Core } from '../../core';
 import type { V1Call, V1Methods } from './routes';
 import type { V1Params } from './params';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
-import { messageStatusText } from '../../../../shared/lifecycle';
-import { classifyReceivers } from '../../../../shared/receivers';
-import { messageInfos, rejectedInfo } from '../message-entries';
-import { normalizeReceiver } from '../../../../shared/phone';
-import { unixSeconds } from '../../clock';
-import type { Recorded } from '../../messaging/accept';
+import { itemInfos } from '../message-entries';
 import type { MessageInfo } from '../../../../shared/api';
-import type { EarlierMessage } from '../../messaging/local-ids';
+import type { Repeats, SendItem } from '../../messaging/item-groups';
 
 /** The reference's limits: 200 receptors a send, 500 ids a status or cancel (else 414). */
 export const V1_MAX_RECEPTORS = 200;
@@ -24,102 +19,15 @@ export const V1_MAX_IDS = 500;
 /** The provider's message entry (reference §1) is spec 2.2's. */
 export type V1MessageEntry = MessageInfo;
 
-/** One (sender, receptor, text) of a call, with its caller's local id. */
-interface Item {
-  sender: string;
-  receptor: string;
-  text: string;
-  localId: string | undefined;
-}
-
-/**
- * Sends a call's items, all or nothing: items whose local id named a message before answer with
- * that message; the others go out grouped by sender, one acceptance each, in one transaction, so a
- * refusal of a later group (418) leaves no trace of the earlier ones. Entries in submitted order.
- */
+/** Sends a call's items, all or nothing (Accept.acceptItems); entries in submitted order. */
 function sendItems(
   core: Core,
   accountId: number,
-  items: readonly Item[],
+  items: readonly SendItem[],
   dueAt: number | null,
-  repeats: 'duplicate' | 'send',
+  repeats: Repeats,
 ): V1MessageEntry[] {
-  const { accept } = core.messaging;
-  const { earlier, fresh } = accept.localIds.split(
-    accountId,
-    items.map((item) => item.localId),
-  );
-  const entries: (V1MessageEntry | undefined)[] = earlier.map((message) =>
-    message === undefined ? undefined : earlierEntry(message),
-  );
-  const groups = groupsOf(items, fresh, repeats);
-  core.db.transaction(() => {
-    for (const indexes of groups) {
-      const first = items[indexes[0]!]!;
-      const command = {
-        accountId,
-        origin: 'api-v1' as const,
-        sender: first.sender,
-        text: first.text,
-        receivers: indexes.map((i) => items[i]!.receptor),
-        texts: indexes.map((i) => (items[i]!.text === first.text ? undefined : items[i]!.text)),
-        rule: 'strict' as const,
-        dueAt,
-        localIds: indexes.map((i) => items[i]!.localId),
-      };
-      let recorded: Recorded | null = null;
-      try {
-        recorded = accept.accept(command);
-      } catch (error) {
-        // A group without one valid receptor answers with its rejected entries; the call is 411
-        // only when nothing in it was valid (below).
-        if (!(error instanceof ServiceError && error.code === ApiCode.InvalidReceiver)) throw error;
-      }
-      groupEntries(recorded, command.receivers).forEach((entry, n) => (entries[indexes[n]!] = entry));
-    }
-    if (!entries.some((entry) => entry!.messageid > 0)) throw new ServiceError(ApiCode.InvalidReceiver);
-  })();
-  return entries as V1MessageEntry[];
-}
-
-/**
- * The items to send, grouped by sender in order of first appearance. With `repeats: 'send'`
- * (sendarray, whose triples may send one receptor two texts) a receptor repeated with one sender
- * starts a further group of that sender, where the acceptance path would take it for a duplicate
- * (15), as it does in sms/send's one list.
- */
-function groupsOf(items: readonly Item[], fresh: readonly number[], repeats: 'duplicate' | 'send'): number[][] {
-  const groups: { sender: string; receptors: Set<string>; indexes: number[] }[] = [];
-  for (const i of fresh) {
-    const { sender, receptor } = items[i]!;
-    const key = normalizeReceiver(receptor) ?? receptor;
-    let group = groups.find((one) => one.sender === sender && (repeats === 'duplicate' || !one.receptors.has(key)));
-    if (!group) groups.push((group = { sender, receptors: new Set(), indexes: [] }));
-    group.receptors.add(key);
-    group.indexes.push(i);
-  }
-  return groups.map((group) => group.indexes);
-}
-
-/** One entry per submitted receptor of a group: its message, or 0 (invalid) / 15 (duplicate) without one. */
-function groupEntries(recorded: Recorded | null, receptors: readonly string[]): V1MessageEntry[] {
-  if (recorded) return messageInfos(recorded);
-  const classified = classifyReceivers(receptors, 'strict');
-  return classified.kinds.map((kind, i) => rejectedInfo(kind, classified.receptors[i]!));
-}
-
-/** The message a local id named, as it is now (its status may have moved on). */
-function earlierEntry(message: EarlierMessage): V1MessageEntry {
-  return {
-    messageid: message.id,
-    message: message.text,
-    status: message.status,
-    statustext: messageStatusText[message.status],
-    sender: message.sender,
-    receptor: message.receptor,
-    date: unixSeconds(message.created_at),
-    cost: message.cost_rials,
-  };
+  return itemInfos(core.messaging.accept.acceptItems({ accountId, origin: 'api-v1', items, repeats, dueAt }));
 }
 
 /** A list of ids the method needs (400 when absent), at most V1_MAX_IDS (414). */
