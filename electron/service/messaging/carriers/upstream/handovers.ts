@@ -114,7 +114,8 @@ export class Handovers {
     this.seenStmt = db.prepare('INSERT OR IGNORE INTO upstream_inbound (line_id, upstream_id) VALUES (?, ?)');
     this.inFlightStmt = db
       .prepare<[number], number>(
-        `SELECT COUNT(*) FROM upstream_handovers WHERE line_id = ? AND state IN ('waiting', 'handing_over', 'unknown')`,
+        `SELECT COUNT(*) FROM upstream_handovers WHERE line_id = ?
+           AND state IN ('waiting', 'handing_over', 'unknown', 'review', 'accepted')`,
       )
       .pluck();
   }
@@ -193,7 +194,7 @@ export class Handovers {
     return this.listStmt.all(lineId, state, limit);
   }
 
-  /** Messages of the line not yet taken by its provider (or not known to be). */
+  /** Messages of the line on their way: not yet taken by its provider (or not known to be), or not final there. */
   inFlight(lineId: number): number {
     return this.inFlightStmt.get(lineId) ?? 0;
   }

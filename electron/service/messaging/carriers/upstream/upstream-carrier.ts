@@ -253,7 +253,8 @@ export class UpstreamCarrier {
   private startSend(line: Line, now: number, timing: UpstreamTiming): boolean {
     const info = GATEWAYS[line.gateway.kind];
     const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
-    const ids = this.handovers.due(line.id, 'waiting', now, Math.max(cap, info.maxPerArray) * 2);
+    // As many as one call takes: the largest group of one text among them goes as one shared-text call.
+    const ids = this.handovers.due(line.id, 'waiting', now, Math.max(cap, info.maxPerArray));
     if (ids.length === 0) return false;
     const client = this.clientOf(line);
     if (!client) {
