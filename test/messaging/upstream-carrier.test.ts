@@ -271,6 +271,54 @@ describe('delivery through a provider account', () => {
     expect(handover!.detail).toMatch(/no longer reports/);
   });
 
+  it('replies at the provider come into the Inbox once each, and an opt-out there opts the number out here', async () => {
+    const seed = testSeed();
+    seed.simulator = {
+      seed: 7,
+      handoff_ms: 10,
+      delivery_ms: 20,
+      outcomes: { '10': 1 },
+      reply_share: 1,
+      optout_share: 0.5,
+      reply_ms: 10,
+    };
+    const server = await startServer({ seed });
+    opened.push(server);
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    const to = receivers(30);
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: to,
+      rule: 'strict',
+    });
+    const inbound = () =>
+      app.db
+        .prepare<[], { sender: string; text: string; opt_out: number }>(
+          'SELECT sender, text, opt_out FROM inbound_messages ORDER BY id',
+        )
+        .all();
+    await until(
+      'replies',
+      () => inbound().length,
+      (n) => n === 30,
+    );
+    // Read again and again (the overlap of each read): still once each.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const replies = inbound();
+    expect(replies).toHaveLength(30);
+    const remote = server.core.db
+      .prepare<[], { sender: string; text: string }>('SELECT sender, text FROM inbound_messages ORDER BY id')
+      .all();
+    expect(replies.map(({ sender, text }) => ({ sender, text }))).toEqual(remote);
+    const optedOut = replies.filter((reply) => reply.opt_out === 1).map((reply) => reply.sender);
+    expect(optedOut.length).toBeGreaterThan(0);
+    for (const phone of optedOut) expect(app.optouts.has(account.id, phone)).toBe(true);
+  });
+
   it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {
     const server = await provider();
     const app = appCore(server.url, 'kavenegar-v1');
