@@ -189,6 +189,11 @@ describe('delivery through a provider account', () => {
       .entries.filter((entry) => entry.note.startsWith("provider's cost"));
     expect(mirrored.reduce((sum, entry) => sum + entry.amount_rials, 0)).toBe(250 * 300);
     expect(app.gateways.queues(account.id)[0]!.provider_cost_rials).toBe(250 * 1_200);
+    // The dashboard tells the provider's costs from the price list's.
+    expect(app.messaging.dashboard.stats({ account_id: account.id }).week_cost).toEqual({
+      provider_rials: kept,
+      price_list_rials: 0,
+    });
   });
 
   it('a provider out of credit pauses the line with its words; credit again resumes it, nothing sent twice', async () => {

@@ -14,6 +14,11 @@ import { MessageStatus } from '../../../shared/lifecycle';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+interface SenderRow {
+  account_id: number;
+  sender: string;
+  cost: number;
+}
 interface GroupRow {
   slot: number;
   status: number;
@@ -58,10 +63,15 @@ export class Dashboard {
   private readonly slotsStmt;
   private readonly slotsAllStmt;
 
+  private readonly sendersStmt;
+  private readonly sendersAllStmt;
+
   constructor(
     db: Db,
     private readonly clock: Clock,
     private readonly credit: Credit,
+    /** Whether a line's gateway is a provider account (its costs are the provider's). */
+    private readonly atProvider: (accountId: number, sender: string) => boolean,
   ) {
     // Cost is what the account paid: refunds are taken off.
     const slots = (accounts: string) =>
@@ -69,6 +79,11 @@ export class Dashboard {
        WHERE account_id ${accounts} AND slot >= ? AND slot < ? GROUP BY slot, status`;
     this.slotsStmt = db.prepare<[number, number, number], GroupRow>(slots('= ?'));
     this.slotsAllStmt = db.prepare<[number, number], GroupRow>(slots(`IN ${accountIdsSql()}`));
+    const senders = (accounts: string) =>
+      `SELECT account_id, sender, SUM(cost_rials - refunded_rials) AS cost FROM message_counts
+       WHERE account_id ${accounts} AND slot >= ? AND slot < ? GROUP BY account_id, sender`;
+    this.sendersStmt = db.prepare<[number, number, number], SenderRow>(senders('= ?'));
+    this.sendersAllStmt = db.prepare<[number, number], SenderRow>(senders(`IN ${accountIdsSql()}`));
   }
 
   stats(input: DashboardInput): DashboardStats {
@@ -104,6 +119,14 @@ export class Dashboard {
         add(hourly[Math.min(23, Math.floor((at - today) / HOUR))]!, row.status, row.n, row.cost);
       }
     }
+    const weekCost = { provider_rials: 0, price_list_rials: 0 };
+    const senders =
+      input.account_id !== undefined
+        ? this.sendersStmt.all(input.account_id, from, to)
+        : this.sendersAllStmt.all(from, to);
+    for (const row of senders)
+      if (this.atProvider(row.account_id, row.sender)) weekCost.provider_rials += row.cost;
+      else weekCost.price_list_rials += row.cost;
     const credit =
       input.account_id !== undefined ? this.credit.balanceOrNull(input.account_id) : this.credit.totalBalance();
     const finished = week.delivered + week.undelivered + week.cancelled + week.blocked;
@@ -113,6 +136,7 @@ export class Dashboard {
       week,
       delivery_rate: finished > 0 ? week.delivered / finished : null,
       credit_rials: credit,
+      week_cost: weekCost,
       hourly,
       daily,
     };

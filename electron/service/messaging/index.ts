@@ -28,7 +28,7 @@ import { Gateways } from './gateways';
 import { lineHasMessagesOnTheirWay } from './line-use';
 import type { SecretStore } from '../secrets';
 import type { Line } from '../accounts/accounts';
-import type { LinePause } from '../../../shared/gateways';
+import { isUpstream, type LinePause } from '../../../shared/gateways';
 import { carrierMessages } from './carrier-messages';
 import { MessageForgetting } from './forget';
 import type { SendGroups } from './send-groups';
@@ -165,7 +165,9 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     lifecycle,
     statusLookup: new StatusLookup(db, states),
     queries: new MessageQueries(db, deps.readers, receivers, sendTexts, states, deps.sendGroups),
-    dashboard: new Dashboard(db, clock, deps.credit),
+    dashboard: new Dashboard(db, clock, deps.credit, (accountId, sender) =>
+      isUpstream(deps.accounts.findLine(accountId, sender)?.gateway.kind ?? 'simulator'),
+    ),
     outbox: new Outbox(db, deps.accounts),
     counts,
     states,

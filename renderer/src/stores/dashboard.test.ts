@@ -28,6 +28,7 @@ const stats = (total: number): DashboardStats => ({
   week: counts(total),
   delivery_rate: total ? 1 : null,
   credit_rials: 10,
+  week_cost: { provider_rials: 0, price_list_rials: 0 },
   hourly: [],
   daily: [],
 });
@@ -83,6 +84,7 @@ function campaign(
     links: [],
     send_rate: null,
     quiet_hours: null,
+    track_links: true,
     file_name: null,
     created_at: 0,
     last_execution:
@@ -104,6 +106,7 @@ function campaign(
             skipped: 0,
             refunded: 0,
             clicks: 0,
+            track_links: true,
             paused,
             reserved: 0,
             estimated_last_message_at: null,

@@ -44,6 +44,11 @@ export const DashboardStatsSchema = z.object({
   /** delivered / finished over the week; null when nothing finished. */
   delivery_rate: z.number().min(0).max(1).nullable(),
   credit_rials: Rials.nullable(),
+  /**
+   * The week's cost by who set it: what providers charged for lines with a real gateway (their own
+   * `cost`, mirrored), and the price list's for lines on the simulator.
+   */
+  week_cost: z.object({ provider_rials: Rials, price_list_rials: Rials }),
   /** Today by hour (24 buckets). */
   hourly: z.array(DashboardBucketSchema),
   /** The week by day (7 buckets, oldest first). */
