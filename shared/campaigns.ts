@@ -56,6 +56,11 @@ export const ExecutionReportSchema = z
       .describe('Extension: audience members never recorded (cancelled or failed before their turn)'),
     refunded: z.number().describe('Extension: rials refunded for messages that ended 13 or 14'),
     clicks: z.number().int().describe('Extension: visits of the execution’s short links'),
+    track_links: z
+      .boolean()
+      .describe(
+        'Extension: false when the campaign was created with track_links=false: its links went out as their own addresses (with their UTM tags), so no visit is counted and clicks means nothing',
+      ),
     paused: z.boolean().describe('Extension: paused by the user (status stays SCHEDULED or RUNNING)'),
     reserved: z.number().describe('Extension: rials still held for messages not recorded yet'),
     estimated_last_message_at: z
@@ -116,6 +121,8 @@ export interface CampaignForm {
   send_rate?: string | undefined;
   /** Extension: "HH:MM-HH:MM" in the account's time zone (for example 22:00-08:00); no message goes out inside it. */
   quiet_hours?: string | undefined;
+  /** Extension: "false" writes the links as their own addresses (with UTM tags), no short links, no clicks; default "true". */
+  track_links?: string | undefined;
   /** The optional contact file, kept as given. */
   file?: { name: string; bytes: Uint8Array } | null | undefined;
 }
@@ -152,6 +159,8 @@ export const CampaignDraftFieldsSchema = z.object({
   send_datetime: z.string().max(40).nullable().default(null),
   /** The IANA zone the send time was picked in (shown back in the editor). */
   time_zone: z.string().max(60).nullable().default(null),
+  /** False: the links go out as their own addresses (with their UTM tags); no short links, no clicks counted. */
+  track_links: z.boolean().default(true),
 });
 export type CampaignDraftFields = z.infer<typeof CampaignDraftFieldsSchema>;
 
@@ -207,9 +216,12 @@ export const CampaignQuoteSchema = z.object({
       in_body: z.boolean(),
       /** Where a visit goes (with utm_* when has_utm). */
       redirect_to: z.string(),
-      /** An example of the short link (each recipient gets their own code of this length). */
+      /**
+       * An example of the short link (each recipient gets their own code of this length); with
+       * untracked links, the address as the text carries it.
+       */
       short_example: z.string(),
-      /** Characters the short link adds to the text (negative: saves). */
+      /** Characters the short link (or the untracked address's tags) adds to the text (negative: saves). */
       added_characters: z.number().int(),
     }),
   ),
@@ -236,7 +248,17 @@ export const CampaignQuoteSchema = z.object({
   /** When the last message is due by the send rate and quiet hours (ms). */
   estimated_last_message_at: z.number().int().nullable(),
   /** The first thing creation would refuse (spec 4.3's checks), or null when it would be accepted. */
-  problem: z.object({ code: z.number().int(), field: z.string().nullable(), detail: z.string() }).nullable(),
+  problem: z
+    .object({
+      code: z.number().int(),
+      field: z.string().nullable(),
+      detail: z.string(),
+      /** The core's reason (errors.reasons), when it gave one. */
+      reason: z.string().nullable().optional(),
+    })
+    .nullable(),
+  /** Whether the links were quoted as short links (else as their own addresses). */
+  track_links: z.boolean(),
 });
 export type CampaignQuote = z.infer<typeof CampaignQuoteSchema>;
 

@@ -494,6 +494,7 @@ describe('GET /v2/sms/campaigns/executions/{execution_id}', () => {
         'skipped',
         'refunded',
         'clicks',
+        'track_links',
         'paused',
         'reserved',
         'estimated_last_message_at',
@@ -692,17 +693,21 @@ describe('a run: the recipients’ pages and the short links', () => {
     expect(ua).toEqual([{ user_agent: 'test-phone/1.0' }]);
   });
 
-  it('GET /l/{code}: an unknown code is the plain 404; HEAD counts no visit', async () => {
+  it('GET /l/{code}: an unknown code is a 404 page for the visitor (link-reach.test.ts); HEAD counts no visit', async () => {
     const row = rows[0]!;
     const link = shortLinks(row.message)[0]!;
     const code = link.slice(-8);
     const flipped = link.slice(0, -1) + (code.endsWith('x') ? 'y' : 'x');
-    for (const address of [flipped, `${url}/l/short`, `${url}/l/${code}${code}`, `${url}/l/`]) {
+    for (const address of [flipped, `${url}/l/short`, `${url}/l/${code}${code}`]) {
       const response = await fetch(address, { redirect: 'manual' });
       expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(await response.text()).toBe('404 page not found');
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await response.text()).toContain('<html lang="en" dir="ltr">');
     }
+    // No code at all is no short link: the plain 404 of any unknown path.
+    const bare = await fetch(`${url}/l/`, { redirect: 'manual' });
+    expect(bare.status).toBe(404);
+    expect(await bare.text()).toBe('404 page not found');
     const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
     expect(head.status).toBe(405);
     const clicks = (await get(executionUrl(url, executionId))).body.entries.clicks;

@@ -18,6 +18,8 @@ import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
+import { compileTemplate } from './template';
+import { linkReachFault } from './link-reach';
 import type { Reports } from './reports';
 
 export interface CreationDeps {
@@ -48,15 +50,19 @@ export class Creation {
   }
 
   /**
-   * Spec 4.3's checks in their order (form, send time, sender line, segments): the request as
-   * creation takes it, or the ServiceError of the first fault.
+   * Spec 4.3's checks in their order (form, send time, sender line, segments), then ours: short
+   * links a phone can open on a line that reaches phones (link-reach.ts). The request as creation
+   * takes it, or the ServiceError of the first fault.
    */
   private check(accountId: number, form: CampaignForm): CampaignSpec {
     const spec = checkCampaignForm(form);
-    this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
+    const line = this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
     for (const segmentId of [...spec.include, ...spec.exclude])
       if (this.deps.segments.find(accountId, segmentId) === null)
         throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`, 'campaign_segment_gone');
+    const writesShortLinks = spec.trackLinks && compileTemplate(spec.template_body, spec.links).links.length > 0;
+    const unreachable = linkReachFault(line, this.deps.linkBase(), writesShortLinks);
+    if (unreachable !== null) throw unreachable;
     return spec;
   }
 
@@ -75,8 +81,8 @@ export class Creation {
         this.db
           .prepare(
             `INSERT INTO campaigns (account_id, name, sender, template_body, inclusion_segments, exclusion_segments,
-               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, track_links, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             accountId,
@@ -91,6 +97,7 @@ export class Creation {
             spec.sendRate,
             spec.quietHours?.start ?? null,
             spec.quietHours?.end ?? null,
+            spec.trackLinks ? 1 : 0,
             now,
           ).lastInsertRowid,
       );
@@ -154,7 +161,12 @@ export class Creation {
       this.check(accountId, formOfDraft(fields, now));
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      problem = { code: error.code, field: faultField(error), detail: error.detail ?? error.message };
+      problem = {
+        code: error.code,
+        field: faultField(error),
+        detail: error.detail ?? error.message,
+        reason: error.reason ?? null,
+      };
     }
     try {
       return await quoteCampaign(
@@ -213,6 +225,7 @@ export class Creation {
       utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
       send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
       quiet_hours: quietHoursText(campaign) ?? undefined,
+      track_links: campaign.track_links === 1 ? 'true' : 'false',
     });
     this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
     return { ...created, segment_id: segmentId };

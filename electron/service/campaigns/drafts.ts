@@ -110,5 +110,6 @@ export function formOfDraft(fields: CampaignDraftFields, now: number): CampaignF
     utm: fields.utm,
     send_rate: fields.send_rate === null ? undefined : String(fields.send_rate),
     quiet_hours: fields.quiet_hours ?? undefined,
+    track_links: fields.track_links ? 'true' : 'false',
   };
 }

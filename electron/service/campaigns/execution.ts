@@ -32,8 +32,9 @@ import { ApiCode } from '../../../shared/status';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import { FINAL_EXECUTION_STATUSES } from '../../../shared/campaigns';
 import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type ExecutionRow } from './store';
-import { compileTemplate, TextBuilder } from './template';
-import { LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
+import { compileTemplate, TextBuilder, untrackedLinks } from './template';
+import { campaignUtm, LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
+import { linkReachFault } from './link-reach';
 import { SendPlan } from './plan';
 import { startBackgroundCheckpoint, type BackgroundCheckpoint } from '../db/background-checkpoint';
 
@@ -222,6 +223,14 @@ export class Executions {
       this.fail(execution, 'too many executions for short link codes');
       throw new Stopped();
     }
+    // The base is fixed for the run here: it (or the line's gateway) may have changed since creation.
+    const writesShortLinks = this.builder(execution, campaign).hasLinks;
+    const line = this.deps.accounts.findLine(campaign.account_id, campaign.sender);
+    const unreachable = linkReachFault(line, this.deps.linkBase(), writesShortLinks);
+    if (unreachable !== null) {
+      this.fail(execution, unreachable.detail!);
+      throw new Stopped();
+    }
     const now = this.deps.clock.now();
     this.db
       .prepare(
@@ -317,7 +326,9 @@ export class Executions {
   }
 
   private builder(execution: ExecutionRow, campaign: CampaignRow): TextBuilder {
-    const template = compileTemplate(campaign.template_body, this.store.linksOf(campaign.id));
+    const links = this.store.linksOf(campaign.id);
+    const compiled = compileTemplate(campaign.template_body, links);
+    const template = campaign.track_links === 1 ? compiled : untrackedLinks(compiled, links, campaignUtm(campaign));
     return new TextBuilder(
       template,
       JSON.parse(execution.segment_columns ?? '{}') as Record<string, string[]>,

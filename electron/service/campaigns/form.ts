@@ -41,6 +41,8 @@ export interface CampaignSpec {
   utm: { source: string; medium: string; campaign: string };
   sendRate: number | null;
   quietHours: QuietHours | null;
+  /** False: links go out as their own addresses (with their UTM tags), no short link, no click counted. */
+  trackLinks: boolean;
   file: { name: string; bytes: Uint8Array } | null;
 }
 
@@ -87,6 +89,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
   const sendRate = form.send_rate === undefined || form.send_rate.trim() === '' ? null : positive(form.send_rate);
   const quietHours =
     form.quiet_hours === undefined || form.quiet_hours.trim() === '' ? null : parseQuietHours(form.quiet_hours);
+  const trackLinks = trackLinksOf(form.track_links);
 
   const sendAt = parseRfc3339(form.send_datetime!.trim());
   if (sendAt === null) throw new ServiceError(ApiCode.BadDate, form.send_datetime, 'campaign_time_invalid');
@@ -107,6 +110,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     },
     sendRate,
     quietHours,
+    trackLinks,
     file: form.file ?? null,
   };
 }
@@ -137,6 +141,14 @@ function positive(value: string): number {
   if (!/^[0-9]{1,9}$/.test(trimmed) || Number(trimmed) < 1)
     throw bad('send_rate is messages per minute, 1 or more', 'campaign_send_rate');
   return Number(trimmed);
+}
+
+/** Our extension track_links: "true" or "false" (any case, white space around), absent or empty for true. */
+function trackLinksOf(value: string | undefined): boolean {
+  const trimmed = value?.trim().toLowerCase() ?? '';
+  if (trimmed === '' || trimmed === 'true') return true;
+  if (trimmed === 'false') return false;
+  throw bad('track_links is true or false', 'campaign_track_links');
 }
 
 /**

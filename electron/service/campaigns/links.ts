@@ -112,23 +112,38 @@ export function shortLinkLength(base: string): number {
   return base.length + SHORT_PATH.length + LINK_CODE_LENGTH;
 }
 
+/** The tags a campaign's links carry when they ask for them (`has_utm`). */
+export interface Utm {
+  source: string;
+  medium: string;
+  campaign: string;
+}
+
+/** A campaign's UTM tags: `{id}` in utm_campaign is the campaign's id. */
+export function campaignUtm(campaign: {
+  id: number;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+}): Utm {
+  return {
+    source: campaign.utm_source,
+    medium: campaign.utm_medium,
+    campaign: campaign.utm_campaign.replaceAll('{id}', String(campaign.id)),
+  };
+}
+
 /**
- * Where a visit goes: the original address with utm_source, utm_medium and utm_campaign added when
- * the link asked for them. Its own query (byte for byte, minus utm_* pairs it is given anew) and
- * fragment are kept. An address without a scheme (`shop.ir/sale`, as people write them in texts)
- * is taken as https.
+ * The address with utm_source, utm_medium and utm_campaign added (none when `utm` is null): its own
+ * query (byte for byte, minus utm_* pairs it is given anew) and fragment kept, the rest as written.
+ * What a visit of a short link is sent to (redirectAddress), and what an untracked link is written
+ * as in the text itself.
  */
-export function redirectAddress(
-  actualUrl: string,
-  utm: { source: string; medium: string; campaign: string } | null,
-): string {
-  // A Location header carries ASCII only: what is outside it (a Persian path) goes UTF-8 percent-encoded.
-  const ascii = actualUrl.replace(/[^\x21-\x7e]+/gu, (run) => encodeText(run));
-  const absolute = schemeOf(ascii) !== null ? ascii : `https://${ascii}`;
-  if (utm === null) return absolute;
-  const hashAt = absolute.indexOf('#');
-  const fragment = hashAt < 0 ? '' : absolute.slice(hashAt);
-  const beforeFragment = hashAt < 0 ? absolute : absolute.slice(0, hashAt);
+export function taggedAddress(address: string, utm: Utm | null): string {
+  if (utm === null) return address;
+  const hashAt = address.indexOf('#');
+  const fragment = hashAt < 0 ? '' : address.slice(hashAt);
+  const beforeFragment = hashAt < 0 ? address : address.slice(0, hashAt);
   const queryAt = beforeFragment.indexOf('?');
   const base = queryAt < 0 ? beforeFragment : beforeFragment.slice(0, queryAt);
   const own = queryAt < 0 ? [] : beforeFragment.slice(queryAt + 1).split('&');
@@ -140,6 +155,17 @@ export function redirectAddress(
     `utm_campaign=${encodeText(utm.campaign)}`,
   ];
   return `${base}?${[...kept, ...added].join('&')}${fragment}`;
+}
+
+/**
+ * Where a visit goes: the original address with the UTM tags when the link asked for them
+ * (taggedAddress). An address without a scheme (`shop.ir/sale`, as people write them in texts)
+ * is taken as https.
+ */
+export function redirectAddress(actualUrl: string, utm: Utm | null): string {
+  // A Location header carries ASCII only: what is outside it (a Persian path) goes UTF-8 percent-encoded.
+  const ascii = taggedAddress(actualUrl, utm).replace(/[^\x21-\x7e]+/gu, (run) => encodeText(run));
+  return schemeOf(ascii) !== null ? ascii : `https://${ascii}`;
 }
 
 /**

@@ -13,6 +13,9 @@ import type { Provider } from '../../../shared/status';
 import type { Pricing } from '../../../shared/pages';
 import { priceText } from '../../../shared/pricing';
 import {
+  DEFAULT_UTM_CAMPAIGN,
+  DEFAULT_UTM_MEDIUM,
+  DEFAULT_UTM_SOURCE,
   LINK_CODE_LENGTH,
   type CampaignDraftFields,
   type CampaignQuote,
@@ -20,8 +23,8 @@ import {
 } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
 import { audienceChunks, audienceView } from '../contacts/audience';
-import { compileTemplate, TextBuilder } from './template';
-import { MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH } from './links';
+import { compileTemplate, TextBuilder, untrackedLinks } from './template';
+import { campaignUtm, MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH, taggedAddress } from './links';
 import { SendPlan } from './plan';
 import { parseQuietHours, parseRfc3339, type QuietHours } from './form';
 
@@ -81,7 +84,16 @@ export async function quoteCampaign(
   const links = fields.links
     .map((link, idx) => ({ idx, actual_url: link.actual_url.trim(), has_utm: link.has_utm }))
     .filter((link) => link.actual_url !== '');
-  const template = compileTemplate(fields.template_body, links);
+  const utm = {
+    utm_source: fields.utm.utm_source?.trim() || DEFAULT_UTM_SOURCE,
+    utm_medium: fields.utm.utm_medium?.trim() || DEFAULT_UTM_MEDIUM,
+    utm_campaign: fields.utm.utm_campaign?.trim() || DEFAULT_UTM_CAMPAIGN,
+  };
+  // Untracked links are in the text itself, utm_campaign's `{id}` with the id creation would give
+  // the campaign now (SQLite's next rowid), so the texts are priced as they will go out.
+  const untrackedUtm = campaignUtm({ id: nextCampaignId(deps.db), ...utm });
+  const compiled = compileTemplate(fields.template_body, links);
+  const template = fields.track_links ? compiled : untrackedLinks(compiled, links, untrackedUtm);
   const builder = new TextBuilder(
     template,
     Object.fromEntries(include.map((s) => [String(s.id), s.columns])),
@@ -218,23 +230,30 @@ export async function quoteCampaign(
     },
     columns,
     placeholders,
-    links: links.map((link) => ({
-      idx: link.idx,
-      actual_url: link.actual_url,
-      in_body: template.links.includes(link.idx),
-      redirect_to: redirectAddress(
-        link.actual_url,
-        link.has_utm
-          ? {
-              source: fields.utm.utm_source?.trim() || 'chapar',
-              medium: fields.utm.utm_medium?.trim() || 'sms',
-              campaign: fields.utm.utm_campaign?.trim() || '{id}',
-            }
-          : null,
-      ),
-      short_example: exampleLink,
-      added_characters: exampleLink.length - link.actual_url.length,
-    })),
+    links: links.map((link) => {
+      if (!fields.track_links) {
+        const tags = link.has_utm ? untrackedUtm : null;
+        const written = taggedAddress(link.actual_url, tags);
+        return {
+          idx: link.idx,
+          actual_url: link.actual_url,
+          in_body: compiled.links.includes(link.idx),
+          redirect_to: redirectAddress(link.actual_url, tags),
+          short_example: written,
+          added_characters: written.length - link.actual_url.length,
+        };
+      }
+      // A visit is redirected with the campaign's id, unknown until creation: `{id}` stands for it.
+      const tags = { source: utm.utm_source, medium: utm.utm_medium, campaign: utm.utm_campaign };
+      return {
+        idx: link.idx,
+        actual_url: link.actual_url,
+        in_body: compiled.links.includes(link.idx),
+        redirect_to: redirectAddress(link.actual_url, link.has_utm ? tags : null),
+        short_example: exampleLink,
+        added_characters: exampleLink.length - link.actual_url.length,
+      };
+    }),
     provider: deps.provider,
     samples: sampleRows,
     total_pages: totalPages,
@@ -244,5 +263,11 @@ export async function quoteCampaign(
     send_at: sendAt,
     estimated_last_message_at: estimatedLast,
     problem,
+    track_links: fields.track_links,
   };
+}
+
+/** The id the next campaign created will get (SQLite's rowid: one more than the largest). */
+function nextCampaignId(db: Db): number {
+  return db.prepare<[], number>('SELECT COALESCE(max(id), 0) + 1 FROM campaigns').pluck().get()!;
 }

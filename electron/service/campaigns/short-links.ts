@@ -10,7 +10,7 @@ import type { Settings } from '../settings/settings';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import type { CampaignStore } from './store';
-import { LinkCodes, redirectAddress, shortLinkLength } from './links';
+import { campaignUtm, LinkCodes, redirectAddress, shortLinkLength } from './links';
 
 const CampaignSettingsSchema = z.object({
   /** The public base address of short links; null: the local server's own address. */
@@ -112,6 +112,8 @@ export class ShortLinks {
     const batch = store.batchOfSeq.get(ref.executionId, ref.seq);
     if (!batch || ref.seq >= batch.first_seq + batch.count) return null;
     const campaign = store.campaign.get(execution.campaign_id)!;
+    // Its texts carry no short link: no code of it was ever given out.
+    if (campaign.track_links === 0) return null;
     const link = store.linksOf(campaign.id).find((l) => l.idx === ref.link);
     if (!link) return null;
     const messageId = batch.first_message_id + (ref.seq - batch.first_seq);
@@ -119,15 +121,6 @@ export class ShortLinks {
       'INSERT INTO campaign_clicks (execution_id, message_id, link_idx, clicked_at, user_agent) VALUES (?, ?, ?, ?, ?)',
     ).run(execution.id, messageId, link.idx, this.deps.clock.now(), userAgent.slice(0, 500));
     this.deps.onClick(execution.id);
-    return redirectAddress(
-      link.actual_url,
-      link.has_utm
-        ? {
-            source: campaign.utm_source,
-            medium: campaign.utm_medium,
-            campaign: campaign.utm_campaign.replaceAll('{id}', String(campaign.id)),
-          }
-        : null,
-    );
+    return redirectAddress(link.actual_url, link.has_utm ? campaignUtm(campaign) : null);
   }
 }

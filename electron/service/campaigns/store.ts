@@ -22,6 +22,8 @@ export interface CampaignRow {
   file_size: number | null;
   resent_from: number | null;
   created_at: number;
+  /** 0: links written as their own addresses, no short links (migration 0028). */
+  track_links: number;
 }
 
 export interface ExecutionRow {

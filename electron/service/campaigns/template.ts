@@ -4,11 +4,15 @@
 // own short link. The template is compiled once per execution into parts; a recipient's text is
 // their concatenation. The composer fills its `{{COLUMN}}` by the same rules (without links).
 //
+// Untracked links (track_links false) are no short links at all: the template writes each as its own
+// address with its UTM tags (links.ts's rule), so every recipient's text is final when built.
+//
 // Links are written in two steps so pricing stays cheap: the personalized text first carries a
 // placeholder of exactly the short link's length and kind of characters (so it prices the same),
 // and `fillLinks` swaps in the real codes after the acceptance path priced it.
 import { FIELD_SEPARATOR } from '../contacts/fields';
-import { SHORT_PATH } from './links';
+import { SHORT_PATH, taggedAddress, type Utm } from './links';
+import type { CampaignLink } from './form';
 
 type Part = { text: string } | { column: string } | { link: number };
 
@@ -68,6 +72,23 @@ export function compileTemplate(
   if (at < body.length) parts.push({ text: body.slice(at) });
   const used = [...new Set(taken.flatMap((t) => ('link' in t.part ? [t.part.link] : [])))].sort((a, b) => a - b);
   return { parts, links: used, personalized: taken.some((t) => 'column' in t.part) };
+}
+
+/**
+ * The template with each link written as its own address, its UTM tags added when it asked for
+ * them: an untracked campaign's text, with no code to fill and no click to count.
+ */
+export function untrackedLinks(
+  template: CompiledTemplate,
+  links: readonly Pick<CampaignLink, 'idx' | 'actual_url' | 'has_utm'>[],
+  utm: Utm,
+): CompiledTemplate {
+  const address = new Map(links.map((link) => [link.idx, taggedAddress(link.actual_url, link.has_utm ? utm : null)]));
+  return {
+    ...template,
+    parts: template.parts.map((part) => ('link' in part ? { text: address.get(part.link)! } : part)),
+    links: [],
+  };
 }
 
 /** 8 characters per link position, letters only like a real code: priced exactly as one. */

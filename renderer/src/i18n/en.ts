@@ -164,6 +164,9 @@ export const en = {
       test_receptor_invalid: 'That is not a valid mobile number. Numbers look like 09121234567.',
       short_link_base:
         'The short links’ address must be a full web address such as https://example.com, without ? or #.',
+      short_link_base_unreachable:
+        'Customers could not open these short links: this line sends to real phones through your provider, but the short links’ address only opens on this computer or its local network. Set a public address for short links, or send the links untracked (clicks are not counted).',
+      campaign_track_links: 'Link tracking is on or off: send track_links as true or false.',
       http_api_fixed:
         'Here the HTTP API shares the web panel’s server: its address is set when Chapar is started (serve --port).',
       http_api_address_unavailable:
@@ -650,6 +653,26 @@ export const en = {
     linksAdd: 'The links change each text by {{n}} characters.',
     utm: 'UTM tags',
     utmHint: 'Left empty, the value shown in grey is used ({{id}} is the campaign’s number).',
+    linksHintUntracked:
+      'Type each address into the text as well: it goes out as it is, with its UTM tags when chosen. Visits are not counted.',
+    trackLinks: 'Count clicks with short links',
+    trackLinksOn: 'Each recipient gets their own short link; visits are counted.',
+    trackLinksOff: 'Links go out as their own addresses (with UTM tags when chosen); clicks are not counted.',
+    writtenAs: 'In the text:',
+    linkReach: {
+      title: 'Customers could not open these short links',
+      body: 'This line sends to real phones through {{provider}}, but its short links would point to {{base}}, an address only this computer or its local network can open.',
+      choose: 'Choose one:',
+      baseTitle: 'Use a public address for links',
+      baseHint:
+        'An address of your business that forwards /l/ to Chapar (for example https://links.example.com). Clicks are counted.',
+      baseLabel: 'Public address of short links',
+      baseSave: 'Use this address',
+      untrackedTitle: 'Send the links untracked',
+      untrackedHint:
+        'Each link goes out as its own address, with its UTM tags. Nothing to set up, but clicks are not counted.',
+      untrackedAction: 'Send untracked',
+    },
     segments: 'Audience',
     include: 'Send to (inclusion segments)',
     exclude: 'Leave out (exclusion segments)',
@@ -823,6 +846,7 @@ export const en = {
       cost: 'Cost',
       refunded: 'Refunded',
       clicks: 'Clicks',
+      clicksNotTracked: 'Not tracked',
     },
     chartTitle: 'Deliveries over time',
     chartEmpty: 'No delivery reports yet',
@@ -837,6 +861,7 @@ export const en = {
       overall: 'Overall click-through: {{rate}} · recipients who clicked: {{n}}',
       overallNone: 'Overall click-through: —',
       none: 'This campaign has no tracked links.',
+      notTracked: 'Clicks are not tracked for this campaign: its links went out as their own addresses.',
     },
     rows: {
       title: 'Recipients',

@@ -25,6 +25,7 @@ const quoteOf = (overrides: Partial<CampaignQuote> = {}): CampaignQuote => ({
   send_at: 0,
   estimated_last_message_at: null,
   problem: null,
+  track_links: true,
   ...overrides,
 });
 
@@ -344,5 +345,53 @@ describe('campaign editor store, creation', () => {
       send_datetime: '2025-03-21T10:00:00+03:30',
     });
     expect(createInput(1, 4, emptyFields(), new Date(0)).send_datetime).toBe('1970-01-01T00:00:00.000Z');
+  });
+});
+
+describe('campaign editor store, short links no phone could open', () => {
+  const settings = (base: string | null) => ({
+    short_link_base: base,
+    effective_base: base ?? 'http://127.0.0.1:8080',
+    link_length: (base ?? 'http://127.0.0.1:8080').length + 11,
+  });
+  const refusal = {
+    code: 400,
+    field: 'links',
+    detail: 'links: short links under http://127.0.0.1:8080 cannot be opened from a phone',
+    reason: 'short_link_base_unreachable',
+  };
+
+  it('sets a public base and asks the core again; a base the core refuses stays as its fault', async () => {
+    let base: string | null = null;
+    const core = fakeCore(() => quoteOf({ problem: base === null ? refusal : null }), {
+      'campaigns:linkSettings': () => settings(base),
+      'campaigns:setLinkSettings': ({ short_link_base }) => {
+        if (short_link_base === 'not an address')
+          throw { code: 400, message: 'پارامترها ناقص هستند', reason: 'short_link_base' };
+        base = short_link_base;
+        return settings(base);
+      },
+    });
+    const store = await openedEditor(core);
+    await until(store, (s) => s.quote !== null);
+    expect(store.getState().quote?.problem?.reason).toBe('short_link_base_unreachable');
+    await store.getState().loadLinkSettings();
+    expect(store.getState().linkSettings?.effective_base).toBe('http://127.0.0.1:8080');
+
+    expect(await store.getState().setLinkBase('not an address')).toBe(false);
+    expect(store.getState().linkBaseError).toMatchObject({ reason: 'short_link_base' });
+    expect(await store.getState().setLinkBase('https://links.example.com')).toBe(true);
+    expect(store.getState()).toMatchObject({ linkBaseError: null, savingLinkBase: false });
+    await until(store, (s) => s.quote?.problem === null);
+    expect(store.getState().linkSettings?.effective_base).toBe('https://links.example.com');
+  });
+
+  it('creates the campaign with untracked links once the user chooses them', async () => {
+    const core = fakeCore();
+    const store = await openedEditor(core);
+    store.getState().update({ name: 'untracked', track_links: false });
+    await store.getState().create();
+    expect(core.calls('campaigns:create')[0]!.input).toMatchObject({ name: 'untracked', track_links: false });
+    expect(createInput(1, null, emptyFields(), new Date(0)).track_links).toBe(true);
   });
 });

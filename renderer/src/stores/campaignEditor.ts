@@ -40,6 +40,10 @@ export function faultOf(error: unknown): EditorFault {
 export type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
 export type SendTestResult = OutputOf<'campaigns:sendTest'>;
+export type LinkSettings = OutputOf<'campaigns:linkSettings'>;
+
+/** The core's refusal of short links no phone could open (campaigns/link-reach.ts). */
+export const UNREACHABLE_LINKS = 'short_link_base_unreachable';
 
 export const emptyFields = (): CampaignDraftFields => CampaignDraftFieldsSchema.parse({});
 
@@ -102,7 +106,20 @@ export interface CreateSlice {
   create(): Promise<CreateCampaignResult | null>;
 }
 
-export type CampaignEditorState = ContextSlice & DraftSlice & QuoteSlice & TestSlice & CreateSlice;
+/**
+ * The short links' base address (one setting of the workspace): read when the editor has to say
+ * where its links would point, and set from the editor when the user gives a public one.
+ */
+export interface LinkBaseSlice {
+  linkSettings: LinkSettings | null;
+  savingLinkBase: boolean;
+  linkBaseError: EditorFault | null;
+  loadLinkSettings(): Promise<void>;
+  /** Sets the public base (null: the local server's own); the quote is asked again. True when saved. */
+  setLinkBase(base: string | null): Promise<boolean>;
+}
+
+export type CampaignEditorState = ContextSlice & DraftSlice & QuoteSlice & TestSlice & CreateSlice & LinkBaseSlice;
 
 /** A fresh editor's state (the account's lines and segments are kept). */
 const FRESH = {
@@ -404,12 +421,40 @@ export function createCampaignEditorStore(api: Api) {
     },
   });
 
+  const linkBaseSlice: StateCreator<CampaignEditorState, [], [], LinkBaseSlice> = (set, get) => ({
+    linkSettings: null,
+    savingLinkBase: false,
+    linkBaseError: null,
+    async loadLinkSettings() {
+      try {
+        set({ linkSettings: await api.invoke('campaigns:linkSettings') });
+      } catch {
+        // Only an address shown in a sentence: the refusal itself still says what to do.
+      }
+    },
+    async setLinkBase(base) {
+      if (get().savingLinkBase) return false;
+      set({ savingLinkBase: true, linkBaseError: null });
+      try {
+        const linkSettings = await api.invoke('campaigns:setLinkSettings', { short_link_base: base });
+        set({ linkSettings, savingLinkBase: false });
+        // The refusal and the sample texts depend on the base: the core is asked again.
+        void get().refreshQuote();
+        return true;
+      } catch (error) {
+        set({ savingLinkBase: false, linkBaseError: faultOf(error) });
+        return false;
+      }
+    },
+  });
+
   const store = createStore<CampaignEditorState>()((...a) => ({
     ...contextSlice(...a),
     ...draftSlice(...a),
     ...quoteSlice(...a),
     ...testSlice(...a),
     ...createSlice(...a),
+    ...linkBaseSlice(...a),
   }));
   // Whatever changed what the quote reads (a change, a draft loaded, another sample asked), the
   // core is asked again once it settles.
@@ -441,6 +486,7 @@ export function createInput(
     utm: fields.utm,
     send_rate: fields.send_rate,
     quiet_hours: fields.quiet_hours,
+    track_links: fields.track_links,
     ...(draftId === null ? {} : { draft_id: draftId }),
   };
 }

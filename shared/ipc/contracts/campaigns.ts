@@ -37,6 +37,8 @@ export const CampaignSummarySchema = z.object({
   links: z.array(CampaignLinkSchema),
   send_rate: z.number().int().nullable(),
   quiet_hours: z.string().nullable(),
+  /** False: its links went out as their own addresses (with their UTM tags); no clicks counted. */
+  track_links: z.boolean(),
   file_name: z.string().nullable(),
   created_at: EpochMs,
   last_execution: ExecutionReportSchema.nullable(),
@@ -73,6 +75,8 @@ export const campaignsContracts = {
         .default({}),
       send_rate: z.number().int().positive().nullable().default(null),
       quiet_hours: z.string().nullable().default(null),
+      /** False: the links go out as their own addresses (with their UTM tags); no short links, no clicks. */
+      track_links: z.boolean().default(true),
       /** The draft this campaign was written in: deleted in the same transaction as the creation. */
       draft_id: Id.optional(),
     }),

@@ -26,6 +26,7 @@ import sendTallies from './0024-send-tallies';
 import messageSources from './0025-message-sources';
 import emailRelayPending from './0026-email-relay-pending';
 import upstreams from './0027-upstreams';
+import untrackedLinks from './0028-untracked-links';
 
 export interface Migration {
   name: string;
@@ -60,4 +61,5 @@ export const migrations: readonly Migration[] = [
   { name: '0025-message-sources', sql: messageSources },
   { name: '0026-email-relay-pending', sql: emailRelayPending },
   { name: '0027-upstreams', sql: upstreams },
+  { name: '0028-untracked-links', sql: untrackedLinks },
 ];

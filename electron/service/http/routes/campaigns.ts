@@ -10,7 +10,8 @@ import { bearerAuth } from '../auth';
 import { sendError, sendOk } from '../envelope';
 import { addOpenApiPaths } from '../openapi';
 import { ServiceError } from '../../errors';
-import { BODY_LIMIT_BYTES, sendPlainNotFound } from '../context';
+import { BODY_LIMIT_BYTES } from '../context';
+import { sendDeadLink } from '../dead-link-page';
 import { CONTACTS_BODY_LIMIT_BYTES } from './contacts';
 import { fileBytes } from '../multipart-file';
 import { envelopeOf } from '../../../../shared/api';
@@ -62,6 +63,7 @@ export function campaignForm(fields: Fields): CampaignForm {
     },
     send_rate: one('send_rate'),
     quiet_hours: one('quiet_hours'),
+    track_links: one('track_links'),
     file: null,
   };
 }
@@ -240,6 +242,19 @@ const campaignFieldSchema = {
         'message goes out; messages due inside it wait in status 2 until it ends. Start equal to end, or not a ' +
         'time, is 400.',
     },
+    track_links: {
+      type: 'string',
+      enum: ['true', 'false'],
+      default: 'true',
+      description:
+        'Extension: "false" sends the links untracked: each links[i]actual_url found in template_body stays the ' +
+        'original address, with utm_source, utm_medium and utm_campaign added when its has_utm is "true" (the ' +
+        'same tags a visit of a short link is redirected with), and no short link is made, so no visit is counted ' +
+        '(the report has track_links false). Absent, empty or "true": short tracked links. Any other value is 400. ' +
+        'On a line that delivers through a real provider, short links need a base a phone can open: a loopback, ' +
+        'private or link-local base (127.0.0.0/8, ::1, localhost, 10/8, 172.16/12, 192.168/16, 169.254/16, ' +
+        'fc00::/7, fe80::/10, a local network name) is 400 unless track_links is "false".',
+    },
   },
 };
 
@@ -248,10 +263,11 @@ addOpenApiPaths({
     post: {
       summary: 'Create a campaign and its one execution (SCHEDULED), run as a job at send_datetime (at once when past)',
       description:
-        'Form fields of spec 4.3 plus our extensions send_rate and quiet_hours. A field expected once but sent ' +
+        'Form fields of spec 4.3 plus our extensions send_rate, quiet_hours and track_links. A field expected once but sent ' +
         'several times counts with its first value. A JSON object body with the same keys (arrays for repeated ' +
         'ones) is accepted too. Checks, in order: required fields and field shapes (400), send_datetime (417), ' +
-        'sender (412), segments (400). The credit for the whole execution is reserved when it starts; when it is ' +
+        'sender (412), segments (400), then short links a phone can open on a line with a real provider (400). ' +
+        'The credit for the whole execution is reserved when it starts; when it is ' +
         'short the execution ends FAILED with the reason in the report, and nothing is recorded.',
       requestBody: {
         required: true,
@@ -282,8 +298,10 @@ addOpenApiPaths({
         },
         '400': error(
           'A required field missing (sender, name, template_body, send_datetime), a segment id not an integer, a ' +
-            `segment unknown or of another account, more than ${MAX_LINKS} links, a link without actual_url, or a ` +
-            'bad send_rate or quiet_hours',
+            `segment unknown or of another account, more than ${MAX_LINKS} links, a link without actual_url, a ` +
+            'bad send_rate, quiet_hours or track_links, or short links under a base no phone can open (loopback, ' +
+            'private, link-local) on a line that delivers through a real provider: set a public short link base, ' +
+            'or send track_links=false',
         ),
         ...authErrors,
         '412': error('sender is not a line of the account, or lacks can_send_panel_campaign'),
@@ -398,8 +416,11 @@ addOpenApiPaths({
           headers: { Location: { schema: { type: 'string' } } },
         },
         '404': {
-          description: 'No such link: the plain text "404 page not found"',
-          content: { 'text/plain': { schema: { type: 'string' } } },
+          description:
+            'No such link (an unknown code, or a recipient whose message is not recorded yet): a small HTML page ' +
+            'saying so in the visitor’s language, Persian (lang="fa", dir="rtl") when Accept-Language ranks ' +
+            'Persian above English, else English. Codes stay valid as long as the campaign does, so no answer is 410.',
+          content: { 'text/html': { schema: { type: 'string' } } },
         },
       },
     },
@@ -464,8 +485,8 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
   // count as a visit, since finding the address records the click.
   app.get<{ Params: { code: string } }>('/l/:code', { exposeHeadRoute: false }, async (request, reply) => {
     const location = core.campaigns.click(request.params.code, request.headers['user-agent'] ?? '');
-    // An unknown code is an unknown path, answered as any other.
-    if (location === null) return sendPlainNotFound(reply);
+    // A person followed it from a text message: they get a page in their language, not the API's 404.
+    if (location === null) return sendDeadLink(reply, request.headers['accept-language']);
     // Every visit must reach us to be counted: no cache may answer it.
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });

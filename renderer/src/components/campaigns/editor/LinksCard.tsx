@@ -1,7 +1,9 @@
 // The campaign's links (spec 4.3: up to 10): each address as typed in the text becomes every
-// recipient's own short link. Shown per link from the core's quote: whether the text has it (else
-// it gets no short link, and can be put in at the cursor), where a visit goes (with the UTM tags),
-// what the short link looks like and how many characters it adds.
+// recipient's own short link, or, untracked, stays its own address with the UTM tags (no clicks
+// counted). Shown per link from the core's quote: whether the text has it (else it gets no short
+// link, and can be put in at the cursor), where a visit goes (with the UTM tags), what the text
+// carries in its place and how many characters it adds. Short links no phone could open are
+// refused here with the ways out (LinkReachChoices).
 import {
   ActionIcon,
   Alert,
@@ -12,6 +14,7 @@ import {
   Paper,
   SimpleGrid,
   Stack,
+  Switch,
   Text,
   TextInput,
   Title,
@@ -30,16 +33,18 @@ import {
 import { digits, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useEditor, type BodyInsert } from './useEditor';
+import { LinkReachChoices } from './LinkReachChoices';
 
 type Link = CampaignDraftFields['links'][number];
 
 export function LinksCard({ insert }: Pick<BodyInsert, 'insert'>) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { links, utm, quote, update, ready } = useEditor(
+  const { links, utm, trackLinks, quote, update, ready } = useEditor(
     useShallow((s) => ({
       links: s.fields.links,
       utm: s.fields.utm,
+      trackLinks: s.fields.track_links,
       quote: s.quote,
       update: s.update,
       ready: s.status === 'ready' && s.created === null,
@@ -60,8 +65,17 @@ export function LinksCard({ insert }: Pick<BodyInsert, 'insert'>) {
           </Text>
         </Group>
         <Text size="sm" c="dimmed">
-          {t('campaignEditor.linksHint')}
+          {t(trackLinks ? 'campaignEditor.linksHint' : 'campaignEditor.linksHintUntracked')}
         </Text>
+        <Switch
+          label={t('campaignEditor.trackLinks')}
+          description={t(trackLinks ? 'campaignEditor.trackLinksOn' : 'campaignEditor.trackLinksOff')}
+          checked={trackLinks}
+          onChange={(e) => update({ track_links: e.currentTarget.checked })}
+          disabled={!ready}
+          data-testid="editor-track-links"
+        />
+        <LinkReachChoices />
         {links.map((link, index) => (
           <LinkRow
             key={index}
@@ -69,6 +83,7 @@ export function LinksCard({ insert }: Pick<BodyInsert, 'insert'>) {
             link={link}
             // The quote may lag the typing: its word on a link counts only for the same address.
             info={quoted.find((q) => q.idx === index && q.actual_url === link.actual_url.trim())}
+            tracked={quote?.track_links ?? trackLinks}
             disabled={!ready}
             onChange={(changes) => setLink(index, changes)}
             onRemove={() => update({ links: links.filter((_, i) => i !== index) })}
@@ -136,6 +151,7 @@ function LinkRow({
   index,
   link,
   info,
+  tracked,
   disabled,
   onChange,
   onRemove,
@@ -144,6 +160,8 @@ function LinkRow({
   index: number;
   link: Link;
   info: CampaignQuote['links'][number] | undefined;
+  /** Whether the quote wrote it as a short link (else as its own address). */
+  tracked: boolean;
   disabled: boolean;
   onChange(changes: Partial<Link>): void;
   onRemove(): void;
@@ -218,7 +236,10 @@ function LinkRow({
               </Anchor>
             </Text>
             <Text size="xs" c="dimmed">
-              {t('campaignEditor.shortExample')} <span className="ltr-value">{info.short_example}</span>
+              {t(tracked ? 'campaignEditor.shortExample' : 'campaignEditor.writtenAs')}{' '}
+              <span className="ltr-value" style={{ wordBreak: 'break-all' }}>
+                {info.short_example}
+              </span>
               {' · '}
               <span data-testid={`editor-link-added-${index}`}>
                 {info.added_characters >= 0

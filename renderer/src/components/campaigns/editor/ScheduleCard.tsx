@@ -41,7 +41,12 @@ export function ScheduleCard() {
   const blockText = (block: Block): string => {
     switch (block.kind) {
       case 'problem':
-        return describe({ code: block.problem.code, detail: block.problem.detail, message: block.problem.detail });
+        return describe({
+          code: block.problem.code,
+          detail: block.problem.detail,
+          reason: block.problem.reason ?? null,
+          message: block.problem.detail,
+        });
       case 'noCredit':
         return t('campaignEditor.blocks.noCredit', {
           cost: formatNumber(block.cost, language),

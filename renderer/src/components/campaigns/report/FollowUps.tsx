@@ -40,6 +40,8 @@ export function FollowUps({
     clicked: clickers,
     not_clicked: clickers === null ? null : Math.max(0, report.sent - clickers),
   };
+  // Untracked links count no click: a segment of clickers (or of the rest) would mean nothing.
+  const kinds = RESULT_KINDS.filter((kind) => report.track_links || (kind !== 'clicked' && kind !== 'not_clicked'));
   const ask = (kind: ResultKind) => {
     setName(t(`report.followUpName.${kind}`, { name: campaignName }));
     setNaming(kind);
@@ -58,7 +60,7 @@ export function FollowUps({
       <Stack gap="sm">
         <Text fw={600}>{t('report.followUps')}</Text>
         <Group gap="xs">
-          {RESULT_KINDS.map((kind) => (
+          {kinds.map((kind) => (
             <Button
               key={kind}
               variant="light"

@@ -1,5 +1,6 @@
 // Clicks per tracked link: visits, distinct recipients who visited, and the click-through rate
-// (clickers over delivered, or over sent while no delivery is reported), with the overall rate.
+// (clickers over delivered, or over sent while no delivery is reported), with the overall rate;
+// for a campaign whose links went out untracked, that no click is counted.
 import { Paper, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { clickThrough, type LinkClicks } from '../../../stores/campaigns';
@@ -28,7 +29,11 @@ export function LinkClicksTable({
       <Text fw={600} mb="sm">
         {t('report.links.title')}
       </Text>
-      {links.length === 0 ? (
+      {!report.track_links ? (
+        <Text size="sm" c="dimmed" data-testid="report-links-untracked">
+          {t('report.links.notTracked')}
+        </Text>
+      ) : links.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="report-no-links">
           {t('report.links.none')}
         </Text>

@@ -1,5 +1,6 @@
 // The run's counts by the report's partition (audience = sent + skipped; sent = delivered +
-// failed + on the way), its cost, refunds and clicks, one card each.
+// failed + on the way), its cost, refunds and clicks, one card each ("not tracked" instead of a
+// click count when the campaign's links went out untracked).
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,7 +41,16 @@ export function ReportCounts({ report }: { report: ExecutionReport }) {
       <Card label={t('report.counts.refunded')} testId="report-refunded" value={report.refunded} money>
         <Money rials={report.refunded} />
       </Card>
-      {count('clicks')}
+      {report.track_links ? (
+        count('clicks')
+      ) : (
+        // Its links went out as their own addresses: there is no count, and 0 would say nobody clicked.
+        <Card label={t('report.counts.clicks')} testId="report-clicks" value={null}>
+          <Text span c="dimmed" size="sm" fw={500} data-testid="report-clicks-untracked">
+            {t('report.counts.clicksNotTracked')}
+          </Text>
+        </Card>
+      )}
     </SimpleGrid>
   );
 }
@@ -54,7 +64,8 @@ function Card({
   children,
 }: {
   label: string;
-  value: number;
+  /** null: no figure (clicks not tracked). */
+  value: number | null;
   testId: string;
   color?: string | undefined;
   /** Amounts are longer than counts: a smaller size keeps them on one line. */
@@ -71,7 +82,7 @@ function Card({
         size={money ? 'md' : 'lg'}
         c={color}
         data-testid={testId}
-        data-value={value}
+        data-value={value ?? ''}
         component="div"
         style={{ whiteSpace: 'nowrap' }}
       >
