@@ -6,6 +6,8 @@
 // Facts about the providers come from reference/sms-upstreams.md and kavenegar-v1.md, with the tag
 // saying how sure each is: [C] confirmed, [3p] third-party code, [I] our inference.
 
+import type { Provider } from './status';
+
 export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2'] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
@@ -29,6 +31,8 @@ export interface GatewayInfo {
   localIdWindowMs: number;
   /** Whether replies can be read from the provider (v1 sms/receive, sms/inboxpaged; v2: none in its API). */
   inbound: boolean;
+  /** The kinds of line it can carry (v1: SMS only; v2: SMS and Bale [3p]; Rubika: none documented). */
+  providers: readonly Provider[];
 }
 
 const HOUR = 3_600_000;
@@ -43,6 +47,7 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     statusWindowMs: 0,
     localIdWindowMs: 0,
     inbound: false,
+    providers: ['sms', 'bale', 'rubika'],
   },
   'kavenegar-v1': {
     label: { fa: 'کاوه‌نگار', en: 'Kavenegar' },
@@ -53,6 +58,7 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     statusWindowMs: 48 * HOUR,
     localIdWindowMs: 12 * HOUR,
     inbound: true,
+    providers: ['sms'],
   },
   'najva-v2': {
     label: { fa: 'نجوا', en: 'Najva' },
@@ -63,6 +69,7 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     statusWindowMs: 48 * HOUR,
     localIdWindowMs: 0,
     inbound: false,
+    providers: ['sms', 'bale'],
   },
 };
 

@@ -351,5 +351,19 @@ describe('delivery through a provider account', () => {
       base_url: 'http://127.0.0.1:9',
     });
     expect(moved.gateway.key_set).toBe(false);
+    // Kavenegar's v1 carries SMS only; Najva's v2 SMS and Bale; Rubika no provider yet.
+    app.accounts.upsertLine(account.id, { number: 'shop_bot', provider: 'bale', permissions: [] });
+    app.accounts.upsertLine(account.id, { number: 'shop_rubika', provider: 'rubika', permissions: [] });
+    const refusal = (number: string, kind: GatewayKind) => {
+      try {
+        app.gateways.set({ account_id: account.id, number, kind, base_url: server.url });
+        return null;
+      } catch (error) {
+        return (error as { reason?: string }).reason;
+      }
+    };
+    expect(refusal('shop_bot', 'kavenegar-v1')).toBe('gateway_provider_mismatch');
+    expect(refusal('shop_rubika', 'najva-v2')).toBe('gateway_provider_mismatch');
+    expect(refusal('shop_bot', 'najva-v2')).toBeNull();
   });
 });

@@ -486,6 +486,12 @@ export class Accounts {
   ): { line: Line; key: 'keep' | 'forget' | { set: string } } {
     const line = this.knownLine(accountId, input.number);
     const kind = input.kind;
+    if (!GATEWAYS[kind].providers.includes(line.provider))
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `${kind} does not carry ${line.provider} lines`,
+        'gateway_provider_mismatch',
+      );
     const baseUrl = isUpstream(kind) && input.base_url ? canonicalBaseUrl(input.base_url) : null;
     if (isUpstream(kind) && baseUrl === null && GATEWAYS[kind].defaultBaseUrl === null)
       throw new ServiceError(ApiCode.BadRequest, 'a base address is needed', 'gateway_base_url_invalid');

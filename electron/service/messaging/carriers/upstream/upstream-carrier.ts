@@ -60,6 +60,8 @@ const INBOX_OVERLAP_MS = 10 * 60_000;
 /** The paged read's longest range [3p: 2 days]; a first read starts a day back. */
 const INBOX_MAX_RANGE_MS = 2 * 86_400_000 - 60_000;
 const INBOX_FIRST_MS = 86_400_000;
+/** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
+const GIVE_UP_AFTER_MS = 86_400_000;
 
 export interface UpstreamReply {
   accountId: number;
@@ -366,27 +368,41 @@ export class UpstreamCarrier {
     ) => {
       for (const id of ids) this.handovers.move(id, state, now, dueAt, why);
     };
-    const backoff = (id: number) =>
-      now +
-      backoffDelay(
-        this.handovers.get(id)?.attempts ?? 1,
-        { baseMs: timing.retry_base_ms, maxMs: timing.retry_max_ms },
-        this.random,
-      );
     const stayed: 'waiting' | 'unknown' = during === 'send' ? 'waiting' : 'unknown';
+    // Retries back off with jitter; a message still failing a day after its hand-over began is
+    // given to the user to decide, not retried for ever.
+    const later = (why: { code?: number | null; detail: string }) => {
+      for (const id of ids) {
+        const row = this.handovers.get(id);
+        const attempts = row?.attempts ?? 1;
+        if (row && now - row.handed_at > GIVE_UP_AFTER_MS)
+          this.handovers.move(id, 'review', now, null, {
+            code: why.code,
+            detail: `still failing after a day: ${why.detail}`,
+          });
+        else
+          this.handovers.move(
+            id,
+            stayed,
+            now,
+            now + backoffDelay(attempts, { baseMs: timing.retry_base_ms, maxMs: timing.retry_max_ms }, this.random),
+            why,
+          );
+      }
+    };
     if (result.kind === 'unknown') {
       // The request may have reached the provider: found again before anything is sent again.
       back('unknown', now + timing.reconcile_ms, { detail: result.text });
       return;
     }
     if (result.kind === 'not-sent') {
-      for (const id of ids) this.handovers.move(id, stayed, now, backoff(id), { detail: result.text });
+      later({ detail: result.text });
       return;
     }
     const why = { code: result.code, detail: result.text };
     switch (upstreamErrorClass(result.code)) {
       case 'retry':
-        for (const id of ids) this.handovers.move(id, stayed, now, backoff(id), why);
+        later(why);
         return;
       case 'pause':
         back(stayed, now, why);
