@@ -55,6 +55,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   upstream_handovers: 'messaging/carriers',
   upstream_lines: 'messaging/carriers',
   upstream_inbound: 'messaging/carriers',
+  upstream_files: 'messaging/carriers',
   campaigns: 'campaigns',
   campaign_drafts: 'campaigns',
   campaign_links: 'campaigns',

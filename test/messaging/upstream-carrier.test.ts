@@ -276,6 +276,53 @@ describe('delivery through a provider account', () => {
     expect(handover!.detail).toMatch(/no longer reports/);
   });
 
+  it('a Bale line on najva-v2 copies its file to the provider once and sends it with every message', async () => {
+    const server = await provider();
+    const app = appCore(server.url, 'najva-v2');
+    const account = app.accounts.findByName('shop')!;
+    app.accounts.upsertLine(account.id, {
+      number: 'shop_bot',
+      provider: 'bale',
+      permissions: ['can_send_panel_campaign'],
+    });
+    app.gateways.set({
+      account_id: account.id,
+      number: 'shop_bot',
+      kind: 'najva-v2',
+      base_url: server.url,
+      api_key: KEY,
+      sender: 'bale_acme_bot',
+      rate_per_second: 50,
+    });
+    const image = Buffer.from('GIF89a-a-small-picture');
+    const file = app.files.save(account.id, 'bale', { name: 'sale.gif', mime: 'image/gif', data: image });
+    for (const [from, text] of [
+      [0, 'حراج'],
+      [100, 'حراج دوم'],
+    ] as const)
+      app.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'panel',
+        sender: 'shop_bot',
+        text,
+        receivers: receivers(5, from),
+        rule: 'lenient',
+        fileId: file.id,
+      });
+    await until(
+      'all settled',
+      () => settled(app),
+      (n) => n === 10,
+    );
+    compare(app, server.core);
+    const remoteFiles = server.core.db.prepare<[], { id: string; size: number }>('SELECT id, size FROM files').all();
+    expect(remoteFiles).toEqual([{ id: expect.any(String), size: image.length }]);
+    const attached = server.core.db
+      .prepare<[], { file_id: string | null; sender: string }>('SELECT DISTINCT file_id, sender FROM sends')
+      .all();
+    expect(attached).toEqual([{ file_id: remoteFiles[0]!.id, sender: 'bale_acme_bot' }]);
+  });
+
   it('replies at the provider come into the Inbox once each, and an opt-out there opts the number out here', async () => {
     const seed = testSeed();
     seed.simulator = {

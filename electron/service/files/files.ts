@@ -59,6 +59,17 @@ export class Files {
     return this.byId.get(id)!;
   }
 
+  /** A stored file with its bytes (a provider gets a copy of it), or undefined when it is gone. */
+  read(fileId: string): (FileRecord & { data: Buffer }) | undefined {
+    const file = this.byId.get(fileId);
+    if (!file) return undefined;
+    try {
+      return { ...file, data: fs.readFileSync(path.join(this.dir, file.id)) };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The file a send may attach: same account and same provider as the sender line, else 400. */
   forSend(accountId: number, fileId: string, lineProvider: Provider): FileRecord {
     const file = this.byId.get(fileId);

@@ -17,9 +17,9 @@ export function carrierMessages(db: Db): CarrierMessages {
   );
   const outgoingStmt = db.prepare<
     [string],
-    { id: number; receptor: string; text: string; status: MessageStatus; cost_rials: number }
+    { id: number; receptor: string; text: string; status: MessageStatus; cost_rials: number; file_id: string | null }
   >(
-    `SELECT m.id, m.receptor, ${messageTextSql()} AS text, m.status, m.cost_rials
+    `SELECT m.id, m.receptor, ${messageTextSql()} AS text, m.status, m.cost_rials, s.file_id
      FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id`,
   );
   return {

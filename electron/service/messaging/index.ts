@@ -105,6 +105,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
       clock,
       settings,
       accounts: deps.accounts,
+      files: deps.files,
       secrets: deps.secrets,
       reports,
       messages,

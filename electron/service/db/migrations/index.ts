@@ -27,6 +27,7 @@ import messageSources from './0025-message-sources';
 import emailRelayPending from './0026-email-relay-pending';
 import upstreams from './0027-upstreams';
 import untrackedLinks from './0028-untracked-links';
+import upstreamFiles from './0029-upstream-files';
 
 export interface Migration {
   name: string;
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   { name: '0026-email-relay-pending', sql: emailRelayPending },
   { name: '0027-upstreams', sql: upstreams },
   { name: '0028-untracked-links', sql: untrackedLinks },
+  { name: '0029-upstream-files', sql: upstreamFiles },
 ];

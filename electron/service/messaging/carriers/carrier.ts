@@ -56,9 +56,15 @@ export interface CarrierMessages {
   /** Where message `id` went: its account, receiver and sender line; undefined when it is gone. */
   address(id: number): { account_id: number; receptor: string; sender: string } | undefined;
   /** What to hand over of these messages: receiver, final text and our price, by id (ids gone are left out). */
-  outgoing(
-    ids: readonly number[],
-  ): { id: number; receptor: string; text: string; status: MessageStatus; cost_rials: number }[];
+  outgoing(ids: readonly number[]): {
+    id: number;
+    receptor: string;
+    text: string;
+    status: MessageStatus;
+    cost_rials: number;
+    /** The messenger file its send attaches (Bale), or null. */
+    file_id: string | null;
+  }[];
 }
 
 export interface Carrier {

@@ -20,6 +20,15 @@ export interface OutgoingMessage {
   id: number;
   receptor: string;
   text: string;
+  /** The provider's id of the messenger file attached (uploaded first), or null. */
+  upstreamFileId?: string | null;
+}
+
+/** A messenger file to copy to the provider. */
+export interface FileUpload {
+  name: string;
+  mime: string;
+  data: Buffer;
 }
 
 /** The provider's record of one message it took. */
@@ -74,6 +83,8 @@ export interface UpstreamClient {
   readonly findByLocalIds?: (ids: readonly number[]) => Promise<CallResult<FoundByLocalId[]>>;
   /** The account's credit at the provider (rials), null when it does not say. */
   info(): Promise<CallResult<{ creditRials: number | null }>>;
+  /** Copies a Bale file to the provider; its id there. Undefined where the API carries no files. */
+  readonly uploadFile?: (file: FileUpload) => Promise<CallResult<string>>;
   /** Replies received between two times (unix ms), one page (1-based); undefined when the provider has no inbox read. */
   readonly inbox?: (from: number, to: number, page: number) => Promise<CallResult<InboxPage>>;
 }

@@ -43,6 +43,8 @@ export class Handovers {
   private readonly batchStmt;
   private readonly seenStmt;
   private readonly inFlightStmt;
+  private readonly fileStmt;
+  private readonly setFileStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -118,6 +120,23 @@ export class Handovers {
            AND state IN ('waiting', 'handing_over', 'unknown', 'review', 'accepted')`,
       )
       .pluck();
+    this.fileStmt = db
+      .prepare<[number, string], string>(
+        'SELECT upstream_file_id FROM upstream_files WHERE line_id = ? AND file_id = ?',
+      )
+      .pluck();
+    this.setFileStmt = db.prepare(
+      'INSERT OR REPLACE INTO upstream_files (line_id, file_id, upstream_file_id) VALUES (?, ?, ?)',
+    );
+  }
+
+  /** The provider's id of a messenger file this line uploaded, or undefined. */
+  upstreamFile(lineId: number, fileId: string): string | undefined {
+    return this.fileStmt.get(lineId, fileId);
+  }
+
+  setUpstreamFile(lineId: number, fileId: string, upstreamFileId: string): void {
+    this.setFileStmt.run(lineId, fileId, upstreamFileId);
   }
 
   /** Messages just handed to the carrier for this line: waiting, due now. Inside the lifecycle's transaction. */

@@ -5,7 +5,15 @@
 // found again: the carrier holds such messages for the user's review instead of sending twice.
 // Its credit: the v1-compatible `account/info` Najva also serves [C, S14], tried by the same key;
 // where that read is closed, a status lookup checks the key (sending nothing).
-import type { CallResult, Endpoint, OutgoingMessage, UpstreamClient, UpstreamRecord, UpstreamStatus } from './client';
+import type {
+  CallResult,
+  Endpoint,
+  FileUpload,
+  OutgoingMessage,
+  UpstreamClient,
+  UpstreamRecord,
+  UpstreamStatus,
+} from './client';
 import { call, entriesOf, numberOf } from './wire';
 
 type Entry = Record<string, unknown>;
@@ -32,15 +40,19 @@ export function najvaV2Client(endpoint: Endpoint): UpstreamClient {
   return {
     async send(messages: readonly OutgoingMessage[]): Promise<CallResult<UpstreamRecord[]>> {
       const shared = messages.every((m) => m.text === messages[0]!.text);
+      // One call carries one file (the carrier never mixes them): the provider's own id of it.
+      const file = messages[0]!.upstreamFileId ? { file_id: messages[0]!.upstreamFileId } : {};
       const answer = shared
         ? await post('/v2/sms/send', {
             receivers: messages.map((m) => m.receptor),
             message: messages[0]!.text,
             sender: endpoint.sender,
+            ...file,
           })
         : await post('/v2/sms/send-p2p', {
             messages: messages.map((m) => ({ receiver: m.receptor, message: m.text })),
             sender: endpoint.sender,
+            ...file,
           });
       if (answer.kind !== 'ok') return answer;
       if (answer.value.length !== messages.length)
@@ -57,6 +69,23 @@ export function najvaV2Client(endpoint: Endpoint): UpstreamClient {
           };
         }),
       };
+    },
+
+    async uploadFile(file: FileUpload): Promise<CallResult<string>> {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(file.data)], { type: file.mime }), file.name);
+      const answer = entriesOf(
+        await call(
+          `${endpoint.baseUrl}/upload-file/bale`,
+          { method: 'POST', headers: { authorization: `Bearer ${endpoint.apiKey}` }, body: form },
+          endpoint.timeoutMs,
+        ),
+      );
+      if (answer.kind !== 'ok') return answer;
+      // The documented `file_id`, and the `fild_id` a provider's own test fixture spells [3p].
+      const entries = (answer.value ?? {}) as { file_id?: unknown; fild_id?: unknown };
+      const id = entries.file_id ?? entries.fild_id;
+      return typeof id === 'string' && id !== '' ? { kind: 'ok', value: id } : { kind: 'unknown', text: 'no file id' };
     },
 
     async status(upstreamIds: readonly string[]): Promise<CallResult<UpstreamStatus[]>> {

@@ -23,6 +23,7 @@ import type { Worker } from '../../../jobs/scheduler';
 import type { Accounts, Line } from '../../../accounts/accounts';
 import { lineKeySecret } from '../../../accounts/accounts';
 import type { SecretStore } from '../../../secrets';
+import type { Files } from '../../../files/files';
 import { backoffDelay } from '../../../jobs/jobs';
 import { MessageStatus } from '../../../../../shared/lifecycle';
 import {
@@ -76,6 +77,8 @@ export interface UpstreamCarrierDeps {
   clock: Clock;
   settings: Settings;
   accounts: Accounts;
+  /** Messenger files, copied to a provider that carries them. */
+  files: Pick<Files, 'read'>;
   secrets: SecretStore;
   reports: CarrierReports;
   messages: CarrierMessages;
@@ -286,7 +289,22 @@ export class UpstreamCarrier {
       line.id,
       'send',
       async () => {
-        const result = await client.send(batch);
+        const fileId = batch[0]!.file_id;
+        const upstreamFileId = fileId ? await this.upstreamFile(line, client, fileId) : null;
+        if (upstreamFileId !== null && typeof upstreamFileId !== 'string') {
+          this.deps.db.transaction(() =>
+            this.failed(
+              line,
+              batch.map((m) => m.id),
+              upstreamFileId,
+              this.deps.clock.now(),
+              timing,
+              'send',
+            ),
+          )();
+          return;
+        }
+        const result = await client.send(batch.map((m) => ({ ...m, upstreamFileId })));
         this.applySend(line, batch, result, timing, new Map(batch.map((m) => [m.id, m.cost_rials])));
       },
       () => this.sendNext(line),
@@ -350,6 +368,26 @@ export class UpstreamCarrier {
         'send',
       );
     })();
+  }
+
+  /**
+   * The provider's id of a messenger file, uploaded the first time this line sends it; a failed
+   * upload is answered as the call's failure (a file gone from the workspace fails its messages).
+   */
+  private async upstreamFile(
+    line: Line,
+    client: UpstreamClient,
+    fileId: string,
+  ): Promise<string | Exclude<CallResult<string>, { kind: 'ok' }>> {
+    const known = this.handovers.upstreamFile(line.id, fileId);
+    if (known) return known;
+    const file = this.deps.files.read(fileId);
+    if (!client.uploadFile || !file)
+      return { kind: 'error', code: 400, text: file ? 'this provider takes no files' : 'the file is gone' };
+    const uploaded = await client.uploadFile(file);
+    if (uploaded.kind !== 'ok') return uploaded;
+    this.handovers.setUpstreamFile(line.id, fileId, uploaded.value);
+    return uploaded.value;
   }
 
   /** What a call that did not succeed means for its messages. Inside a transaction. */
@@ -652,13 +690,19 @@ export class UpstreamCarrier {
  * their own texts; never one receptor twice in a call (the provider would take the second for a
  * duplicate).
  */
-export function callBatch<M extends OutgoingMessage>(waiting: readonly M[], perSend: number, perArray: number): M[] {
+export function callBatch<M extends OutgoingMessage & { file_id?: string | null }>(
+  waiting: readonly M[],
+  perSend: number,
+  perArray: number,
+): M[] {
   if (waiting.length === 0) return [];
+  // One call carries one messenger file (or none): a text is "the same" only with the same file.
   const byText = new Map<string, M[]>();
   for (const m of waiting) {
-    const group = byText.get(m.text);
+    const key = `${m.file_id ?? ''}\u0000${m.text}`;
+    const group = byText.get(key);
     if (group) group.push(m);
-    else byText.set(m.text, [m]);
+    else byText.set(key, [m]);
   }
   let largest: M[] = [];
   for (const group of byText.values()) if (group.length > largest.length) largest = group;
@@ -673,5 +717,10 @@ export function callBatch<M extends OutgoingMessage>(waiting: readonly M[], perS
     }
     return batch;
   };
-  return largest.length > 1 ? distinct(largest, perSend) : distinct(waiting, perArray);
+  if (largest.length > 1) return distinct(largest, perSend);
+  const file = waiting[0]!.file_id ?? null;
+  return distinct(
+    waiting.filter((m) => (m.file_id ?? null) === file),
+    perArray,
+  );
 }

@@ -21,7 +21,7 @@ export interface Answer {
 
 export async function call(
   url: string,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string | FormData },
   timeoutMs: number,
 ): Promise<CallResult<Answer>> {
   try {
