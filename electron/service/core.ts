@@ -28,7 +28,7 @@ import { campaignNamesLine } from './campaigns/line-users';
 import { campaignsNamingSegment } from './campaigns/segment-users';
 import { executionSendGroups } from './campaigns/send-groups';
 import { campaignBatchHoldsSend } from './campaigns/send-holds';
-import { fileSecretStore, type SecretStore } from './secrets';
+import { cachedSecretStore, fileSecretStore, type SecretStore } from './secrets';
 import { lineKeySecret } from './accounts/accounts';
 import type { Gateways } from './messaging/gateways';
 import type { LinePause } from '../../shared/gateways';
@@ -113,7 +113,7 @@ export class Core {
       // Backups a killed process left half-written are never finished: their space comes back now.
       removeStaleParts(this);
       this.settings = new Settings(this.db);
-      this.secrets = options.secrets ?? fileSecretStore(options.dataDir);
+      this.secrets = cachedSecretStore(options.secrets ?? fileSecretStore(options.dataDir));
       // The ledger groups refunds by their messages' sends, which messaging reads for it.
       this.credit = new Credit(this.db, this.clock, ledgerMessages(this.db));
       // The secret lives beside the database, never in it (accounts/keys.ts).

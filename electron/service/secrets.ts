@@ -47,3 +47,27 @@ export function fileSecretStore(dataDir: string): SecretStore {
     },
   };
 }
+
+/**
+ * A store whose answers are kept in memory: every write goes through this process's store, so what
+ * it read once stays true until it writes. The carriers ask whether a line's key is kept on every
+ * scheduler round; the keychain would decrypt each time.
+ */
+export function cachedSecretStore(store: SecretStore): SecretStore {
+  const known = new Map<string, string | null>();
+  return {
+    kind: store.kind,
+    get: (name) => {
+      if (!known.has(name)) known.set(name, store.get(name));
+      return known.get(name)!;
+    },
+    set: (name, value) => {
+      store.set(name, value);
+      known.set(name, value);
+    },
+    delete: (name) => {
+      store.delete(name);
+      known.set(name, null);
+    },
+  };
+}

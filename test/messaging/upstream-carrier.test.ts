@@ -371,6 +371,54 @@ describe('delivery through a provider account', () => {
     for (const phone of optedOut) expect(app.optouts.has(account.id, phone)).toBe(true);
   });
 
+  it('a line whose key was removed waits quietly (no busy loop) and pauses, saying why, when it has messages to hand over', async () => {
+    const seed = testSeed();
+    seed.simulator = { seed: 7, handoff_ms: 3_600_000, delivery_ms: 3_600_000, outcomes: { '10': 1 } };
+    const server = await startServer({ seed });
+    opened.push(server);
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    const send = () =>
+      app.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'api-v2',
+        sender: '30001111',
+        text: 'hi',
+        receivers: receivers(3),
+        rule: 'strict',
+      });
+    send();
+    const queue = () => app.gateways.queues(account.id)[0]!;
+    await until(
+      'accepted',
+      () => queue().counts.accepted,
+      (n) => n === 3,
+    );
+    app.gateways.set({ account_id: account.id, number: '30001111', kind: 'kavenegar-v1', api_key: '' });
+    // Their polls fall due and cannot run: the scheduler goes idle all the same.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const idle = await Promise.race([
+      app.scheduler.waitForIdle().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+    ]);
+    expect(idle).toBe(true);
+    send();
+    const paused = await until(
+      'paused',
+      () => queue().paused,
+      (pause) => pause !== null,
+    );
+    expect(paused).toMatchObject({ code: 403, text: 'no API key is kept for this line' });
+    // The key given again is the user's answer: the line goes on.
+    app.gateways.set({ account_id: account.id, number: '30001111', kind: 'kavenegar-v1', api_key: KEY });
+    expect(queue().paused).toBeNull();
+    await until(
+      'accepted',
+      () => queue().counts.accepted,
+      (n) => n === 6,
+    );
+  });
+
   it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {
     const server = await provider();
     const app = appCore(server.url, 'kavenegar-v1');

@@ -492,10 +492,28 @@ export class Accounts {
         `${kind} does not carry ${line.provider} lines`,
         'gateway_provider_mismatch',
       );
-    const baseUrl = isUpstream(kind) && input.base_url ? canonicalBaseUrl(input.base_url) : null;
+    // Absent keeps what the line has (for the same gateway); '' means the provider's own.
+    const same = kind === line.gateway.kind;
+    const baseUrl = !isUpstream(kind)
+      ? null
+      : input.base_url === undefined
+        ? same
+          ? line.gateway.base_url
+          : null
+        : input.base_url === ''
+          ? null
+          : canonicalBaseUrl(input.base_url);
     if (isUpstream(kind) && baseUrl === null && GATEWAYS[kind].defaultBaseUrl === null)
       throw new ServiceError(ApiCode.BadRequest, 'a base address is needed', 'gateway_base_url_invalid');
-    const sender = isUpstream(kind) && input.sender ? normalizeLineNumber(input.sender) : null;
+    const sender = !isUpstream(kind)
+      ? null
+      : input.sender === undefined
+        ? same
+          ? line.gateway.sender
+          : null
+        : input.sender === ''
+          ? null
+          : normalizeLineNumber(input.sender);
     const rate = input.rate_per_second ?? line.gateway.rate_per_second ?? DEFAULT_RATE_PER_SECOND;
     return this.db.transaction(() => {
       if (kind !== line.gateway.kind && this.lineBusy.some((busy) => busy(line)))

@@ -39,7 +39,10 @@ export class Gateways {
     const name = lineKeySecret(line.id);
     if (key === 'forget') this.secrets.delete(name);
     else if (key !== 'keep') this.secrets.set(name, key.set);
-    return this.accounts.findLine(account_id, line.number)!;
+    const updated = this.accounts.findLine(account_id, line.number)!;
+    // New settings are the user's answer to a pause (a key, an address): the line tries again.
+    if (this.upstream.handovers.pause(line.id)) this.upstream.resume(updated);
+    return updated;
   }
 
   async test(accountId: number, number: string): Promise<ConnectionTest> {

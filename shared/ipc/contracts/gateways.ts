@@ -16,9 +16,9 @@ const lineRef = { account_id: Id, number: z.string().min(1) };
 export const GatewayInputSchema = z.object({
   ...lineRef,
   kind: GatewayKindSchema,
-  /** The provider's address (http or https); empty or absent = the provider's own. */
+  /** The provider's address (http or https); '' = the provider's own; absent keeps the line's (same gateway). */
   base_url: z.string().trim().max(500).optional(),
-  /** The line's number at the provider; empty or absent = the line's own. */
+  /** The line's number at the provider; '' = the line's own; absent keeps the line's (same gateway). */
   sender: z.string().trim().max(100).optional(),
   /** Calls per second to the provider (a token bucket per line). */
   rate_per_second: z.number().positive().max(100).optional(),

@@ -219,7 +219,9 @@ export class UpstreamCarrier {
       }
       const token = this.tokenAt(line);
       const after = (at: number | null) => (at === null ? null : Math.max(at, token));
+      // Without a key only waiting messages are work: the first of them pauses the line, saying why.
       if (this.running(line.id, 'send') < timing.concurrency) take(after(this.handovers.nextDue(line.id, 'waiting')));
+      if (!line.gateway.key_set) continue;
       if (this.idle(line.id, 'reconcile')) take(after(this.handovers.nextDue(line.id, 'unknown')));
       if (this.idle(line.id, 'poll')) take(after(this.handovers.nextDue(line.id, 'accepted')));
       if (GATEWAYS[line.gateway.kind].inbound && this.idle(line.id, 'inbox'))
@@ -242,6 +244,8 @@ export class UpstreamCarrier {
       }
       if (this.running(line.id, 'send') < timing.concurrency && this.hasToken(line, now))
         started = this.startSend(line, now, timing) || started;
+      // As nextDueAt: a line without a key has nothing else to do (each start below needs its client).
+      if (!line.gateway.key_set) continue;
       if (this.idle(line.id, 'reconcile') && this.hasToken(line, now))
         started = this.startReconcile(line, now, timing) || started;
       if (this.idle(line.id, 'poll') && this.hasToken(line, now)) started = this.startPoll(line, now) || started;
