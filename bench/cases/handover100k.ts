@@ -34,7 +34,7 @@ async function floor(url: string, first: number): Promise<number> {
       next += PER_CALL;
       const batch: OutgoingMessage[] = [];
       for (let i = from; i < Math.min(MESSAGES, from + PER_CALL); i++)
-        batch.push({ id: first + i, receptor: receptor(i), text: `${TEXT}\nلغو۱۱` });
+        batch.push({ id: first + i, localId: first + i, receptor: receptor(i), text: `${TEXT}\nلغو۱۱` });
       const answer = await client.send(batch);
       if (answer.kind !== 'ok') throw new Error(`floor call failed: ${JSON.stringify(answer)}`);
     }

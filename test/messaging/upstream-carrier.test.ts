@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
+import { createBackup, restoreBackup } from '../../electron/service/workspace/backup';
 import { KEY, startServer, tempDir, testSeed, type TestServer } from '../helpers/server';
 import type { GatewayKind } from '../../shared/gateways';
 import { ManualClock } from '../../electron/service/clock';
@@ -417,6 +418,48 @@ describe('delivery through a provider account', () => {
       () => queue().counts.accepted,
       (n) => n === 6,
     );
+  });
+
+  it('after a restore brings message ids back, a new message is never taken for an earlier one at the provider', async () => {
+    const server = await provider();
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    const backup = await createBackup(app);
+    const send = (from: number) =>
+      app.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'api-v2',
+        sender: '30001111',
+        text: `hi ${from}`,
+        receivers: receivers(5, from),
+        rule: 'strict',
+      });
+    const first = send(0);
+    await until(
+      'all settled',
+      () => settled(app),
+      (n) => n === 5,
+    );
+    await restoreBackup(app, backup.path);
+    const again = send(100);
+    // The same message ids as before the restore …
+    expect(again.firstMessageId).toBe(first.firstMessageId);
+    await until(
+      'all settled',
+      () => settled(app),
+      (n) => n === 5,
+    );
+    // … and yet ten messages at the provider: the new ones, to the new numbers, are its 6th to 10th.
+    const remote = messagesOf(server.core);
+    expect(remote).toHaveLength(10);
+    const handovers = app.db
+      .prepare<[], { message_id: number; upstream_id: string }>(
+        'SELECT message_id, upstream_id FROM upstream_handovers ORDER BY message_id',
+      )
+      .all();
+    const remoteById = new Map(remote.map((row) => [String(row.id), row]));
+    expect(handovers.map((h) => remoteById.get(h.upstream_id)!.receptor)).toEqual(receivers(5, 100));
+    expect(handovers.map((h) => h.upstream_id)).toEqual(['6', '7', '8', '9', '10']);
   });
 
   it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {

@@ -13,6 +13,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import type { Jobs } from '../jobs/jobs';
 import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
+import type { GatewayCarrier } from '../messaging/carriers/gateway-carrier';
 import type { MessageStates } from '../messaging/message-states';
 import type { Imports } from '../contacts';
 import { ServiceError } from '../errors';
@@ -36,7 +37,10 @@ export interface BackupCore {
   readonly jobs: Pick<Jobs, 'pause' | 'resume'>;
   readonly accounts: Pick<Accounts, 'adoptKeyHashes'>;
   readonly settings: Pick<Settings, 'reload'>;
-  readonly messaging: { readonly states: Pick<MessageStates, 'reset'> };
+  readonly messaging: {
+    readonly states: Pick<MessageStates, 'reset'>;
+    readonly carrier: Pick<GatewayCarrier, 'hold' | 'release'>;
+  };
   readonly imports: Pick<Imports, 'recover'>;
 }
 
@@ -284,6 +288,8 @@ async function restoreNow(
   const wasRunning = core.scheduler.isRunning();
   await core.scheduler.stop();
   await core.jobs.pause();
+  // Calls to providers in flight end and are recorded in the database being replaced, not after.
+  await core.messaging.carrier.hold();
   const reader = new Database(source, { readonly: true, nativeBinding: nativeBinding() });
   let keys = { revoked: 0 };
   try {
@@ -302,6 +308,8 @@ async function restoreNow(
     // Imports the restored database holds without a job get one; every job type goes on.
     core.imports.recover();
     core.jobs.resume();
+    // Hand-overs the backup caught in the middle of a call are unknown, reconciled before any resend.
+    core.messaging.carrier.release();
     if (wasRunning) core.scheduler.start();
   }
   core.scheduler.poke();

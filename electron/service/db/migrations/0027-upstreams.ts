@@ -13,6 +13,9 @@ ALTER TABLE lines ADD COLUMN gateway_rate REAL NOT NULL DEFAULT 5 CHECK (gateway
 
 CREATE TABLE upstream_handovers (
   message_id   INTEGER PRIMARY KEY,
+  -- Our id of it at the provider (Kavenegar's localid): unique for good, even across a restore
+  -- that brings message ids back (upstream-carrier.ts nextLocalId).
+  local_id     INTEGER NOT NULL,
   line_id      INTEGER NOT NULL,
   account_id   INTEGER NOT NULL,
   state        TEXT NOT NULL CHECK (state IN
@@ -31,6 +34,7 @@ CREATE TABLE upstream_handovers (
 ) STRICT;
 CREATE INDEX upstream_handovers_due ON upstream_handovers(line_id, state, due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX upstream_handovers_state ON upstream_handovers(line_id, state);
+CREATE UNIQUE INDEX upstream_handovers_local ON upstream_handovers(local_id);
 
 CREATE TABLE upstream_lines (
   line_id        INTEGER PRIMARY KEY,

@@ -55,4 +55,14 @@ export class GatewayCarrier implements Carrier {
   stop(): Promise<void> {
     return this.upstream.stop();
   }
+
+  /** No call to a provider starts until release(); resolves once those in flight are recorded. */
+  hold(): Promise<void> {
+    return this.upstream.hold();
+  }
+
+  /** After the database was replaced (a restore): calls it caught half-way are unknown; calls go on. */
+  release(): void {
+    this.upstream.release();
+  }
 }

@@ -16,8 +16,10 @@ export type CallResult<T> =
   | { kind: 'unknown'; text: string };
 
 export interface OutgoingMessage {
-  /** Our message id: Kavenegar's `localid`, so a repeat is recognised there. */
+  /** Our message id. */
   id: number;
+  /** Its id at the provider on our side (Kavenegar's `localid`), so a repeat is recognised there. */
+  localId: number;
   receptor: string;
   text: string;
   /** The provider's id of the messenger file attached (uploaded first), or null. */
@@ -80,7 +82,9 @@ export interface UpstreamClient {
   send(messages: readonly OutgoingMessage[]): Promise<CallResult<UpstreamRecord[]>>;
   status(upstreamIds: readonly string[]): Promise<CallResult<UpstreamStatus[]>>;
   /** Only where the provider keeps our ids (Kavenegar's statuslocalmessageid); else undefined. */
-  readonly findByLocalIds?: (ids: readonly number[]) => Promise<CallResult<FoundByLocalId[]>>;
+  readonly findByLocalIds?: (
+    messages: readonly { id: number; localId: number }[],
+  ) => Promise<CallResult<FoundByLocalId[]>>;
   /** The account's credit at the provider (rials), null when it does not say. */
   info(): Promise<CallResult<{ creditRials: number | null }>>;
   /** Copies a Bale file to the provider; its id there. Undefined where the API carries no files. */

@@ -9,6 +9,7 @@ import type { HandoverState, LinePause } from '../../../../../shared/gateways';
 
 export interface HandoverRow {
   message_id: number;
+  local_id: number;
   line_id: number;
   account_id: number;
   state: HandoverState;
@@ -44,12 +45,15 @@ export class Handovers {
   private readonly seenStmt;
   private readonly inFlightStmt;
   private readonly fileStmt;
+  private readonly lastLocalStmt;
+  private readonly localIdsStmt;
   private readonly setFileStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
-      `INSERT OR IGNORE INTO upstream_handovers (message_id, line_id, account_id, state, due_at, handed_at, updated_at)
-       VALUES (?, ?, ?, 'waiting', ?, ?, ?)`,
+      `INSERT OR IGNORE INTO upstream_handovers
+         (message_id, local_id, line_id, account_id, state, due_at, handed_at, updated_at)
+       VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
     );
     this.dueStmt = db
       .prepare<[number, HandoverState, number, number], number>(
@@ -120,6 +124,10 @@ export class Handovers {
            AND state IN ('waiting', 'handing_over', 'unknown', 'review', 'accepted')`,
       )
       .pluck();
+    this.localIdsStmt = db.prepare<[string], { message_id: number; local_id: number }>(
+      'SELECT message_id, local_id FROM upstream_handovers WHERE message_id IN (SELECT value FROM json_each(?))',
+    );
+    this.lastLocalStmt = db.prepare<[], number | null>('SELECT MAX(local_id) FROM upstream_handovers').pluck();
     this.fileStmt = db
       .prepare<[number, string], string>(
         'SELECT upstream_file_id FROM upstream_files WHERE line_id = ? AND file_id = ?',
@@ -140,8 +148,18 @@ export class Handovers {
   }
 
   /** Messages just handed to the carrier for this line: waiting, due now. Inside the lifecycle's transaction. */
-  add(messageId: number, lineId: number, accountId: number, now: number): void {
-    this.insertStmt.run(messageId, lineId, accountId, now, now, now);
+  add(messageId: number, localId: number, lineId: number, accountId: number, now: number): void {
+    this.insertStmt.run(messageId, localId, lineId, accountId, now, now, now);
+  }
+
+  /** The local ids of these messages. */
+  localIds(messageIds: readonly number[]): Map<number, number> {
+    return new Map(this.localIdsStmt.all(JSON.stringify(messageIds)).map((row) => [row.message_id, row.local_id]));
+  }
+
+  /** The highest local id given so far (0 for none). */
+  lastLocalId(): number {
+    return this.lastLocalStmt.get() ?? 0;
   }
 
   /** The line's messages in `state` due by `now`, earliest first. */

@@ -1,7 +1,7 @@
 // The Kavenegar v1 client (reference/kavenegar-v1.md; also Najva's and Ghasedak's compatible
 // endpoints): `{base}/v1/{key}/{scope}/{method}.json`, form bodies as the official SDKs post them.
 // One text for every message of a call goes by sms/send (a comma list of receptors and of our ids as
-// `localid`); own texts by sms/sendarray (JSON arrays, `localmessageids`). Our message id as local id
+// `localid`); own texts by sms/sendarray (JSON arrays, `localmessageids`). A local id per message
 // lets an answer lost on the way be found again (sms/statuslocalmessageid) and a resend with the
 // same id be recognised by the provider instead of sent twice [3p]. Replies are read page by page
 // (sms/inboxpaged), which marks nothing read, so an answer lost on the way loses no reply.
@@ -56,13 +56,13 @@ export function kavenegarV1Client(endpoint: Endpoint): UpstreamClient {
               receptor: messages.map((m) => m.receptor).join(','),
               message: messages[0]!.text,
               sender: endpoint.sender,
-              localid: messages.map((m) => String(m.id)).join(','),
+              localid: messages.map((m) => String(m.localId)).join(','),
             })
           : await post('sms/sendarray', {
               receptor: JSON.stringify(messages.map((m) => m.receptor)),
               sender: JSON.stringify(messages.map(() => endpoint.sender)),
               message: JSON.stringify(messages.map((m) => m.text)),
-              localmessageids: JSON.stringify(messages.map((m) => String(m.id))),
+              localmessageids: JSON.stringify(messages.map((m) => String(m.localId))),
             }),
       );
       if (answer.kind !== 'ok') return answer;
@@ -83,14 +83,14 @@ export function kavenegarV1Client(endpoint: Endpoint): UpstreamClient {
       };
     },
 
-    async findByLocalIds(ids: readonly number[]): Promise<CallResult<FoundByLocalId[]>> {
-      const answer = list(await post('sms/statuslocalmessageid', { localid: ids.join(',') }));
+    async findByLocalIds(wanted: readonly { id: number; localId: number }[]): Promise<CallResult<FoundByLocalId[]>> {
+      const answer = list(await post('sms/statuslocalmessageid', { localid: wanted.map((m) => m.localId).join(',') }));
       if (answer.kind !== 'ok') return answer;
       const byLocal = new Map(answer.value.map((entry) => [String(entry.localid ?? ''), entry]));
       return {
         kind: 'ok',
-        value: ids.map((id) => {
-          const entry = byLocal.get(String(id));
+        value: wanted.map(({ id, localId }) => {
+          const entry = byLocal.get(String(localId));
           const upstream = numberOf(entry?.messageid);
           return {
             id,

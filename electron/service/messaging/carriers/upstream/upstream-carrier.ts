@@ -61,6 +61,7 @@ const INBOX_OVERLAP_MS = 10 * 60_000;
 /** The paged read's longest range [3p: 2 days]; a first read starts a day back. */
 const INBOX_MAX_RANGE_MS = 2 * 86_400_000 - 60_000;
 const INBOX_FIRST_MS = 86_400_000;
+const LOCAL_IDS_PER_SECOND = 2 ** 21;
 /** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
 const GIVE_UP_AFTER_MS = 86_400_000;
 
@@ -104,17 +105,19 @@ export class UpstreamCarrier {
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
   private readonly random: () => number;
   private stopped = false;
+  private lastLocalId: number;
+  private readonly recoverStmt;
 
   constructor(private readonly deps: UpstreamCarrierDeps) {
     this.handovers = new Handovers(deps.db);
+    this.lastLocalId = this.handovers.lastLocalId();
     this.random = deps.random ?? Math.random;
+    this.recoverStmt = deps.db.prepare(
+      `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
+       WHERE state = 'handing_over'`,
+    );
     // A call cut off by a crash or a kill may have reached the provider: unknown, reconciled first.
-    deps.db
-      .prepare(
-        `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
-         WHERE state = 'handing_over'`,
-      )
-      .run(deps.clock.now());
+    this.recoverStmt.run(deps.clock.now());
     this.worker = {
       name: 'upstream',
       nextDueAt: () => this.nextDueAt(),
@@ -129,7 +132,7 @@ export class UpstreamCarrier {
       const key = `${message.account_id}\u0000${message.sender}`;
       if (!lines.has(key)) lines.set(key, this.deps.accounts.findLine(message.account_id, message.sender));
       const line = lines.get(key);
-      if (line) this.handovers.add(message.id, line.id, message.account_id, now);
+      if (line) this.handovers.add(message.id, this.nextLocalId(now), line.id, message.account_id, now);
     }
   }
 
@@ -137,10 +140,34 @@ export class UpstreamCarrier {
     this.handovers.forget(firstId, lastId);
   }
 
+  /**
+   * A message's id at the provider on our side (Kavenegar's localid, which the provider remembers
+   * and answers a repeat of with its earlier message [3p]): the hand-over's second times 2^21 plus
+   * a count within it, above every one given before. A restore brings message ids back, never these
+   * (its clock has moved on), so a message id used again is never taken for an earlier message. A
+   * number under 2^53, as a provider storing it as a number would.
+   */
+  private nextLocalId(now: number): number {
+    this.lastLocalId = Math.max(this.lastLocalId + 1, Math.floor(now / 1000) * LOCAL_IDS_PER_SECOND);
+    return this.lastLocalId;
+  }
+
   /** Waits for the calls in flight (each bounded by its timeout); no new one starts. */
   async stop(): Promise<void> {
     this.stopped = true;
     while (this.calls.size > 0) await Promise.allSettled([...this.calls]);
+  }
+
+  /** As stop(), until release() (a restore replaces the database meanwhile). */
+  hold(): Promise<void> {
+    return this.stop();
+  }
+
+  /** Goes on after hold(): hand-overs the database holds as in a call no longer are (none is running). */
+  release(): void {
+    this.lastLocalId = Math.max(this.lastLocalId, this.handovers.lastLocalId());
+    this.recoverStmt.run(this.deps.clock.now());
+    this.stopped = false;
   }
 
   // ---- the user's actions (Settings → Lines)
@@ -275,8 +302,11 @@ export class UpstreamCarrier {
     const batch = this.deps.db.transaction(() => {
       // A message gone from messaging meanwhile (its account removed) has nothing left to deliver.
       for (const id of ids) if (!present.has(id)) this.handovers.drop(id);
+      const localIds = this.handovers.localIds(ids);
       const batch = callBatch(
-        outgoing.filter((m) => m.status === MessageStatus.HandedToCarrier),
+        outgoing
+          .filter((m) => m.status === MessageStatus.HandedToCarrier)
+          .map((m) => ({ ...m, localId: localIds.get(m.id)! })),
         cap,
         Math.min(info.maxPerArray, cap),
       );
@@ -492,7 +522,7 @@ export class UpstreamCarrier {
     const find = client.findByLocalIds;
     this.spend(line, now);
     this.launch(line.id, 'reconcile', async () => {
-      const result = await find(ids);
+      const result = await find(ids.map((id) => ({ id, localId: this.handovers.get(id)!.local_id })));
       const at = this.deps.clock.now();
       this.deps.db.transaction(() => {
         if (result.kind !== 'ok') {
