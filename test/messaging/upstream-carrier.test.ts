@@ -462,6 +462,32 @@ describe('delivery through a provider account', () => {
     expect(handovers.map((h) => h.upstream_id)).toEqual(['6', '7', '8', '9', '10']);
   });
 
+  it("a line's calls keep to its pace: a token bucket of rate_per_second", async () => {
+    const server = await provider();
+    const app = appCore(server.url, 'kavenegar-v1');
+    const account = app.accounts.findByName('shop')!;
+    app.gateways.set({ account_id: account.id, number: '30001111', kind: 'kavenegar-v1', rate_per_second: 4 });
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(2_400),
+      rule: 'strict',
+    });
+    await until(
+      'accepted',
+      () => app.gateways.queues(account.id)[0]!.counts.accepted,
+      (n) => n === 2_400,
+    );
+    // At least twelve calls at the provider (200 a call at most): at most 4 at once, then 4 a second,
+    // so any 9 in a row span at least 1.25 s.
+    const sends = server.core.db.prepare<[], number>('SELECT created_at FROM sends ORDER BY id').pluck().all();
+    expect(sends.length).toBeGreaterThanOrEqual(12);
+    expect(messagesOf(server.core)).toHaveLength(2_400);
+    for (let i = 0; i + 8 < sends.length; i++) expect(sends[i + 8]! - sends[i]!).toBeGreaterThanOrEqual(1_200);
+  });
+
   it('a line keeps its gateway while messages are on their way, and its key never comes back', async () => {
     const server = await provider();
     const app = appCore(server.url, 'kavenegar-v1');
