@@ -1,5 +1,5 @@
 // The app shell: header (name, account, credit), navigation, the banner while the core cannot be
-// reached (web mode), and the current page.
+// reached (web mode), the banner of a line paused at its provider, and the current page.
 import { Alert, AppShell, Badge, Burger, Group, Loader, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
@@ -27,6 +27,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { WindowFileDrop } from './import/WindowFileDrop';
 import { useLanguage } from '../i18n/useLanguage';
 import { formatNumber } from '../lib/format';
+import { PausedBanner } from './gateways/PausedLines';
 
 // Pages load apart from the first script the window parses (the charts of the dashboard, the
 // settings forms), on first visit, and all of them a moment after the first page is drawn: a page
@@ -124,6 +125,7 @@ export function Shell({ offline = false }: { offline?: boolean }) {
       </AppShell.Navbar>
       <AppShell.Main>
         {offline ? <OfflineBanner /> : null}
+        <PausedBanner />
         <WindowFileDrop />
         <ErrorNotifier />
         <ErrorBoundary resetKey={page}>

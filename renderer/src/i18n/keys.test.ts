@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { fa } from './fa';
+import { GATEWAY_KINDS, HANDOVER_STATES } from '../../../shared/gateways';
 
 // Every component and store, as text (Vite's glob import: no file system access needed).
 const sources = import.meta.glob(['../**/*.tsx', '../**/*.ts', '!../**/*.test.ts'], {
@@ -56,6 +57,16 @@ describe('translation keys used in the code', () => {
         'backup',
       ])
         expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
+      // The gateways: each kind's hint, each hand-over state's name and hint, each explained code.
+      for (const kind of GATEWAY_KINDS) expect(typeof lookup(texts, `gateways.kindHint.${kind}`)).toBe('string');
+      for (const state of HANDOVER_STATES) {
+        expect(typeof lookup(texts, `gateways.states.${state}`)).toBe('string');
+        expect(typeof lookup(texts, `gateways.stateHints.${state}`)).toBe('string');
+      }
+      for (const code of ['401', '403', '407', '416', '418', '501', 'retry', 'other']) {
+        expect(typeof lookup(texts, `gateways.explain.${code}`)).toBe('string');
+        expect(typeof lookup(texts, `gateways.short.${code}`)).toBe('string');
+      }
       // The workspace tab's label lives in its own block.
       expect(typeof lookup(texts, 'workspace.tab')).toBe('string');
       for (const part of ['database', 'free', 'wal', 'files', 'archive', 'backups', 'exports', 'other'])

@@ -1,7 +1,7 @@
 // Dashboard: today's and this week's sends, delivery rate, cost, credit left, and the statuses
-// over time; the campaigns running or waiting for their time. Figures follow the pushes
-// (stores/dashboard.ts), never a timer. Empty, it leads to the next step: an account, a line to
-// send from, a first message.
+// over time; the campaigns running or waiting for their time; a line paused at its provider.
+// Figures follow the pushes (stores/dashboard.ts), never a timer. Empty, it leads to the next
+// step: an account, a line to send from, a first message.
 import {
   Anchor,
   Button,
@@ -30,6 +30,7 @@ import { StackedBarChart } from '../components/StackedBarChart';
 import { navigate } from '../components/useRoute';
 import { ExecutionStatusBadge } from '../components/messages/SendParts';
 import { nextStep, type LiveCampaign, type NextStep } from '../stores/dashboard';
+import { PausedLinesCard } from '../components/gateways/PausedLines';
 
 type Span = 'week' | 'today';
 
@@ -115,6 +116,8 @@ export function DashboardPage() {
   return (
     <Stack data-testid="page-dashboard">
       <Title order={2}>{t('dashboard.title')}</Title>
+      {/* A line that stopped delivering comes before the figures: nothing moves until it goes on. */}
+      <PausedLinesCard />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }}>
         <Stat label={t('dashboard.today')} testId="stat-today" value={formatNumber(stats.today.total, language)} />
         <Stat label={t('dashboard.week')} testId="stat-week" value={formatNumber(stats.week.total, language)} />

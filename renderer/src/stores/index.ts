@@ -17,6 +17,7 @@ import { createAllowlistStore } from './allowlist';
 import { createEmailStore, followEmail } from './email';
 import { createEmailSettingsStore } from './emailSettings';
 import { createWorkspaceStore } from './workspace';
+import { createGatewaysStore, followGateways } from './gateways';
 import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import { throttled } from '../lib/throttled';
@@ -43,6 +44,7 @@ export function createStores(api: Api, navigatorLanguage?: string, storage?: Pre
     email: createEmailStore(api),
     emailSettings: createEmailSettingsStore(api),
     workspace: createWorkspaceStore(api),
+    gateways: createGatewaysStore(api),
     // Called only after the stores exist: the session reads back the list it saved.
     allowlist: createAllowlistStore(api, (): Promise<void> => stores.session.getState().refreshAccounts()),
   };
@@ -68,6 +70,7 @@ export function connectStores(api: Api, stores: Stores): () => void {
     stores.inbox.getState().setAccount(accountId);
     void stores.templates.getState().load(accountId);
     void stores.email.getState().load(accountId);
+    stores.gateways.getState().setAccount(accountId);
   };
   const unsubscribeSession = stores.session.subscribe((state, previous) => {
     if (state.accountId !== previous.accountId) onAccount(state.accountId);
@@ -115,12 +118,15 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeDashboardCampaigns = followDashboardExecutions(api, stores.dashboard);
   const unsubscribeInbox = followInbox(api, stores.inbox);
   const unsubscribeEmail = followEmail(api, stores.email);
+  // A paused line is said in the header whatever the page: its queue is followed all the time.
+  const unsubscribeGateways = followGateways(api, stores.gateways);
   onAccount(stores.session.getState().accountId);
   return () => {
     unsubscribeCampaigns();
     unsubscribeDashboardCampaigns();
     unsubscribeInbox();
     unsubscribeEmail();
+    unsubscribeGateways();
     unsubscribeImports();
     unsubscribeSession();
     unsubscribeMessages();

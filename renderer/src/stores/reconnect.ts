@@ -26,6 +26,7 @@ export function refreshAfterReconnect(stores: Stores): void {
   void stores.compose.getState().refreshSegments();
   void stores.campaignEditor.getState().refreshSegments();
   void stores.inbox.getState().refreshCounts();
+  void stores.gateways.getState().refresh();
   if (stores.inbox.getState().shown) void stores.inbox.getState().load();
   // Email sends: the list, and the open send's counts (its rows follow the new version).
   const email = stores.email.getState();

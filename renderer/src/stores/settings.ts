@@ -5,6 +5,7 @@
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, ApiKeyInfo, Backup, Line, Pricing, Simulator } from '../api';
 import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
+import type { ConnectionTest, GatewayInput } from '../../../shared/ipc/contracts/gateways';
 import type { LinePermission, Provider } from '../../../shared/status';
 import { errorMessage } from './errors';
 
@@ -36,6 +37,13 @@ export interface LinesSlice {
   removeLine(number: string): Promise<void>;
   /** Deletes a line that never sent; null when deleted, else why not (it has messages). */
   deleteLine(number: string): Promise<string | null>;
+  /**
+   * Sets who delivers a line's messages; null when saved, else why not (messages on their way,
+   * a wrong address). The key goes to the core and is never read back (`key_set` says one is kept).
+   */
+  setGateway(input: Omit<GatewayInput, 'account_id'>): Promise<string | null>;
+  /** Asks the line's provider, with the line's saved settings, for its credit; a refusal as its sentence. */
+  testGateway(number: string): Promise<{ test: ConnectionTest } | { refused: string }>;
 }
 
 /** The refunds of one send, one row each, as far as loaded. */
@@ -185,6 +193,22 @@ const linesSlice =
         await api.invoke('lines:delete', { account_id: accountId, number });
         set({ lines: await api.invoke('lines:list', { account_id: accountId }) });
       }),
+    setGateway: (input) =>
+      submitted(async () => {
+        const accountId = get().accountId;
+        if (accountId === null) return;
+        const saved = await api.invoke('lines:setGateway', { account_id: accountId, ...input });
+        if (get().accountId === accountId) set({ lines: get().lines.map((l) => (l.id === saved.id ? saved : l)) });
+      }),
+    async testGateway(number) {
+      const accountId = get().accountId;
+      if (accountId === null) return { refused: '' };
+      try {
+        return { test: await api.invoke('lines:testGateway', { account_id: accountId, number }) };
+      } catch (error) {
+        return { refused: errorMessage(error) };
+      }
+    },
   });
 
 const creditSlice =

@@ -19,6 +19,8 @@ import { TEMPLATE_NAME, templateBodyFault } from '../../../shared/verify-templat
 import type { VerifyTemplate } from '../../../shared/ipc/contracts/templates';
 import type { InboxItem } from '../../../shared/ipc/contracts/inbox';
 import type { RetentionState, WorkspaceSize } from '../../../shared/ipc/contracts/workspace';
+import type { LineQueue } from '../../../shared/ipc/contracts/gateways';
+import { HANDOVER_STATES } from '../../../shared/gateways';
 
 export { emailConfig, emailSend, fakeEmail, type FakeEmailOptions, type FakeEmailSegment } from './fake-email';
 
@@ -59,6 +61,18 @@ export const line = (overrides: Partial<Line> = {}): Line => ({
   can_send_api_campaign: true,
   can_send_panel_campaign: true,
   active: true,
+  gateway: { kind: 'simulator', base_url: null, sender: null, rate_per_second: 5, key_set: false },
+  ...overrides,
+});
+
+/** A line's queue at its provider as gateways:queues answers it: nothing in it, not paused. */
+export const lineQueue = (overrides: Partial<LineQueue> = {}): LineQueue => ({
+  line_id: 1,
+  number: '30001111',
+  kind: 'kavenegar-v1',
+  paused: null,
+  counts: Object.fromEntries(HANDOVER_STATES.map((state) => [state, 0])) as LineQueue['counts'],
+  provider_cost_rials: 0,
   ...overrides,
 });
 

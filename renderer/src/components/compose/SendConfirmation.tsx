@@ -14,6 +14,7 @@ import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
 import { NumberField } from '../NumberField';
 import { navigate } from '../useRoute';
+import { Delivery, useGatewayKind } from '../gateways/Delivery';
 
 export function SendConfirmation({
   opened,
@@ -50,6 +51,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
   const confirmAboveRials = useStore(preferences, (s) => s.confirmAboveRials);
   const warnAbovePages = useStore(preferences, (s) => s.warnAbovePages);
   const [typed, setTyped] = useState<number | ''>('');
+  const gateway = useGatewayKind(line?.number ?? '', line?.gateway.kind);
 
   const messages = quote?.receivers.total ?? 0;
   const strong = quote !== null && quote.total_cost_rials > confirmAboveRials;
@@ -75,6 +77,10 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
             <Fact label={t('compose.confirm.line')} testId="confirm-line" value={line?.number}>
               <bdi className="ltr-value">{line?.number}</bdi>
               {line ? ` · ${t(`provider.${line.provider}`)}` : null}
+            </Fact>
+            {/* Real phones and a provider's money, or a rehearsal: said before anything is sent. */}
+            <Fact label={t('gateways.confirm.delivery')} testId="confirm-gateway" value={gateway}>
+              {line ? <Delivery sender={line.number} kind={line.gateway.kind} /> : null}
             </Fact>
             <Fact label={t('compose.confirm.messages')} testId="confirm-messages" value={messages}>
               {formatNumber(messages, language)}

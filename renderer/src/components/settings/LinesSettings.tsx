@@ -1,10 +1,25 @@
 // Sender lines of the current account and their permissions. A new number is stored as the service
 // normalizes it (Latin digits) and must have its provider's form (shared/lines.ts); the field says
 // which form, and why a number was refused. Removing a line that never sent deletes it; one with
-// history can only be deactivated (the service keeps its messages).
-import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+// history can only be deactivated (the service keeps its messages). Each line shows who delivers
+// its messages (its gateway: GatewayDialog sets it) and, paused at its provider, why; the queues
+// of the lines on a provider follow the table (GatewayQueue).
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAntenna } from '@tabler/icons-react';
+import { IconAntenna, IconPlugConnected } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -13,6 +28,12 @@ import { useStores } from '../../stores/context';
 import { LINE_PERMISSIONS, PROVIDERS, type LinePermission, type Provider } from '../../../../shared/status';
 import type { Line } from '../../api';
 import { EmptyState } from '../EmptyState';
+import { GatewayDialog } from './GatewayDialog';
+import { GatewayQueues } from './GatewayQueue';
+import { gatewaysFor, gatewayTitle, explanationOf } from '../../lib/gateways';
+import { digits } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
+import { gatewaysSelectors } from '../../stores/gateways';
 
 function permissionsOf(line: Line): LinePermission[] {
   return LINE_PERMISSIONS.filter((p) => line[p]);
@@ -38,6 +59,7 @@ export function LinesSettings() {
   const [refused, setRefused] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Line | null>(null);
   const [deleteRefused, setDeleteRefused] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Line | null>(null);
 
   const toggle = async (line: Line, permission: LinePermission, on: boolean) => {
     const permissions = on ? [...permissionsOf(line), permission] : permissionsOf(line).filter((p) => p !== permission);
@@ -66,6 +88,7 @@ export function LinesSettings() {
               <Table.Tr>
                 <Table.Th>{t('settings.lines.number')}</Table.Th>
                 <Table.Th>{t('settings.lines.provider')}</Table.Th>
+                <Table.Th>{t('gateways.column')}</Table.Th>
                 <Table.Th>{t('settings.lines.can_send_api_campaign')}</Table.Th>
                 <Table.Th>{t('settings.lines.can_send_panel_campaign')}</Table.Th>
                 <Table.Th>{t('settings.lines.state')}</Table.Th>
@@ -79,6 +102,9 @@ export function LinesSettings() {
                     <span className="ltr-value">{line.number}</span>
                   </Table.Td>
                   <Table.Td>{t(`provider.${line.provider}`)}</Table.Td>
+                  <Table.Td>
+                    <GatewayCell line={line} />
+                  </Table.Td>
                   {LINE_PERMISSIONS.map((permission) => (
                     <Table.Td key={permission}>
                       <Checkbox
@@ -95,6 +121,17 @@ export function LinesSettings() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {gatewaysFor(line.provider).length > 1 ? (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          leftSection={<IconPlugConnected size={14} />}
+                          onClick={() => setEditing(line)}
+                          data-testid="line-gateway-edit"
+                        >
+                          {t('gateways.edit')}
+                        </Button>
+                      ) : null}
                       {line.active ? (
                         <Button
                           size="xs"
@@ -142,6 +179,7 @@ export function LinesSettings() {
           </Table>
         </Paper>
       )}
+      <GatewayQueues />
       <Paper withBorder p="md" maw={720}>
         <form
           onSubmit={async (event) => {
@@ -206,6 +244,7 @@ export function LinesSettings() {
         </form>
       </Paper>
 
+      <GatewayDialog line={editing} onClose={() => setEditing(null)} />
       <Modal
         closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={deleting !== null}
@@ -260,6 +299,31 @@ export function LinesSettings() {
           </Group>
         </Stack>
       </Modal>
+    </Stack>
+  );
+}
+
+/** Who delivers the line's messages; paused at its provider, a badge with the code and its meaning. */
+function GatewayCell({ line }: { line: Line }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const queue = useStore(useStores().gateways, gatewaysSelectors.queueOf(line.number));
+  const pause = queue?.paused ?? null;
+  return (
+    <Stack gap={2} data-testid="line-gateway" data-kind={line.gateway.kind} data-paused={pause?.code ?? ''}>
+      <Text size="sm">{gatewayTitle(line.gateway.kind, language)}</Text>
+      {pause ? (
+        <Tooltip label={pause.text || t(`gateways.explain.${explanationOf(pause.code)}`)} multiline w={280}>
+          <Group gap={4} wrap="nowrap">
+            <Badge color="orange" variant="light" size="sm" data-testid="line-gateway-paused">
+              {t('gateways.paused', { code: digits(pause.code, language) })}
+            </Badge>
+            <Text size="xs" c="orange.8">
+              {t(`gateways.short.${explanationOf(pause.code)}`)}
+            </Text>
+          </Group>
+        </Tooltip>
+      ) : null}
     </Stack>
   );
 }

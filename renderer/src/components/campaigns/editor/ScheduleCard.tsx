@@ -16,6 +16,7 @@ import { useEditor } from './useEditor';
 import { useFaultText } from './useFaultText';
 import { instantParts, wallTimeParts } from './when';
 import { wallTimeOf } from './zonedTime';
+import { Delivery } from '../../gateways/Delivery';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -37,6 +38,7 @@ export function ScheduleCard() {
   // A change not quoted yet: "ready" would be said of the fields as they were.
   const fresh = useEditor((s) => campaignEditorSelectors.currentQuote(s) !== null);
   const [confirming, setConfirming] = useState(false);
+  const gateway = useEditor((s) => s.lines.find((line) => line.number === s.fields.sender)?.gateway.kind);
 
   const blockText = (block: Block): string => {
     switch (block.kind) {
@@ -180,6 +182,9 @@ export function ScheduleCard() {
                 </Row>
                 <Row label={t('campaignEditor.schedule.line')}>
                   <bdi>{fields.sender}</bdi>
+                </Row>
+                <Row label={t('gateways.confirm.delivery')} testId="editor-confirm-gateway">
+                  <Delivery sender={fields.sender} kind={gateway} />
                 </Row>
                 <Row label={t('campaignEditor.schedule.cost')} testId="editor-confirm-cost">
                   <Money rials={quote.total_cost_rials} />

@@ -11,12 +11,13 @@ import { isolate } from '../../../lib/format';
 import { Money } from '../../Money';
 import { useEditor } from './useEditor';
 import { useFaultText } from './useFaultText';
+import { Delivery } from '../../gateways/Delivery';
 
 export function TestCard() {
   const { t } = useTranslation();
   const { session } = useStores();
   const describe = useFaultText();
-  const { sender, body, sample, testing, result, error, sendTest, ready } = useEditor(
+  const { sender, body, sample, testing, result, error, sendTest, ready, gateway } = useEditor(
     useShallow((s) => ({
       sender: s.fields.sender,
       body: s.fields.template_body,
@@ -26,6 +27,7 @@ export function TestCard() {
       error: s.testError,
       sendTest: s.sendTest,
       ready: s.status === 'ready' && s.created === null,
+      gateway: s.lines.find((line) => line.number === s.fields.sender)?.gateway.kind,
     })),
   );
   const [phone, setPhone] = useState('');
@@ -103,6 +105,9 @@ export function TestCard() {
             ) : (
               t('campaignEditor.test.costUnknown')
             )}
+          </Text>
+          <Text size="sm">
+            {t('gateways.confirm.delivery')}: <Delivery sender={sender} kind={gateway} testId="editor-test-gateway" />
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>

@@ -58,7 +58,12 @@ export function CampaignReport({ executionId }: { executionId: number }) {
         <DeliveryChart chart={mine.chart} />
         <Stack gap="md">
           <LinkClicksTable links={mine.links ?? []} clickers={mine.clickers} report={report} />
-          <FollowUps report={report} campaignName={campaign?.name ?? ''} clickers={mine.clickers} />
+          <FollowUps
+            report={report}
+            campaignName={campaign?.name ?? ''}
+            sender={campaign?.sender ?? ''}
+            clickers={mine.clickers}
+          />
         </Stack>
       </SimpleGrid>
       <Stack gap="xs">

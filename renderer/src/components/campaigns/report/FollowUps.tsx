@@ -13,14 +13,18 @@ import { RESULT_KINDS, type ExecutionReport, type ResultKind } from '../../../..
 import { formatNumber, isolate } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { navigate } from '../../useRoute';
+import { Delivery } from '../../gateways/Delivery';
 
 export function FollowUps({
   report,
   campaignName,
+  sender,
   clickers,
 }: {
   report: ExecutionReport;
   campaignName: string;
+  /** The campaign's line: the resend's confirmation says who delivers it. */
+  sender: string;
   clickers: number | null;
 }) {
   const { t } = useTranslation();
@@ -138,6 +142,11 @@ export function FollowUps({
       >
         <Stack>
           <Text size="sm">{t('report.resendWarning', { n: formatNumber(report.failed, language) })}</Text>
+          {sender ? (
+            <Text size="sm">
+              {t('gateways.confirm.delivery')}: <Delivery sender={sender} testId="report-resend-gateway" />
+            </Text>
+          ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setResendAsked(false)}>
               {t('common.cancel')}
