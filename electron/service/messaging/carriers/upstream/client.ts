@@ -85,6 +85,10 @@ export interface UpstreamClient {
   readonly findByLocalIds?: (
     messages: readonly { id: number; localId: number }[],
   ) => Promise<CallResult<FoundByLocalId[]>>;
+  /** What the provider charged for messages of its own ids (Kavenegar's sms/select); undefined where it cannot say. */
+  readonly costs?: (
+    upstreamIds: readonly string[],
+  ) => Promise<CallResult<{ upstreamId: string; costRials: number | null }[]>>;
   /** The account's credit at the provider (rials), null when it does not say. */
   info(): Promise<CallResult<{ creditRials: number | null }>>;
   /** Copies a Bale file to the provider; its id there. Undefined where the API carries no files. */

@@ -101,6 +101,20 @@ export function kavenegarV1Client(endpoint: Endpoint): UpstreamClient {
       };
     },
 
+    async costs(upstreamIds: readonly string[]) {
+      // The full records, cost included [C]; it needs the caller's IP on the provider's allow-list
+      // (407 otherwise [3p]), in which case the cost stays unknown.
+      const answer = list(await post('sms/select', { messageid: upstreamIds.join(',') }));
+      if (answer.kind !== 'ok') return answer;
+      return {
+        kind: 'ok' as const,
+        value: answer.value.map((entry) => ({
+          upstreamId: String(entry.messageid ?? ''),
+          costRials: numberOf(entry.cost),
+        })),
+      };
+    },
+
     async info(): Promise<CallResult<{ creditRials: number | null }>> {
       const answer = await post('account/info', {});
       if (answer.kind !== 'ok') return answer;

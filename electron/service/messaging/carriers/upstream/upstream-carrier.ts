@@ -523,6 +523,15 @@ export class UpstreamCarrier {
     this.spend(line, now);
     this.launch(line.id, 'reconcile', async () => {
       const result = await find(ids.map((id) => ({ id, localId: this.handovers.get(id)!.local_id })));
+      // What the provider charged for those it has (the lookup by local id does not say): read
+      // where it can be (a failed read keeps our price until the next status, which has none either).
+      const known = result.kind === 'ok' ? result.value.filter((m) => m.upstreamId !== null) : [];
+      const costs = new Map<string, number>();
+      if (known.length > 0 && client.costs) {
+        const read = await client.costs(known.map((m) => m.upstreamId!));
+        if (read.kind === 'ok')
+          for (const { upstreamId, costRials } of read.value) if (costRials !== null) costs.set(upstreamId, costRials);
+      }
       const at = this.deps.clock.now();
       this.deps.db.transaction(() => {
         if (result.kind !== 'ok') {
@@ -530,11 +539,15 @@ export class UpstreamCarrier {
           return;
         }
         const outcomes: Outcome[] = [];
+        const prices = new Map(this.deps.messages.outgoing(known.map((m) => m.id)).map((m) => [m.id, m.cost_rials]));
+        const charges: Charge[] = [];
         for (const found of result.value) {
           const row = this.handovers.get(found.id);
           if (row?.state !== 'unknown') continue;
           if (found.upstreamId !== null) {
-            this.handovers.accepted(found.id, found.upstreamId, null, at, timing.poll_first_ms);
+            const cost = costs.get(found.upstreamId) ?? null;
+            this.handovers.accepted(found.id, found.upstreamId, cost, at, timing.poll_first_ms);
+            if (cost !== null && cost !== prices.get(found.id)) charges.push({ id: found.id, cost_rials: cost });
             const final = FINAL_AT_PROVIDER.get(found.status);
             if (final) {
               this.handovers.move(found.id, 'final', at, null);
@@ -549,6 +562,8 @@ export class UpstreamCarrier {
             });
           }
         }
+        // Costs first: a message the outcomes make final keeps the cost it has then.
+        this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
       })();
     });
