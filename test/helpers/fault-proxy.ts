@@ -1,9 +1,10 @@
 // A real HTTP proxy on a free loopback port in front of a provider, whose behaviour a test switches
 // while it runs: every request (or the next N of them, or only those a test picks) passes through,
-// gets a 500 without reaching the provider, reaches the provider but its answer is dropped (the
-// provider did the work, the caller never hears), is answered late, or gets a Kavenegar-style
-// error in the v1 envelope without reaching the provider. It counts and logs what it did with each
-// request, so a test can say how many calls the provider really received.
+// gets a 500 without reaching the provider, has its connection reset without reaching it, reaches
+// the provider but its answer is dropped (the provider did the work, the caller never hears), is
+// answered late, or gets a Kavenegar-style error in the v1 envelope without reaching the provider.
+// It counts and logs what it did with each request, so a test can say how many calls the provider
+// really received.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,6 +14,8 @@ export type Fault =
   | { kind: 'pass' }
   /** Answered 500 (a plain body, no envelope) without forwarding. */
   | { kind: 'fail500' }
+  /** The caller's connection is destroyed without forwarding (a reset after the request left): the provider never hears. */
+  | { kind: 'reset' }
   /** Forwarded; once the provider answered, the caller's connection is destroyed instead of answered. */
   | { kind: 'drop' }
   /** Forwarded; the provider's answer is held `ms` before it is returned (if the caller still listens). */
@@ -110,7 +113,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     received: 0,
     forwarded: 0,
     answered: 0,
-    byFault: { pass: 0, fail500: 0, drop: 0, delay: 0, error: 0 } as Record<FaultKind, number>,
+    byFault: { pass: 0, fail500: 0, reset: 0, drop: 0, delay: 0, error: 0 } as Record<FaultKind, number>,
   };
   const log: ProxiedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -215,6 +218,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
       for (const wake of [...waiters]) wake();
 
+      if (fault.kind === 'reset') {
+        request.socket.destroy();
+        return;
+      }
       if (fault.kind === 'fail500') {
         reply(response, 500, { 'content-type': 'text/plain; charset=utf-8' }, 'Internal Server Error');
         return;

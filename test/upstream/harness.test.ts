@@ -89,6 +89,15 @@ describe('the fault proxy in front of a provider', () => {
     expect(held()).toBe(before);
   });
 
+  it('resets the connection without forwarding: neither side hears', async () => {
+    const before = held();
+    const forwarded = proxy.counts().forwarded;
+    proxy.next(1, { kind: 'reset' });
+    await expect(v1Send()).rejects.toThrow();
+    expect(held()).toBe(before);
+    expect(proxy.counts().forwarded).toBe(forwarded);
+  });
+
   it('forwards but drops the answer: the provider took the message, the caller hears nothing', async () => {
     const before = held();
     proxy.next(1, { kind: 'drop' });
@@ -125,9 +134,7 @@ describe('the fault proxy in front of a provider', () => {
     expect((await v1Send()).status).toBe(200);
     await proxy.waitFor(3, isSendCall, 1_000);
     const counts = proxy.counts();
-    expect(counts.received).toBe(
-      counts.byFault.pass + counts.byFault.fail500 + counts.byFault.drop + counts.byFault.delay + counts.byFault.error,
-    );
+    expect(counts.received).toBe(Object.values(counts.byFault).reduce((sum, n) => sum + n, 0));
     expect(counts.forwarded).toBe(counts.byFault.pass + counts.byFault.drop + counts.byFault.delay);
   });
 
