@@ -1,10 +1,10 @@
 // The app killed (SIGKILL) in the middle of its hand-overs, four times, and started again on the
 // same workspace each time: once right after the provider took a call whose answer had not come
 // back yet, once as a send call arrives, once while the app asks the provider by our ids what it
-// holds, once at an arbitrary moment. Kavenegar v1: the end state is exact (one provider message per
-// local message, all final, statuses, costs and local ids equal, each message taken once on the
-// wire). Najva v2 cannot be asked by our ids: nothing is sent twice, and what the kills left in doubt
-// waits for the user's review.
+// holds, once at an arbitrary moment; then stopped cleanly (SIGTERM) with an answer on its way.
+// Kavenegar v1: the end state is exact (one provider message per local message, all final,
+// statuses, costs and local ids equal, each message taken once on the wire). Najva v2 cannot be
+// asked by our ids: nothing is sent twice, and what the kills left in doubt waits for review.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
 import {
@@ -71,7 +71,7 @@ async function kill(app: Service, number: string, why: string, log: string[]): P
 }
 
 describe('the app killed in the middle of its hand-overs', () => {
-  it('kavenegar-v1: after four kills and restarts, exactly one provider message per local message, all final', async () => {
+  it('kavenegar-v1: after four kills, a clean stop and restarts, exactly one provider message per local message, all final', async () => {
     const number = '30001111';
     const at = PROVIDER_LINES[0];
     const { app, proxy } = await setUp('kavenegar-v1', number, at);
@@ -108,6 +108,24 @@ describe('the app killed in the middle of its hand-overs', () => {
     // 4. At an arbitrary moment of its work.
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     await kill(app, number, 'killed at an arbitrary moment', log);
+
+    // And a clean stop (SIGTERM) with an answer held on the way: it waits for it, within the call's
+    // timeout, and exits 0.
+    proxy.next(1, { kind: 'delay', ms: 1_000 }, sends);
+    await until(
+      'a held answer',
+      () =>
+        proxy.log(sends).some((call) => call.fault === 'delay' && call.upstreamStatus !== null && call.seq > held!.seq),
+      Boolean,
+      60_000,
+      5,
+    );
+    const stopping = Date.now();
+    expect(await app.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    log.push(`stopped cleanly in ${Date.now() - stopping} ms: ${JSON.stringify(lineStates(app, number))}`);
+    expect(lineStates(app, number).handing_over ?? 0).toBe(0);
+    await app.start();
 
     const states = await untilSettled(app, number, total, 180_000);
     console.log(`kavenegar-v1 kills:\n  ${log.join('\n  ')}\n  end: ${JSON.stringify(states)}`);
