@@ -16,6 +16,7 @@ import {
   startApp,
   startProvider,
   stopAll,
+  until,
   type Service,
 } from '../helpers/two-services';
 import {
@@ -104,7 +105,13 @@ describe(`a campaign of ${SIZE} recipients and API sends through the provider`, 
       expect(paths).toEqual(
         v1 ? new Set(['/sms/send.json', '/sms/sendarray.json']) : new Set(['/v2/sms/send', '/v2/sms/send-p2p']),
       );
-      const report = await execution(app, executionId);
+      // The execution ends at its job's next look after the last message left 1 and 2.
+      const report = await until(
+        'execution completed',
+        () => execution(app, executionId),
+        (entries) => entries.execution_status !== 'RUNNING',
+        30_000,
+      );
       expect(report.execution_status).toBe('COMPLETED');
       expect(report.audience).toBe(SIZE);
       expect(report.pending).toBe(0);
