@@ -40,6 +40,8 @@ export class Service {
   private current: ServeProcess | null;
   constructor(
     readonly name: string,
+    /** The temporary folder holding the workspace and the seed file. */
+    readonly dir: string,
     readonly dataDir: string,
     readonly seedFile: string,
     process: ServeProcess,
@@ -49,13 +51,13 @@ export class Service {
   }
 
   static async start(name: string, seed: Seed, env: NodeJS.ProcessEnv = {}): Promise<Service> {
-    const dir = tempDir(`chapar-${name}-`);
+    const dir = tempDir(`chapar-two-services-${name}-`);
     const seedFile = path.join(dir, 'seed.json');
     fs.writeFileSync(seedFile, JSON.stringify(seed, null, 2));
     const dataDir = path.join(dir, 'data');
     const fullEnv = { CHAPAR_WEB_TOKEN: BRIDGE_TOKEN, ...env };
     const process = await spawnServe({ dataDir, seedFile, webUi: true, env: fullEnv });
-    return new Service(name, dataDir, seedFile, process, fullEnv);
+    return new Service(name, dir, dataDir, seedFile, process, fullEnv);
   }
 
   get running(): boolean {
@@ -230,9 +232,18 @@ export function startApp(options: AppOptions): Promise<Service> {
   return Service.start('app', appSeed(options));
 }
 
-/** Stops every service given that still runs (SIGTERM, then SIGKILL if it hangs); never throws. */
+/**
+ * Stops every service given that still runs (SIGTERM, then SIGKILL if it hangs) and removes its
+ * temporary folder; never throws.
+ */
 export async function stopAll(services: ReadonlyArray<Service | undefined>): Promise<void> {
-  await Promise.all(services.map((service) => (service?.running ? service.stop('SIGTERM', 10_000) : null)));
+  await Promise.all(
+    services.map(async (service) => {
+      if (!service) return;
+      if (service.running) await service.stop('SIGTERM', 10_000);
+      fs.rmSync(service.dir, { recursive: true, force: true });
+    }),
+  );
 }
 
 export interface LocalMessage {
