@@ -25,6 +25,9 @@ CREATE TABLE upstream_handovers (
   attempts     INTEGER NOT NULL DEFAULT 0,
   upstream_id  TEXT,
   cost_rials   INTEGER,
+  -- Reads of the provider's cost still to try (a message found again by its local id: that lookup
+  -- does not say what it cost); its final status waits for them.
+  cost_reads_left INTEGER NOT NULL DEFAULT 0,
   code         INTEGER,
   detail       TEXT,
   handed_at    INTEGER NOT NULL,

@@ -17,6 +17,7 @@ export interface HandoverRow {
   attempts: number;
   upstream_id: string | null;
   cost_rials: number | null;
+  cost_reads_left: number;
   code: number | null;
   detail: string | null;
   handed_at: number;
@@ -46,6 +47,7 @@ export class Handovers {
   private readonly inFlightStmt;
   private readonly fileStmt;
   private readonly lastLocalStmt;
+  private readonly costStmt2;
   private readonly localIdsStmt;
   private readonly setFileStmt;
 
@@ -73,7 +75,8 @@ export class Handovers {
     );
     this.acceptStmt = db.prepare(
       `UPDATE upstream_handovers SET state = 'accepted', upstream_id = @upstream_id,
-         cost_rials = COALESCE(@cost_rials, cost_rials), accepted_at = @now, due_at = @due_at, poll_ms = @poll_ms,
+         cost_rials = COALESCE(@cost_rials, cost_rials), cost_reads_left = @cost_reads_left, accepted_at = @now,
+         due_at = @due_at, poll_ms = @poll_ms,
          code = NULL, detail = NULL, updated_at = @now
        WHERE message_id = @id`,
     );
@@ -124,6 +127,11 @@ export class Handovers {
            AND state IN ('waiting', 'handing_over', 'unknown', 'review', 'accepted')`,
       )
       .pluck();
+    this.costStmt2 = db.prepare(
+      `UPDATE upstream_handovers SET cost_rials = COALESCE(?, cost_rials),
+         cost_reads_left = CASE WHEN ? IS NULL THEN MAX(0, cost_reads_left - 1) ELSE 0 END
+       WHERE message_id = ?`,
+    );
     this.localIdsStmt = db.prepare<[string], { message_id: number; local_id: number }>(
       'SELECT message_id, local_id FROM upstream_handovers WHERE message_id IN (SELECT value FROM json_each(?))',
     );
@@ -194,15 +202,28 @@ export class Handovers {
     });
   }
 
-  accepted(messageId: number, upstreamId: string, costRials: number | null, now: number, pollMs: number): void {
+  accepted(
+    messageId: number,
+    upstreamId: string,
+    costRials: number | null,
+    now: number,
+    pollMs: number,
+    costReadsLeft = 0,
+  ): void {
     this.acceptStmt.run({
       id: messageId,
       upstream_id: upstreamId,
       cost_rials: costRials,
+      cost_reads_left: costReadsLeft,
       now,
       due_at: now + pollMs,
       poll_ms: pollMs,
     });
+  }
+
+  /** The provider's cost read (null: this read failed, one fewer left). */
+  costRead(messageId: number, costRials: number | null): void {
+    this.costStmt2.run(costRials, costRials, messageId);
   }
 
   /** Polls again later (growing intervals). */

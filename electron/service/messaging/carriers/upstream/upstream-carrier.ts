@@ -62,6 +62,8 @@ const INBOX_OVERLAP_MS = 10 * 60_000;
 const INBOX_MAX_RANGE_MS = 2 * 86_400_000 - 60_000;
 const INBOX_FIRST_MS = 86_400_000;
 const LOCAL_IDS_PER_SECOND = 2 ** 21;
+/** How many times an unread cost is read again (one per status poll) before the price list's stands. */
+const COST_READS = 5;
 /** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
 const GIVE_UP_AFTER_MS = 86_400_000;
 
@@ -546,10 +548,12 @@ export class UpstreamCarrier {
           if (row?.state !== 'unknown') continue;
           if (found.upstreamId !== null) {
             const cost = costs.get(found.upstreamId) ?? null;
-            this.handovers.accepted(found.id, found.upstreamId, cost, at, timing.poll_first_ms);
+            // Its cost unread: the polls read it again (a few times) before its outcome is final here.
+            const costReads = cost === null && client.costs ? COST_READS : 0;
+            this.handovers.accepted(found.id, found.upstreamId, cost, at, timing.poll_first_ms, costReads);
             if (cost !== null && cost !== prices.get(found.id)) charges.push({ id: found.id, cost_rials: cost });
             const final = FINAL_AT_PROVIDER.get(found.status);
-            if (final) {
+            if (final && costReads === 0) {
               this.handovers.move(found.id, 'final', at, null);
               outcomes.push({ id: found.id, ...final });
             }
@@ -581,10 +585,28 @@ export class UpstreamCarrier {
     const rows = ids.map((id) => this.handovers.get(id)!).filter((row) => row.upstream_id !== null);
     this.spend(line, now);
     this.launch(line.id, 'poll', async () => {
+      // Costs still unread (messages found again by their local id) are read with the statuses.
+      const unpriced = client.costs ? rows.filter((row) => row.cost_reads_left > 0) : [];
+      const costRead = unpriced.length > 0 ? await client.costs!(unpriced.map((row) => row.upstream_id!)) : null;
       const result = await client.status(rows.map((row) => row.upstream_id!));
       const at = this.deps.clock.now();
       const timing = this.timing();
       this.deps.db.transaction(() => {
+        const costs = new Map<string, number | null>(
+          costRead?.kind === 'ok' ? costRead.value.map((c) => [c.upstreamId, c.costRials]) : [],
+        );
+        const prices = new Map(
+          this.deps.messages.outgoing(unpriced.map((row) => row.message_id)).map((m) => [m.id, m.cost_rials]),
+        );
+        const charges: Charge[] = [];
+        const stillUnpriced = new Set<number>();
+        for (const row of unpriced) {
+          const cost = costs.get(row.upstream_id!) ?? null;
+          this.handovers.costRead(row.message_id, cost);
+          if (cost !== null && cost !== prices.get(row.message_id))
+            charges.push({ id: row.message_id, cost_rials: cost });
+          if (cost === null && row.cost_reads_left > 1) stillUnpriced.add(row.message_id);
+        }
         const statuses = new Map(result.kind === 'ok' ? result.value.map((s) => [s.upstreamId, s.status]) : []);
         if (result.kind === 'error' && upstreamErrorClass(result.code) === 'pause')
           this.pause(line, { code: result.code, text: result.text, at });
@@ -592,10 +614,14 @@ export class UpstreamCarrier {
         for (const row of rows) {
           const status = statuses.get(row.upstream_id!);
           const final = status === undefined ? undefined : FINAL_AT_PROVIDER.get(status);
-          if (final) {
+          const expired = at - (row.accepted_at ?? row.handed_at) >= info.statusWindowMs;
+          if (final && stillUnpriced.has(row.message_id) && !expired) {
+            // Final there, its cost not read yet: looked at again soon, then final here with it.
+            this.handovers.pollLater(row.message_id, at + timing.poll_first_ms, timing.poll_first_ms, at);
+          } else if (final) {
             this.handovers.move(row.message_id, 'final', at, null);
             outcomes.push({ id: row.message_id, ...final });
-          } else if (at - (row.accepted_at ?? row.handed_at) >= info.statusWindowMs) {
+          } else if (expired) {
             // Past the provider's window it answers nothing more about it: final for us, not failed.
             this.handovers.move(row.message_id, 'expired', at, null, {
               detail: 'status unknown: the provider no longer reports it',
@@ -605,6 +631,8 @@ export class UpstreamCarrier {
             this.handovers.pollLater(row.message_id, at + pollMs, pollMs, at);
           }
         }
+        // Costs first: a message the outcomes make final keeps the cost it has then.
+        this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
       })();
     });
