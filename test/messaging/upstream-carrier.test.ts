@@ -198,8 +198,8 @@ describe('delivery through a provider account', () => {
   });
 
   it('a provider out of credit pauses the line with its words; credit again resumes it, nothing sent twice', async () => {
-    // Enough for a few calls of 200 at 150 tomans a page, not for 600 messages.
-    const server = await provider(400 * 1_500);
+    // Enough for two calls of 200 at 150 tomans a page and 50 messages more, not for 600 messages.
+    const server = await provider(450 * 1_500);
     const app = appCore(server.url, 'kavenegar-v1');
     const account = app.accounts.findByName('shop')!;
     app.messaging.accept.accept({
@@ -219,6 +219,12 @@ describe('delivery through a provider account', () => {
     expect(paused!.text).toBe('اعتبار شما کافی نمی‌باشد');
     const waiting = app.gateways.queues(account.id)[0]!.counts.waiting;
     expect(waiting).toBeGreaterThan(0);
+    // Some credit there, but less than its next call costs: it stays paused (no 418 call after call).
+    const short = await app.gateways.test(account.id, '30001111');
+    expect(short.ok).toBe(true);
+    expect(short.credit_rials).toBeGreaterThan(0);
+    expect(short.credit_rials).toBeLessThan(200 * 1_500);
+    expect(app.gateways.queues(account.id)[0]!.paused).not.toBeNull();
     // The provider's account is topped up; "test connection" sees credit and the line goes on.
     const remoteAccount = server.core.accounts.findByName('acme')!;
     server.core.credit.adjust(remoteAccount.id, 5_000_000, 'top-up');

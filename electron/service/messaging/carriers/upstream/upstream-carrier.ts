@@ -218,10 +218,24 @@ export class UpstreamCarrier {
     const client = this.clientOf(line);
     if (!client) return { kind: 'error', code: 403, text: 'no API key is kept for this line' };
     const answer = await client.info();
-    // Out of credit at the provider, and now there is credit again: the line goes on by itself.
+    // Out of credit at the provider, and now there is credit for its next call again: the line goes
+    // on by itself (less than that would only bring the 418 back, call after call).
     const pause = this.handovers.pause(line.id);
-    if (answer.kind === 'ok' && pause?.code === 418 && (answer.value.creditRials ?? 1) > 0) this.resume(line);
+    if (
+      answer.kind === 'ok' &&
+      pause?.code === 418 &&
+      (answer.value.creditRials ?? Infinity) >= this.nextCallCost(line)
+    )
+      this.resume(line);
     return answer;
+  }
+
+  /** What the line's next call costs at our prices (the provider's are close): its first waiting messages'. */
+  private nextCallCost(line: Line): number {
+    const info = GATEWAYS[line.gateway.kind];
+    const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
+    const ids = this.handovers.due(line.id, 'waiting', Number.MAX_SAFE_INTEGER, cap);
+    return this.deps.messages.outgoing(ids).reduce((sum, m) => sum + m.cost_rials, 0);
   }
 
   // ---- the worker
