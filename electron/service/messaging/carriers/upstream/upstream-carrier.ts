@@ -481,6 +481,7 @@ export class UpstreamCarrier {
     if (result.kind === 'unknown') {
       // The request may have reached the provider: found again before anything is sent again.
       back('unknown', now + timing.reconcile_ms, { detail: result.text });
+      this.queueChanged(line);
       return;
     }
     if (result.kind === 'not-sent') {
@@ -512,6 +513,11 @@ export class UpstreamCarrier {
     }
   }
 
+  /** Messages of the line came to need a look (unknown, in review): the window re-reads its queue. */
+  private queueChanged(line: Line): void {
+    this.deps.onLineChanged?.(line, this.handovers.pause(line.id));
+  }
+
   private pause(line: Line, pause: LinePause): void {
     this.handovers.setPause(line.id, pause);
     this.deps.onLineChanged?.(line, pause);
@@ -532,6 +538,7 @@ export class UpstreamCarrier {
             code: this.handovers.get(id)?.code ?? null,
             detail: 'no answer came; the provider cannot be asked whether it took the message',
           });
+        this.queueChanged(line);
       })();
       return true;
     }
@@ -580,6 +587,7 @@ export class UpstreamCarrier {
             });
           }
         }
+        if (result.value.some((m) => m.upstreamId === null)) this.queueChanged(line);
         // Costs first: a message the outcomes make final keeps the cost it has then.
         this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
