@@ -79,6 +79,8 @@ export function isUpstream(kind: GatewayKind): kind is UpstreamKind {
 
 /** Calls per second a line makes to its provider unless told otherwise. */
 export const DEFAULT_RATE_PER_SECOND = 5;
+/** The most a line may be set to: a local gateway or a provider's bulk contract takes hundreds. */
+export const MAX_RATE_PER_SECOND = 1_000;
 
 /**
  * What the provider's return codes mean for the messages of a call (reference/sms-upstreams.md

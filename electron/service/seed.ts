@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema, UpstreamTimingSchema } from './settings/settings';
-import { GATEWAY_KINDS } from '../../shared/gateways';
+import { GATEWAY_KINDS, MAX_RATE_PER_SECOND } from '../../shared/gateways';
 import { MIN_SEED_KEY_LENGTH } from './accounts/keys';
 import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
 import { RELAY_OPERATIONS } from './email/relay/accounts';
@@ -57,7 +57,7 @@ export const SeedSchema = z.object({
                   base_url: z.string().optional(),
                   api_key: z.string().optional(),
                   sender: z.string().optional(),
-                  rate_per_second: z.number().positive().max(100).optional(),
+                  rate_per_second: z.number().positive().max(MAX_RATE_PER_SECOND).optional(),
                 })
                 .optional(),
             }),

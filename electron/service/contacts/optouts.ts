@@ -10,6 +10,7 @@
 //   filter(accountId, phones)               -> the given (normalized) numbers that are opted out
 //   importFile(accountId, request, onProgress?) -> Promise<{jobId}> (a worker-thread job; wait with core.imports.wait)
 //   exportCsv(accountId, file) / export(accountId, file, 'csv' | 'xlsx') -> Promise<{rows}>
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
@@ -21,6 +22,8 @@ import type { Imports } from './imports';
 const CHUNK = 500;
 
 export class OptOuts {
+  private hasStmt: Statement<[number, string], number> | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -99,10 +102,11 @@ export class OptOuts {
   has(accountId: number, phone: string): boolean {
     const normalized = normalizePhone(phone);
     if (normalized === null) return false;
-    return (
-      this.db.prepare('SELECT 1 FROM optouts WHERE account_id = ? AND phone = ?').pluck().get(accountId, normalized) !==
-      undefined
-    );
+    // Asked for every message the lifecycle hands over: prepared once.
+    this.hasStmt ??= this.db
+      .prepare<[number, string], number>('SELECT 1 FROM optouts WHERE account_id = ? AND phone = ?')
+      .pluck();
+    return this.hasStmt.get(accountId, normalized) !== undefined;
   }
 
   filter(accountId: number, phones: readonly string[]): string[] {

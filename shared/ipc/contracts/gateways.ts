@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, Rials } from '../primitives';
-import { GATEWAY_KINDS, HANDOVER_STATES } from '../../gateways';
+import { GATEWAY_KINDS, HANDOVER_STATES, MAX_RATE_PER_SECOND } from '../../gateways';
 import { LineSchema } from './accounts';
 
 export const GatewayKindSchema = z.enum(GATEWAY_KINDS);
@@ -21,7 +21,7 @@ export const GatewayInputSchema = z.object({
   /** The line's number at the provider; '' = the line's own; absent keeps the line's (same gateway). */
   sender: z.string().trim().max(100).optional(),
   /** Calls per second to the provider (a token bucket per line). */
-  rate_per_second: z.number().positive().max(100).optional(),
+  rate_per_second: z.number().positive().max(MAX_RATE_PER_SECOND).optional(),
   /** The provider's API key: absent keeps the kept one, '' removes it. */
   api_key: z.string().max(500).optional(),
 });

@@ -35,8 +35,9 @@ CREATE TABLE upstream_handovers (
   poll_ms      INTEGER,
   updated_at   INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX upstream_handovers_due ON upstream_handovers(line_id, state, due_at) WHERE due_at IS NOT NULL;
-CREATE INDEX upstream_handovers_state ON upstream_handovers(line_id, state);
+-- One index serves the due work of a state (due_at IS NOT NULL) and the counts and lists by state:
+-- every move rewrites one entry, not two.
+CREATE INDEX upstream_handovers_due ON upstream_handovers(line_id, state, due_at);
 CREATE UNIQUE INDEX upstream_handovers_local ON upstream_handovers(local_id);
 
 CREATE TABLE upstream_lines (

@@ -47,6 +47,8 @@ export class Handovers {
   private readonly inFlightStmt;
   private readonly fileStmt;
   private readonly lastLocalStmt;
+  private readonly moveAllStmt;
+  private readonly acceptAllStmt;
   private readonly costStmt2;
   private readonly localIdsStmt;
   private readonly setFileStmt;
@@ -55,7 +57,7 @@ export class Handovers {
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO upstream_handovers
          (message_id, local_id, line_id, account_id, state, due_at, handed_at, updated_at)
-       VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, 'waiting', ?, ?, ? FROM json_each(?)`,
     );
     this.dueStmt = db
       .prepare<[number, HandoverState, number, number], number>(
@@ -79,6 +81,19 @@ export class Handovers {
          due_at = @due_at, poll_ms = @poll_ms,
          code = NULL, detail = NULL, updated_at = @now
        WHERE message_id = @id`,
+    );
+    this.moveAllStmt = db.prepare(
+      `UPDATE upstream_handovers SET state = @state, due_at = @due_at, code = @code, detail = @detail,
+         attempts = attempts + @attempt, updated_at = @now
+       WHERE message_id IN (SELECT value FROM json_each(@ids))`,
+    );
+    this.acceptAllStmt = db.prepare(
+      `UPDATE upstream_handovers SET state = 'accepted', upstream_id = a.upstream_id,
+         cost_rials = COALESCE(a.cost_rials, upstream_handovers.cost_rials), cost_reads_left = 0, accepted_at = @now,
+         due_at = @due_at, poll_ms = @poll_ms, code = NULL, detail = NULL, updated_at = @now
+       FROM (SELECT value ->> 0 AS message_id, value ->> 1 AS upstream_id, value ->> 2 AS cost_rials
+             FROM json_each(@records)) AS a
+       WHERE upstream_handovers.message_id = a.message_id`,
     );
     this.pollStmt = db.prepare(
       'UPDATE upstream_handovers SET due_at = ?, poll_ms = ?, updated_at = ? WHERE message_id = ?',
@@ -155,9 +170,12 @@ export class Handovers {
     this.setFileStmt.run(lineId, fileId, upstreamFileId);
   }
 
-  /** Messages just handed to the carrier for this line: waiting, due now. Inside the lifecycle's transaction. */
-  add(messageId: number, localId: number, lineId: number, accountId: number, now: number): void {
-    this.insertStmt.run(messageId, localId, lineId, accountId, now, now, now);
+  /**
+   * Messages just handed to the carrier: waiting, due now; each [message id, local id, line id,
+   * account id]. One statement for the batch. Inside the lifecycle's transaction.
+   */
+  add(rows: readonly (readonly [number, number, number, number])[], now: number): void {
+    if (rows.length > 0) this.insertStmt.run(now, now, now, JSON.stringify(rows));
   }
 
   /** The local ids of these messages. */
@@ -200,6 +218,35 @@ export class Handovers {
       attempt: why.attempt ? 1 : 0,
       now,
     });
+  }
+
+  /** Moves these messages to `state` together (one statement), as move() does one. */
+  moveAll(
+    messageIds: readonly number[],
+    state: HandoverState,
+    now: number,
+    dueAt: number | null,
+    why: { code?: number | null; detail?: string | null; attempt?: boolean } = {},
+  ): void {
+    if (messageIds.length === 0) return;
+    this.moveAllStmt.run({
+      ids: JSON.stringify(messageIds),
+      state,
+      due_at: dueAt,
+      code: why.code ?? null,
+      detail: why.detail ?? null,
+      attempt: why.attempt ? 1 : 0,
+      now,
+    });
+  }
+
+  /**
+   * The provider took these: each [message id, its id there, its cost or null], polled from
+   * `now + pollMs`. One statement.
+   */
+  acceptedAll(records: readonly (readonly [number, string, number | null])[], now: number, pollMs: number): void {
+    if (records.length === 0) return;
+    this.acceptAllStmt.run({ records: JSON.stringify(records), now, due_at: now + pollMs, poll_ms: pollMs });
   }
 
   accepted(

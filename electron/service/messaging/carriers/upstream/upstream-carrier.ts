@@ -130,12 +130,14 @@ export class UpstreamCarrier {
   /** Records the batch's messages as waiting for their line's provider. Inside the lifecycle's transaction. */
   accept(batch: readonly Handover[], now: number): void {
     const lines = new Map<string, Line | undefined>();
+    const rows: [number, number, number, number][] = [];
     for (const message of batch) {
       const key = `${message.account_id}\u0000${message.sender}`;
       if (!lines.has(key)) lines.set(key, this.deps.accounts.findLine(message.account_id, message.sender));
       const line = lines.get(key);
-      if (line) this.handovers.add(message.id, this.nextLocalId(now), line.id, message.account_id, now);
+      if (line) rows.push([message.id, this.nextLocalId(now), line.id, message.account_id]);
     }
+    this.handovers.add(rows, now);
   }
 
   forget(firstId: number, lastId: number): void {
@@ -330,7 +332,13 @@ export class UpstreamCarrier {
       for (const m of outgoing)
         if (m.status !== MessageStatus.HandedToCarrier)
           this.handovers.move(m.id, 'final', now, null, { detail: 'no longer with the carrier' });
-      for (const m of batch) this.handovers.move(m.id, 'handing_over', now, null, { attempt: true });
+      this.handovers.moveAll(
+        batch.map((m) => m.id),
+        'handing_over',
+        now,
+        null,
+        { attempt: true },
+      );
       return batch;
     })();
     if (batch.length === 0) return true;
@@ -387,6 +395,8 @@ export class UpstreamCarrier {
       if (result.kind === 'ok') {
         const charges: Charge[] = [];
         const outcomes: Outcome[] = [];
+        const taken: [number, string, number | null][] = [];
+        const finals: number[] = [];
         for (const record of result.value) {
           if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
             this.handovers.move(record.id, 'rejected', now, null, {
@@ -396,15 +406,18 @@ export class UpstreamCarrier {
             outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
             continue;
           }
-          this.handovers.accepted(record.id, record.upstreamId, record.costRials, now, timing.poll_first_ms);
+          taken.push([record.id, record.upstreamId, record.costRials]);
           if (record.costRials !== null && record.costRials !== prices.get(record.id))
             charges.push({ id: record.id, cost_rials: record.costRials });
           const final = FINAL_AT_PROVIDER.get(record.status);
           if (final) {
-            this.handovers.move(record.id, 'final', now, null);
+            finals.push(record.id);
             outcomes.push({ id: record.id, ...final });
           }
         }
+        // The provider's ids and costs stored in the transaction that applies its answer.
+        this.handovers.acceptedAll(taken, now, timing.poll_first_ms);
+        this.handovers.moveAll(finals, 'final', now, null);
         this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
         return;
