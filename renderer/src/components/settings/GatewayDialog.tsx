@@ -14,14 +14,12 @@ import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import type { Line } from '../../api';
 import type { ConnectionTest } from '../../../../shared/ipc/contracts/gateways';
-import { GATEWAYS, isUpstream, type GatewayKind } from '../../../../shared/gateways';
+import { GATEWAYS, isUpstream, MAX_RATE_PER_SECOND, type GatewayKind } from '../../../../shared/gateways';
 import { digits } from '../../lib/format';
 import { explanationOf, gatewayName, gatewaysFor, gatewayTitle } from '../../lib/gateways';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
 import { NumberField } from '../NumberField';
-
-const MAX_RATE = 100;
 
 type TestOutcome = { test: ConnectionTest } | { refused: string };
 
@@ -75,7 +73,7 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
         rate !== saved.rate_per_second ||
         apiKey !== '' ||
         removeKey));
-  const rateValid = !upstream || (rate !== '' && rate > 0 && rate <= MAX_RATE);
+  const rateValid = !upstream || (rate !== '' && rate > 0 && rate <= MAX_RATE_PER_SECOND);
   // The core forgets a kept key given for another provider or address, and on the simulator.
   const keyForgotten = saved.key_set && moved && apiKey === '' && !removeKey;
 
@@ -208,7 +206,7 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
               value={rate}
               onChange={(value) => edited(() => setRate(value))}
               min={0.1}
-              max={MAX_RATE}
+              max={MAX_RATE_PER_SECOND}
               allowDecimal
               data-testid="gateway-rate"
             />
