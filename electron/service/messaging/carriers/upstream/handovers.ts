@@ -30,7 +30,6 @@ export class Handovers {
   private readonly insertStmt;
   private readonly dueStmt;
   private readonly nextDueStmt;
-  private readonly moveStmt;
   private readonly acceptStmt;
   private readonly pollStmt;
   private readonly byIdStmt;
@@ -70,11 +69,6 @@ export class Handovers {
         'SELECT MIN(due_at) FROM upstream_handovers WHERE line_id = ? AND state = ? AND due_at IS NOT NULL',
       )
       .pluck();
-    this.moveStmt = db.prepare(
-      `UPDATE upstream_handovers SET state = @state, due_at = @due_at, code = @code, detail = @detail,
-         attempts = attempts + @attempt, updated_at = @now
-       WHERE message_id = @id`,
-    );
     this.acceptStmt = db.prepare(
       `UPDATE upstream_handovers SET state = 'accepted', upstream_id = @upstream_id,
          cost_rials = COALESCE(@cost_rials, cost_rials), cost_reads_left = @cost_reads_left, accepted_at = @now,
@@ -209,15 +203,7 @@ export class Handovers {
     dueAt: number | null,
     why: { code?: number | null; detail?: string | null; attempt?: boolean } = {},
   ): void {
-    this.moveStmt.run({
-      id: messageId,
-      state,
-      due_at: dueAt,
-      code: why.code ?? null,
-      detail: why.detail ?? null,
-      attempt: why.attempt ? 1 : 0,
-      now,
-    });
+    this.moveAll([messageId], state, now, dueAt, why);
   }
 
   /** Moves these messages to `state` together (one statement), as move() does one. */

@@ -16,7 +16,7 @@ import type {
   UpstreamRecord,
   UpstreamStatus,
 } from './client';
-import { call, entriesOf, numberOf } from './wire';
+import { call, entriesOf, numberOf, recordOf } from './wire';
 
 type Entry = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ export function kavenegarV1Client(endpoint: Endpoint): UpstreamClient {
       if (answer.kind !== 'ok') return answer;
       if (answer.value.length !== messages.length)
         return { kind: 'unknown', text: `${answer.value.length} entries for ${messages.length} messages` };
-      return { kind: 'ok', value: answer.value.map((entry, i) => record(messages[i]!.id, entry)) };
+      return { kind: 'ok', value: answer.value.map((entry, i) => recordOf(messages[i]!.id, entry)) };
     },
 
     async status(upstreamIds: readonly string[]): Promise<CallResult<UpstreamStatus[]>> {
@@ -167,13 +167,3 @@ const inboundItem =
     text: String(entry.message ?? ''),
     receivedAt: (numberOf(entry.date) ?? 0) * 1000,
   });
-
-function record(id: number, entry: Entry): UpstreamRecord {
-  const upstream = numberOf(entry.messageid);
-  return {
-    id,
-    upstreamId: upstream !== null && upstream > 0 ? String(upstream) : null,
-    status: numberOf(entry.status) ?? 0,
-    costRials: numberOf(entry.cost),
-  };
-}

@@ -14,7 +14,7 @@ import type {
   UpstreamRecord,
   UpstreamStatus,
 } from './client';
-import { call, entriesOf, numberOf } from './wire';
+import { call, entriesOf, numberOf, recordOf } from './wire';
 
 type Entry = Record<string, unknown>;
 
@@ -59,15 +59,7 @@ export function najvaV2Client(endpoint: Endpoint): UpstreamClient {
         return { kind: 'unknown', text: `${answer.value.length} entries for ${messages.length} messages` };
       return {
         kind: 'ok',
-        value: answer.value.map((entry, i) => {
-          const upstream = numberOf(entry.messageid);
-          return {
-            id: messages[i]!.id,
-            upstreamId: upstream !== null && upstream > 0 ? String(upstream) : null,
-            status: numberOf(entry.status) ?? 0,
-            costRials: numberOf(entry.cost),
-          };
-        }),
+        value: answer.value.map((entry, i) => recordOf(messages[i]!.id, entry)),
       };
     },
 

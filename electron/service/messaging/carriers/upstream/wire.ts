@@ -2,7 +2,7 @@
 // error before anything was written (nothing sent: ECONNREFUSED, no such host), or no answer
 // after the request may have been read (a timeout, a dropped connection): unknown, which the
 // carrier never treats as failure nor success. Node's fetch (undici) keeps connections alive.
-import type { CallResult } from './client';
+import type { CallResult, UpstreamRecord } from './client';
 
 /** Connection errors that happen before a request can reach the provider. */
 const NOT_SENT_CODES = new Set([
@@ -95,4 +95,15 @@ export function entriesOf(answer: CallResult<Answer>): CallResult<unknown> {
 export function numberOf(value: unknown): number | null {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+/** One entry of a send's answer (Kavenegar's message entry, the spec's MessageInfo) as the record of our message `id`. */
+export function recordOf(id: number, entry: Record<string, unknown>): UpstreamRecord {
+  const upstream = numberOf(entry.messageid);
+  return {
+    id,
+    upstreamId: upstream !== null && upstream > 0 ? String(upstream) : null,
+    status: numberOf(entry.status) ?? 0,
+    costRials: numberOf(entry.cost),
+  };
 }
