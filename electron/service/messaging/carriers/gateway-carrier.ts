@@ -36,12 +36,15 @@ export class GatewayCarrier implements Carrier {
   accept(batch: readonly Handover[], now: number): void {
     const lines = new Map<string, Line | undefined>();
     const simulated: Handover[] = [];
-    const upstream: Handover[] = [];
+    const upstream: { id: number; account_id: number; line_id: number }[] = [];
     for (const message of batch) {
       const key = `${message.account_id}\u0000${message.sender}`;
       if (!lines.has(key)) lines.set(key, this.accounts.findLine(message.account_id, message.sender));
-      const kind = lines.get(key)?.gateway.kind ?? 'simulator';
-      (isUpstream(kind) ? upstream : simulated).push(message);
+      const line = lines.get(key);
+      // The line found here is the one the upstream carrier records: it is looked up once a batch.
+      if (line && isUpstream(line.gateway.kind))
+        upstream.push({ id: message.id, account_id: message.account_id, line_id: line.id });
+      else simulated.push(message);
     }
     if (simulated.length > 0) this.simulator.accept(simulated, now);
     if (upstream.length > 0) this.upstream.accept(upstream, now);

@@ -34,7 +34,7 @@ import {
   type UpstreamKind,
   type UpstreamTiming,
 } from '../../../../../shared/gateways';
-import type { CarrierMessages, CarrierReports, Charge, Handover, Outcome } from '../carrier';
+import type { CarrierMessages, CarrierReports, Charge, Outcome } from '../carrier';
 import type { CallResult, UpstreamClient, OutgoingMessage, UpstreamRecord } from './client';
 import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
@@ -127,17 +127,15 @@ export class UpstreamCarrier {
     };
   }
 
-  /** Records the batch's messages as waiting for their line's provider. Inside the lifecycle's transaction. */
-  accept(batch: readonly Handover[], now: number): void {
-    const lines = new Map<string, Line | undefined>();
-    const rows: [number, number, number, number][] = [];
-    for (const message of batch) {
-      const key = `${message.account_id}\u0000${message.sender}`;
-      if (!lines.has(key)) lines.set(key, this.deps.accounts.findLine(message.account_id, message.sender));
-      const line = lines.get(key);
-      if (line) rows.push([message.id, this.nextLocalId(now), line.id, message.account_id]);
-    }
-    this.handovers.add(rows, now);
+  /**
+   * Records messages just handed over as waiting for their line's provider (the gateway carrier
+   * found each one's line). Inside the lifecycle's transaction.
+   */
+  accept(batch: readonly { id: number; account_id: number; line_id: number }[], now: number): void {
+    this.handovers.add(
+      batch.map((message) => [message.id, this.nextLocalId(now), message.line_id, message.account_id] as const),
+      now,
+    );
   }
 
   forget(firstId: number, lastId: number): void {
