@@ -56,6 +56,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   upstream_lines: 'messaging/carriers',
   upstream_inbound: 'messaging/carriers',
   upstream_files: 'messaging/carriers',
+  upstream_waiting: 'messaging/carriers',
+  upstream_calls: 'messaging/carriers',
   campaigns: 'campaigns',
   campaign_drafts: 'campaigns',
   campaign_links: 'campaigns',

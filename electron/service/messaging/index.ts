@@ -147,7 +147,12 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   });
   if (lifecycle.carrier.worker) scheduler.register(lifecycle.carrier.worker);
   scheduler.register(states.worker);
-  const receivers = new ReceiverIndex(db, deps.readers, clock);
+  const receivers = new ReceiverIndex(db, deps.readers, clock, {
+    delivering: () => {
+      const due = lifecycle.nextDueAt();
+      return (due !== null && due <= clock.now()) || upstream!.sending();
+    },
+  });
   scheduler.register(receivers.worker);
   const sendTexts = new SendTextIndex(db, deps.readers, clock);
   scheduler.register(sendTexts.worker);

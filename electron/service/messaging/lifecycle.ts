@@ -46,6 +46,7 @@ export class Lifecycle implements CarrierReports {
   private readonly byIdStmt;
   private readonly moveStmt;
   private readonly handStmt;
+  private readonly handRangeStmt;
   private readonly finishStmt;
   private readonly costStmt;
 
@@ -72,6 +73,9 @@ export class Lifecycle implements CarrierReports {
     this.byIdStmt = db.prepare<[number], MessageRow>(`${ROW} WHERE m.id = ?`);
     this.moveStmt = db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ?');
     this.handStmt = db.prepare('UPDATE messages SET status = ?, handed_at = ? WHERE id = ? AND status = ?');
+    this.handRangeStmt = db.prepare(
+      'UPDATE messages SET status = ?, handed_at = ? WHERE id BETWEEN ? AND ? AND status = ?',
+    );
     this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
     this.costStmt = db.prepare('UPDATE messages SET cost_rials = ? WHERE id = ?');
     this.carrier = carrier(this);
@@ -104,6 +108,7 @@ export class Lifecycle implements CarrierReports {
 
       const changes: StatusChange[] = [];
       const handovers: Handover[] = [];
+      const handed: MessageRow[] = [];
       const released = new DueRuns(this.due);
       for (const row of rows) {
         if (row.status === MessageStatus.Scheduled) {
@@ -113,17 +118,18 @@ export class Lifecycle implements CarrierReports {
           }
         } else if (row.status === MessageStatus.Queued) {
           // An opted-out receiver is blocked before the carrier: never sent, so refunded.
-          const to = this.isOptedOut(row.account_id, row.receptor)
-            ? MessageStatus.Blocked
-            : MessageStatus.HandedToCarrier;
-          if (this.apply(row, to, now)) {
-            changes.push({ id: row.id, account_id: row.account_id, status: to });
-            if (to === MessageStatus.HandedToCarrier)
-              handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
-          }
+          if (!this.isOptedOut(row.account_id, row.receptor)) handed.push(row);
+          else if (this.apply(row, MessageStatus.Blocked, now))
+            changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Blocked });
         }
         // Anything else has moved on since it was scheduled: the carrier reports it.
       }
+      for (const row of this.handOver(rows, handed, now)) {
+        changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.HandedToCarrier });
+        handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
+      }
+      // In the order of the messages, as they are told (the hand-overs were moved together).
+      changes.sort((x, y) => x.id - y.id);
       released.flush();
       if (handovers.length > 0) this.carrier.accept(handovers, now);
       return changes;
@@ -228,6 +234,35 @@ export class Lifecycle implements CarrierReports {
   /** One transaction of moves, the aggregates and states they change written at its end. */
   private moves<T>(work: () => T): T {
     return this.db.transaction(() => this.states.batch(() => this.counts.batch(work)))();
+  }
+
+  /**
+   * Hands the batch's queued messages (those not blocked) to the carrier with one statement over
+   * the batch's ids: every message of that range still queued is one of them, as the batch read it
+   * in this transaction. Returns the messages moved.
+   */
+  private handOver(rows: readonly MessageRow[], handed: MessageRow[], now: number): MessageRow[] {
+    if (handed.length === 0) return handed;
+    const to = MessageStatus.HandedToCarrier;
+    // Messages just released are queued now too (they are due later): then one by one, as apply() would.
+    const queued = rows.reduce((n, row) => n + (row.status === MessageStatus.Queued ? 1 : 0), 0);
+    if (queued !== handed.length || moveOf(MessageStatus.Queued, to)?.refund !== false)
+      return handed.filter((row) => this.apply(row, to, now));
+    const changed = this.handRangeStmt.run(
+      to,
+      now,
+      rows[0]!.id,
+      rows[rows.length - 1]!.id,
+      MessageStatus.Queued,
+    ).changes;
+    // Read in this transaction, so none can have moved meanwhile: anything else is a fault, undone.
+    if (changed !== handed.length) throw new Error(`handed ${changed} messages where ${handed.length} were queued`);
+    for (const row of handed) {
+      this.counts.moved(row, row.cost_rials, to, 0);
+      this.states.moved(row.id, row.account_id, to);
+      row.status = to;
+    }
+    return handed;
   }
 
   /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */

@@ -189,6 +189,35 @@ describe('the receiver index', () => {
     expect(index.worker.nextDueAt()).toBeNull();
   });
 
+  it('waits while messages are being delivered, unless half of what it can fall behind is not indexed yet', async () => {
+    const { core, clock, account } = openCore(tempDir('chapar-receivers-'));
+    let delivering = true;
+    const index = new ReceiverIndex(core.db, core.readers, clock, {
+      chunk: 25,
+      quietMs: 1000,
+      largeTail: 50,
+      maxTail: 400,
+      delivering: () => delivering,
+    });
+    const receivers = Array.from({ length: 100 }, (_, i) => '0935' + String(i * 31).padStart(7, '0'));
+    send(core, account, receivers);
+    clock.advance(1000);
+    // Quiet, and a tail over the large mark: it would work now, but delivery comes first.
+    expect(index.worker.nextDueAt()).toBeGreaterThan(clock.now());
+    expect(await index.worker.runDue()).toBe(false);
+    expect(index.watermark()).toBe(0);
+    // Half of maxTail behind: searches would soon have no help from it, so it works regardless.
+    for (let i = 0; i < 2; i++) send(core, account, receivers);
+    expect(index.worker.nextDueAt()).toBeLessThanOrEqual(clock.now());
+    expect(await index.worker.runDue()).toBe(true);
+    expect(index.watermark()).toBe(25);
+    // Delivery over: it catches up.
+    delivering = false;
+    clock.advance(1000);
+    while (await index.worker.runDue());
+    expect(index.tail()).toBe(0);
+  });
+
   it('keeps its segments few: merged into one at a quiet moment', async () => {
     const { core, clock, account } = openCore(tempDir('chapar-receivers-'));
     const index = new ReceiverIndex(core.db, core.readers, clock, { chunk: 3 });

@@ -28,6 +28,7 @@ import emailRelayPending from './0026-email-relay-pending';
 import upstreams from './0027-upstreams';
 import untrackedLinks from './0028-untracked-links';
 import upstreamFiles from './0029-upstream-files';
+import upstreamWaiting from './0030-upstream-waiting';
 
 export interface Migration {
   name: string;
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   { name: '0027-upstreams', sql: upstreams },
   { name: '0028-untracked-links', sql: untrackedLinks },
   { name: '0029-upstream-files', sql: upstreamFiles },
+  { name: '0030-upstream-waiting', sql: upstreamWaiting },
 ];

@@ -4,6 +4,12 @@
 // a message is marked `handing_over` (committed) before its call starts, and the call's answer
 // (the provider's id and cost, or its refusal) is stored in the same transaction as the reports it
 // makes. See shared/gateways.ts HANDOVER_STATES for what each state means.
+//
+// A message first handed over writes no row of its own until its call is answered (migration
+// 0030): it waits in a run of consecutive ids (`upstream_waiting`), goes into a call recorded as
+// one row (`upstream_calls`, the `handing_over` of all its messages), and the answer writes its row
+// once, accepted or otherwise. A message sent again (a retry, the user's resend, a reconciled one)
+// has its row already, and moves through the same states as that row.
 import type { Db } from '../../../db/database';
 import type { HandoverState, LinePause } from '../../../../../shared/gateways';
 
@@ -26,8 +32,17 @@ export interface HandoverRow {
   updated_at: number;
 }
 
+/** A message of a call: [message id, local id, account id, handed at (ms)]. */
+export type CallMember = readonly [number, number, number, number];
+
+/** A message waiting in a run of ids: first handed over, no row of its own yet. */
+export interface FreshMessage {
+  id: number;
+  account_id: number;
+  handed_at: number;
+}
+
 export class Handovers {
-  private readonly insertStmt;
   private readonly dueStmt;
   private readonly nextDueStmt;
   private readonly acceptStmt;
@@ -51,13 +66,56 @@ export class Handovers {
   private readonly costStmt2;
   private readonly localIdsStmt;
   private readonly setFileStmt;
+  private readonly waitAddStmt;
+  private readonly waitPeekStmt;
+  private readonly waitDropStmt;
+  private readonly waitShrinkStmt;
+  private readonly waitCountStmt;
+  private readonly waitForgetStmt;
+  private readonly callAddStmt;
+  private readonly callEndStmt;
+  private readonly callCountStmt;
+  private readonly materializeStmt;
+  private readonly recoverCallsStmt;
+  private readonly dropCallsStmt;
 
   constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT OR IGNORE INTO upstream_handovers
-         (message_id, local_id, line_id, account_id, state, due_at, handed_at, updated_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, 'waiting', ?, ?, ? FROM json_each(?)`,
+    this.waitAddStmt = db.prepare(
+      `INSERT OR IGNORE INTO upstream_waiting (line_id, first_id, last_id, account_id, handed_at) VALUES (?, ?, ?, ?, ?)`,
     );
+    this.waitPeekStmt = db.prepare<
+      [number],
+      { first_id: number; last_id: number; account_id: number; handed_at: number }
+    >('SELECT first_id, last_id, account_id, handed_at FROM upstream_waiting WHERE line_id = ? ORDER BY first_id');
+    this.waitDropStmt = db.prepare('DELETE FROM upstream_waiting WHERE line_id = ? AND last_id <= ?');
+    this.waitShrinkStmt = db.prepare(
+      'UPDATE upstream_waiting SET first_id = ? + 1 WHERE line_id = ? AND first_id <= ? AND last_id > ?',
+    );
+    this.waitCountStmt = db.prepare<[number], { n: number; first: number | null }>(
+      'SELECT COALESCE(SUM(last_id - first_id + 1), 0) AS n, MIN(handed_at) AS first FROM upstream_waiting WHERE line_id = ?',
+    );
+    this.waitForgetStmt = db.prepare('DELETE FROM upstream_waiting WHERE first_id >= ? AND last_id <= ?');
+    this.callAddStmt = db.prepare('INSERT INTO upstream_calls (line_id, started_at, messages) VALUES (?, ?, ?)');
+    this.callEndStmt = db.prepare('DELETE FROM upstream_calls WHERE call_id = ?');
+    this.callCountStmt = db
+      .prepare<[number], number>(
+        'SELECT COALESCE(SUM(json_array_length(messages)), 0) FROM upstream_calls WHERE line_id = ?',
+      )
+      .pluck();
+    this.materializeStmt = db.prepare(
+      `INSERT OR IGNORE INTO upstream_handovers
+         (message_id, local_id, line_id, account_id, state, due_at, attempts, detail, handed_at, updated_at)
+       SELECT value ->> 0, value ->> 1, @line_id, value ->> 2, @state, @due_at, 1, @detail, value ->> 3, @now
+       FROM json_each(@members)`,
+    );
+    this.recoverCallsStmt = db.prepare(
+      `INSERT OR IGNORE INTO upstream_handovers
+         (message_id, local_id, line_id, account_id, state, due_at, attempts, detail, handed_at, updated_at)
+       SELECT j.value ->> 0, j.value ->> 1, c.line_id, j.value ->> 2, 'unknown', @now, 1,
+         'the app stopped during the call', j.value ->> 3, @now
+       FROM upstream_calls c, json_each(c.messages) j`,
+    );
+    this.dropCallsStmt = db.prepare('DELETE FROM upstream_calls');
     this.dueStmt = db
       .prepare<[number, HandoverState, number, number], number>(
         `SELECT message_id FROM upstream_handovers WHERE line_id = ? AND state = ? AND due_at <= ?
@@ -81,13 +139,17 @@ export class Handovers {
          attempts = attempts + @attempt, updated_at = @now
        WHERE message_id IN (SELECT value FROM json_each(@ids))`,
     );
+    // An answered message: its row written once when first handed over, moved on when sent again.
+    // One run a message: at 200 a call, quicker than one statement unpacking them from JSON.
     this.acceptAllStmt = db.prepare(
-      `UPDATE upstream_handovers SET state = 'accepted', upstream_id = a.upstream_id,
-         cost_rials = COALESCE(a.cost_rials, upstream_handovers.cost_rials), cost_reads_left = 0, accepted_at = @now,
-         due_at = @due_at, poll_ms = @poll_ms, code = NULL, detail = NULL, updated_at = @now
-       FROM (SELECT value ->> 0 AS message_id, value ->> 1 AS upstream_id, value ->> 2 AS cost_rials
-             FROM json_each(@records)) AS a
-       WHERE upstream_handovers.message_id = a.message_id`,
+      `INSERT INTO upstream_handovers
+         (message_id, upstream_id, cost_rials, local_id, account_id, handed_at, line_id, state, due_at, attempts,
+          accepted_at, poll_ms, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'accepted', ?, 1, ?, ?, ?)
+       ON CONFLICT (message_id) DO UPDATE SET state = 'accepted', upstream_id = excluded.upstream_id,
+         cost_rials = COALESCE(excluded.cost_rials, upstream_handovers.cost_rials), cost_reads_left = 0,
+         accepted_at = excluded.accepted_at, due_at = excluded.due_at, poll_ms = excluded.poll_ms,
+         code = NULL, detail = NULL, updated_at = excluded.updated_at`,
     );
     this.pollStmt = db.prepare(
       'UPDATE upstream_handovers SET due_at = ?, poll_ms = ?, updated_at = ? WHERE message_id = ?',
@@ -141,8 +203,12 @@ export class Handovers {
          cost_reads_left = CASE WHEN ? IS NULL THEN MAX(0, cost_reads_left - 1) ELSE 0 END
        WHERE message_id = ?`,
     );
-    this.localIdsStmt = db.prepare<[string], { message_id: number; local_id: number }>(
-      'SELECT message_id, local_id FROM upstream_handovers WHERE message_id IN (SELECT value FROM json_each(?))',
+    this.localIdsStmt = db.prepare<
+      [string],
+      { message_id: number; local_id: number; account_id: number; handed_at: number }
+    >(
+      `SELECT message_id, local_id, account_id, handed_at FROM upstream_handovers
+       WHERE message_id IN (SELECT value FROM json_each(?))`,
     );
     this.lastLocalStmt = db.prepare<[], number | null>('SELECT MAX(local_id) FROM upstream_handovers').pluck();
     this.fileStmt = db
@@ -165,16 +231,90 @@ export class Handovers {
   }
 
   /**
-   * Messages just handed to the carrier: waiting, due now; each [message id, local id, line id,
-   * account id]. One statement for the batch. Inside the lifecycle's transaction.
+   * Messages just handed to the carrier, each with its line: they wait as runs of consecutive ids
+   * (one row a run, not one a message). Inside the lifecycle's transaction.
    */
-  add(rows: readonly (readonly [number, number, number, number])[], now: number): void {
-    if (rows.length > 0) this.insertStmt.run(now, now, now, JSON.stringify(rows));
+  addWaiting(batch: readonly { id: number; account_id: number; line_id: number }[], now: number): void {
+    let run: { line: number; account: number; first: number; last: number } | null = null;
+    for (const m of batch) {
+      if (run && run.line === m.line_id && run.account === m.account_id && run.last + 1 === m.id) run.last = m.id;
+      else {
+        if (run) this.waitAddStmt.run(run.line, run.first, run.last, run.account, now);
+        run = { line: m.line_id, account: m.account_id, first: m.id, last: m.id };
+      }
+    }
+    if (run) this.waitAddStmt.run(run.line, run.first, run.last, run.account, now);
   }
 
-  /** The local ids of these messages. */
-  localIds(messageIds: readonly number[]): Map<number, number> {
-    return new Map(this.localIdsStmt.all(JSON.stringify(messageIds)).map((row) => [row.message_id, row.local_id]));
+  /** The line's first `limit` messages waiting in runs, in the order they came (nothing is taken). */
+  peekWaiting(lineId: number, limit: number): FreshMessage[] {
+    const fresh: FreshMessage[] = [];
+    if (limit <= 0) return fresh;
+    for (const run of this.waitPeekStmt.iterate(lineId)) {
+      for (let id = run.first_id; id <= run.last_id && fresh.length < limit; id++)
+        fresh.push({ id, account_id: run.account_id, handed_at: run.handed_at });
+      if (fresh.length >= limit) break;
+    }
+    return fresh;
+  }
+
+  /** Takes the line's waiting runs up to message id `through` (what peekWaiting gave, in order). */
+  takeWaiting(lineId: number, through: number): void {
+    this.waitDropStmt.run(lineId, through);
+    this.waitShrinkStmt.run(through, lineId, through, through);
+  }
+
+  /** When the line's first message waiting (in a run or as a row) is due, or null. */
+  nextWaiting(lineId: number): number | null {
+    const runs = this.waitCountStmt.get(lineId)?.first ?? null;
+    const rows = this.nextDue(lineId, 'waiting');
+    return runs === null ? rows : rows === null ? runs : Math.min(runs, rows);
+  }
+
+  /** Records a call about to start (its messages handing over); returns its id. */
+  startCall(lineId: number, now: number, members: readonly CallMember[]): number {
+    return Number(this.callAddStmt.run(lineId, now, JSON.stringify(members)).lastInsertRowid);
+  }
+
+  /** The call was answered (its messages' rows written in the same transaction). */
+  endCall(callId: number): void {
+    this.callEndStmt.run(callId);
+  }
+
+  /**
+   * Rows for messages of a call that have none yet, in `state` (those sent again keep theirs), so
+   * the state machine's moves apply to them as to any.
+   */
+  materialize(
+    lineId: number,
+    members: readonly CallMember[],
+    state: HandoverState,
+    dueAt: number | null,
+    now: number,
+    detail: string | null = null,
+  ): void {
+    if (members.length === 0) return;
+    this.materializeStmt.run({ line_id: lineId, members: JSON.stringify(members), state, due_at: dueAt, detail, now });
+  }
+
+  /**
+   * Calls a crash, a kill or a restore caught in flight: their messages may have reached the
+   * provider, so each is unknown (found again before anything is sent again). Messages sent again
+   * that were handing over are turned unknown by the carrier's own statement.
+   */
+  recoverCalls(now: number): void {
+    this.recoverCallsStmt.run({ now });
+    this.dropCallsStmt.run();
+  }
+
+  /** Local id, account and hand-over time of those of these messages that have rows. */
+  members(messageIds: readonly number[]): Map<number, CallMember> {
+    if (messageIds.length === 0) return new Map();
+    return new Map(
+      this.localIdsStmt
+        .all(JSON.stringify(messageIds))
+        .map((row) => [row.message_id, [row.message_id, row.local_id, row.account_id, row.handed_at] as const]),
+    );
   }
 
   /** The highest local id given so far (0 for none). */
@@ -227,12 +367,17 @@ export class Handovers {
   }
 
   /**
-   * The provider took these: each [message id, its id there, its cost or null], polled from
-   * `now + pollMs`. One statement.
+   * The provider took these: each [message id, its id there, its cost or null, local id, account
+   * id, handed at], polled from `now + pollMs`.
    */
-  acceptedAll(records: readonly (readonly [number, string, number | null])[], now: number, pollMs: number): void {
-    if (records.length === 0) return;
-    this.acceptAllStmt.run({ records: JSON.stringify(records), now, due_at: now + pollMs, poll_ms: pollMs });
+  acceptedAll(
+    lineId: number,
+    records: readonly (readonly [number, string, number | null, number, number, number])[],
+    now: number,
+    pollMs: number,
+  ): void {
+    const dueAt = now + pollMs;
+    for (const record of records) this.acceptAllStmt.run(...record, lineId, dueAt, now, pollMs, now);
   }
 
   accepted(
@@ -271,10 +416,18 @@ export class Handovers {
 
   forget(firstId: number, lastId: number): void {
     this.forgetStmt.run(firstId, lastId);
+    this.waitForgetStmt.run(firstId, lastId);
   }
 
+  /** The line's messages by state, those waiting in runs and those in calls included. */
   counts(lineId: number): Map<HandoverState, number> {
-    return new Map(this.countsStmt.all(lineId).map((row) => [row.state, row.n]));
+    const counts = new Map(this.countsStmt.all(lineId).map((row) => [row.state, row.n]));
+    const add = (state: HandoverState, n: number) => {
+      if (n > 0) counts.set(state, (counts.get(state) ?? 0) + n);
+    };
+    add('waiting', this.waitCountStmt.get(lineId)?.n ?? 0);
+    add('handing_over', this.callCountStmt.get(lineId) ?? 0);
+    return counts;
   }
 
   providerCost(lineId: number): number {
@@ -287,7 +440,8 @@ export class Handovers {
 
   /** Messages of the line on their way: not yet taken by its provider (or not known to be), or not final there. */
   inFlight(lineId: number): number {
-    return this.inFlightStmt.get(lineId) ?? 0;
+    const rows = this.inFlightStmt.get(lineId) ?? 0;
+    return rows + (this.waitCountStmt.get(lineId)?.n ?? 0) + (this.callCountStmt.get(lineId) ?? 0);
   }
 
   pause(lineId: number): LinePause | null {

@@ -38,7 +38,7 @@ import type { CarrierMessages, CarrierReports, Charge, Outcome } from '../carrie
 import type { CallResult, UpstreamClient, OutgoingMessage, UpstreamRecord } from './client';
 import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
-import { Handovers } from './handovers';
+import { Handovers, type CallMember } from './handovers';
 
 /**
  * The provider's final statuses, as ours: the spec's numbering is Kavenegar's (reference/
@@ -112,14 +112,14 @@ export class UpstreamCarrier {
 
   constructor(private readonly deps: UpstreamCarrierDeps) {
     this.handovers = new Handovers(deps.db);
-    this.lastLocalId = this.handovers.lastLocalId();
     this.random = deps.random ?? Math.random;
     this.recoverStmt = deps.db.prepare(
       `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
        WHERE state = 'handing_over'`,
     );
     // A call cut off by a crash or a kill may have reached the provider: unknown, reconciled first.
-    this.recoverStmt.run(deps.clock.now());
+    this.recover();
+    this.lastLocalId = this.handovers.lastLocalId();
     this.worker = {
       name: 'upstream',
       nextDueAt: () => this.nextDueAt(),
@@ -132,10 +132,16 @@ export class UpstreamCarrier {
    * found each one's line). Inside the lifecycle's transaction.
    */
   accept(batch: readonly { id: number; account_id: number; line_id: number }[], now: number): void {
-    this.handovers.add(
-      batch.map((message) => [message.id, this.nextLocalId(now), message.line_id, message.account_id] as const),
-      now,
-    );
+    this.handovers.addWaiting(batch, now);
+  }
+
+  /** Every call the database holds as in flight is not (none runs): its messages are unknown. */
+  private recover(): void {
+    const now = this.deps.clock.now();
+    this.deps.db.transaction(() => {
+      this.handovers.recoverCalls(now);
+      this.recoverStmt.run(now);
+    })();
   }
 
   forget(firstId: number, lastId: number): void {
@@ -167,8 +173,8 @@ export class UpstreamCarrier {
 
   /** Goes on after hold(): hand-overs the database holds as in a call no longer are (none is running). */
   release(): void {
+    this.recover();
     this.lastLocalId = Math.max(this.lastLocalId, this.handovers.lastLocalId());
-    this.recoverStmt.run(this.deps.clock.now());
     this.stopped = false;
   }
 
@@ -235,7 +241,8 @@ export class UpstreamCarrier {
     const info = GATEWAYS[line.gateway.kind];
     const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
     const ids = this.handovers.due(line.id, 'waiting', Number.MAX_SAFE_INTEGER, cap);
-    return this.deps.messages.outgoing(ids).reduce((sum, m) => sum + m.cost_rials, 0);
+    const fresh = this.handovers.peekWaiting(line.id, cap - ids.length).map((m) => m.id);
+    return this.deps.messages.outgoing([...ids, ...fresh]).reduce((sum, m) => sum + m.cost_rials, 0);
   }
 
   // ---- the worker
@@ -263,7 +270,7 @@ export class UpstreamCarrier {
       const token = this.tokenAt(line);
       const after = (at: number | null) => (at === null ? null : Math.max(at, token));
       // Without a key only waiting messages are work: the first of them pauses the line, saying why.
-      if (this.running(line.id, 'send') < timing.concurrency) take(after(this.handovers.nextDue(line.id, 'waiting')));
+      if (this.running(line.id, 'send') < timing.concurrency) take(after(this.handovers.nextWaiting(line.id)));
       if (!line.gateway.key_set) continue;
       if (this.idle(line.id, 'reconcile')) take(after(this.handovers.nextDue(line.id, 'unknown')));
       if (this.idle(line.id, 'poll')) take(after(this.handovers.nextDue(line.id, 'accepted')));
@@ -306,39 +313,68 @@ export class UpstreamCarrier {
     const info = GATEWAYS[line.gateway.kind];
     const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
     // As many as one call takes: the largest group of one text among them goes as one shared-text call.
-    const ids = this.handovers.due(line.id, 'waiting', now, Math.max(cap, info.maxPerArray));
-    if (ids.length === 0) return false;
+    // Messages sent again (their rows due) first, then those first handed over, in the order they came.
+    const limit = Math.max(cap, info.maxPerArray);
+    const again = this.handovers.due(line.id, 'waiting', now, limit);
+    const fresh = this.handovers.peekWaiting(line.id, limit - again.length);
+    if (again.length === 0 && fresh.length === 0) return false;
     const client = this.clientOf(line);
     if (!client) {
       this.pause(line, { code: 403, text: 'no API key is kept for this line', at: now });
       return true;
     }
-    const outgoing = this.deps.messages.outgoing(ids);
-    const present = new Set(outgoing.map((m) => m.id));
-    const batch = this.deps.db.transaction(() => {
+    const outgoing = this.deps.messages.outgoing([...again, ...fresh.map((m) => m.id)]);
+    const call = this.deps.db.transaction(() => {
+      const members = this.handovers.members(again);
+      if (fresh.length > 0) this.handovers.takeWaiting(line.id, fresh[fresh.length - 1]!.id);
+      for (const m of fresh) members.set(m.id, [m.id, this.nextLocalId(now), m.account_id, m.handed_at]);
+      const present = new Set(outgoing.map((m) => m.id));
       // A message gone from messaging meanwhile (its account removed) has nothing left to deliver.
-      for (const id of ids) if (!present.has(id)) this.handovers.drop(id);
-      const localIds = this.handovers.localIds(ids);
+      for (const id of again) if (!present.has(id)) this.handovers.drop(id);
+      const handed = outgoing.filter((m) => m.status === MessageStatus.HandedToCarrier && members.has(m.id));
       const batch = callBatch(
-        outgoing
-          .filter((m) => m.status === MessageStatus.HandedToCarrier)
-          .map((m) => ({ ...m, localId: localIds.get(m.id)! })),
+        // Built field by field: a spread of a database row is several times slower.
+        handed.map((m) => ({
+          id: m.id,
+          localId: members.get(m.id)![1],
+          receptor: m.receptor,
+          text: m.text,
+          cost_rials: m.cost_rials,
+          file_id: m.file_id,
+        })),
         cap,
         Math.min(info.maxPerArray, cap),
       );
       // Messages moved on without us (none should): nothing to hand over.
       for (const m of outgoing)
-        if (m.status !== MessageStatus.HandedToCarrier)
+        if (m.status !== MessageStatus.HandedToCarrier && this.handovers.get(m.id))
           this.handovers.move(m.id, 'final', now, null, { detail: 'no longer with the carrier' });
+      // Those first handed over that this call does not take wait on as rows, due now.
+      const inCall = new Set(batch.map((m) => m.id));
+      this.handovers.materialize(
+        line.id,
+        handed.filter((m) => !inCall.has(m.id)).map((m) => members.get(m.id)!),
+        'waiting',
+        now,
+        now,
+      );
+      // Recorded before the call starts: the call's row for all, the rows of those sent again moved.
+      const sentAgain = new Set(again);
       this.handovers.moveAll(
-        batch.map((m) => m.id),
+        batch.filter((m) => sentAgain.has(m.id)).map((m) => m.id),
         'handing_over',
         now,
         null,
         { attempt: true },
       );
-      return batch;
+      const callMembers = batch.map((m) => members.get(m.id)!);
+      return {
+        batch,
+        members: callMembers,
+        id: batch.length > 0 ? this.handovers.startCall(line.id, now, callMembers) : 0,
+      };
     })();
+    const { batch } = call;
     if (batch.length === 0) return true;
     this.spend(line, now);
     this.launch(
@@ -348,20 +384,13 @@ export class UpstreamCarrier {
         const fileId = batch[0]!.file_id;
         const upstreamFileId = fileId ? await this.upstreamFile(line, client, fileId) : null;
         if (upstreamFileId !== null && typeof upstreamFileId !== 'string') {
-          this.deps.db.transaction(() =>
-            this.failed(
-              line,
-              batch.map((m) => m.id),
-              upstreamFileId,
-              this.deps.clock.now(),
-              timing,
-              'send',
-            ),
-          )();
+          this.applySend(line, call, upstreamFileId, timing);
           return;
         }
-        const result = await client.send(batch.map((m) => ({ ...m, upstreamFileId })));
-        this.applySend(line, batch, result, timing, new Map(batch.map((m) => [m.id, m.cost_rials])));
+        const result = await client.send(
+          batch.map((m) => ({ id: m.id, localId: m.localId, receptor: m.receptor, text: m.text, upstreamFileId })),
+        );
+        this.applySend(line, call, result, timing);
       },
       () => this.sendNext(line),
     );
@@ -382,29 +411,34 @@ export class UpstreamCarrier {
 
   private applySend(
     line: Line,
-    batch: readonly OutgoingMessage[],
+    call: {
+      id: number;
+      batch: readonly (OutgoingMessage & { cost_rials: number })[];
+      members: readonly CallMember[];
+    },
     result: CallResult<UpstreamRecord[]>,
     timing: UpstreamTiming,
-    /** Our price of each message: only a provider's cost that differs changes anything. */
-    prices: ReadonlyMap<number, number>,
   ): void {
     const now = this.deps.clock.now();
+    const members = new Map(call.members.map((m) => [m[0], m]));
+    // Our price of each message: only a provider's cost that differs changes anything.
+    const prices = new Map(call.batch.map((m) => [m.id, m.cost_rials]));
     this.deps.db.transaction(() => {
+      this.handovers.endCall(call.id);
       if (result.kind === 'ok') {
         const charges: Charge[] = [];
         const outcomes: Outcome[] = [];
-        const taken: [number, string, number | null][] = [];
+        const taken: [number, string, number | null, number, number, number][] = [];
+        const refused: UpstreamRecord[] = [];
         const finals: number[] = [];
         for (const record of result.value) {
+          const member = members.get(record.id);
+          if (!member) continue;
           if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
-            this.handovers.move(record.id, 'rejected', now, null, {
-              code: record.status,
-              detail: 'the provider refused this receiver',
-            });
-            outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
+            refused.push(record);
             continue;
           }
-          taken.push([record.id, record.upstreamId, record.costRials]);
+          taken.push([record.id, record.upstreamId, record.costRials, member[1], member[2], member[3]]);
           if (record.costRials !== null && record.costRials !== prices.get(record.id))
             charges.push({ id: record.id, cost_rials: record.costRials });
           const final = FINAL_AT_PROVIDER.get(record.status);
@@ -414,15 +448,30 @@ export class UpstreamCarrier {
           }
         }
         // The provider's ids and costs stored in the transaction that applies its answer.
-        this.handovers.acceptedAll(taken, now, timing.poll_first_ms);
+        this.handovers.acceptedAll(line.id, taken, now, timing.poll_first_ms);
+        this.handovers.materialize(
+          line.id,
+          refused.map((record) => members.get(record.id)!),
+          'handing_over',
+          null,
+          now,
+        );
+        for (const record of refused) {
+          this.handovers.move(record.id, 'rejected', now, null, {
+            code: record.status,
+            detail: 'the provider refused this receiver',
+          });
+          outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
+        }
         this.handovers.moveAll(finals, 'final', now, null);
         this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
         return;
       }
+      this.handovers.materialize(line.id, call.members, 'handing_over', null, now);
       this.failed(
         line,
-        batch.map((m) => m.id),
+        call.members.map((m) => m[0]),
         result,
         now,
         timing,
@@ -736,6 +785,12 @@ export class UpstreamCarrier {
     };
     if (this.deps.client) return this.deps.client(line.gateway.kind, endpoint);
     return line.gateway.kind === 'kavenegar-v1' ? kavenegarV1Client(endpoint) : najvaV2Client(endpoint);
+  }
+
+  /** Whether a call handing messages over is in flight on any line. */
+  sending(): boolean {
+    for (const [key, n] of this.busy) if (n > 0 && key.endsWith(':send')) return true;
+    return false;
   }
 
   private running(lineId: number, activity: Activity): number {
