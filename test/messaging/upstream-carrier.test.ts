@@ -10,6 +10,9 @@ import { createBackup, restoreBackup } from '../../electron/service/workspace/ba
 import { KEY, startServer, tempDir, testSeed, type TestServer } from '../helpers/server';
 import type { GatewayKind } from '../../shared/gateways';
 import { ManualClock } from '../../electron/service/clock';
+import { UpstreamCarrier } from '../../electron/service/messaging/carriers/upstream/upstream-carrier';
+import { kavenegarV1Client } from '../../electron/service/messaging/carriers/upstream/kavenegar-v1';
+import { carrierMessages } from '../../electron/service/messaging/carrier-messages';
 
 const FAST = {
   timeout_ms: 5_000,
@@ -535,5 +538,69 @@ describe('delivery through a provider account', () => {
     expect(refusal('shop_bot', 'kavenegar-v1')).toBe('gateway_provider_mismatch');
     expect(refusal('shop_rubika', 'najva-v2')).toBe('gateway_provider_mismatch');
     expect(refusal('shop_bot', 'najva-v2')).toBeNull();
+  });
+});
+
+describe('an answer that leaves messages out', () => {
+  it('keeps them in sight as unknown (found again before any resend), never dropped', async () => {
+    const server = await provider();
+    const app = appCore(server.url, 'kavenegar-v1');
+    // Only the carrier below works: the app's own is left idle.
+    await app.scheduler.stop();
+    const account = app.accounts.findByName('shop')!;
+    // A client whose answer names only the first half of each call's messages: the real clients
+    // answer for all or say "unknown", so this is a provider client gone wrong.
+    const real = kavenegarV1Client({ baseUrl: server.url, apiKey: KEY, sender: '30001111', timeoutMs: 5_000 });
+    const carrier = new UpstreamCarrier({
+      db: app.db,
+      clock: app.clock,
+      settings: app.settings,
+      accounts: app.accounts,
+      files: app.files,
+      secrets: app.secrets,
+      reports: app.messaging.lifecycle,
+      messages: carrierMessages(app.db),
+      poke: () => {},
+      client: () => ({
+        ...real,
+        send: async (messages) => {
+          const answer = await real.send(messages);
+          return answer.kind === 'ok' ? { kind: 'ok', value: answer.value.slice(0, messages.length / 2) } : answer;
+        },
+      }),
+    });
+    opened.push({ close: () => carrier.stop() });
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(10),
+      rule: 'strict',
+    });
+    // The lifecycle hands them over (when due); this carrier makes the call.
+    const line = app.accounts.findLine(account.id, '30001111')!.id;
+    const states = () => Object.fromEntries(carrier.handovers.counts(line));
+    await until(
+      'handed over',
+      () => {
+        app.messaging.lifecycle.step();
+        return states();
+      },
+      (counts) => counts.waiting === 10,
+    );
+    await carrier.worker.runDue();
+    await until('the call answered', states, (counts) => counts.handing_over === undefined);
+    expect(states()).toEqual({ accepted: 5, unknown: 5 });
+    expect(app.db.prepare('SELECT COUNT(*) FROM upstream_calls').pluck().get()).toBe(0);
+    // Looked up by their local ids, they are found at the provider: taken, nothing sent twice.
+    await new Promise((resolve) => setTimeout(resolve, FAST.reconcile_ms));
+    await carrier.worker.runDue();
+    await until(
+      'reconciled',
+      states,
+      (counts) => counts.unknown === undefined && (counts.accepted ?? 0) + (counts.final ?? 0) === 10,
+    );
+    expect(messagesOf(server.core)).toHaveLength(10);
   });
 });

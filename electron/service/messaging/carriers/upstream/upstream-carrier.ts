@@ -464,6 +464,21 @@ export class UpstreamCarrier {
           outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
         }
         this.handovers.moveAll(finals, 'final', now, null);
+        // A message the answer does not mention (a client's fault: each answers for all or is
+        // unknown) may or may not have been taken: unknown, never dropped from sight.
+        const answered = new Set(result.value.map((record) => record.id));
+        const unanswered = call.members.filter((m) => !answered.has(m[0]));
+        if (unanswered.length > 0) {
+          this.handovers.materialize(
+            line.id,
+            unanswered,
+            'unknown',
+            now + timing.reconcile_ms,
+            now,
+            'not in the answer',
+          );
+          this.queueChanged(line);
+        }
         this.deps.reports.charged(charges);
         this.deps.reports.report(outcomes);
         return;
