@@ -64,13 +64,15 @@ export class Handovers {
   private readonly moveAllStmt;
   private readonly acceptAllStmt;
   private readonly costStmt2;
-  private readonly localIdsStmt;
+  private readonly membersStmt;
   private readonly setFileStmt;
   private readonly waitAddStmt;
   private readonly waitPeekStmt;
   private readonly waitDropStmt;
   private readonly waitShrinkStmt;
   private readonly waitCountStmt;
+  private readonly waitFirstStmt;
+  private readonly recoverRowsStmt;
   private readonly waitForgetStmt;
   private readonly callAddStmt;
   private readonly callEndStmt;
@@ -91,9 +93,16 @@ export class Handovers {
     this.waitShrinkStmt = db.prepare(
       'UPDATE upstream_waiting SET first_id = ? + 1 WHERE line_id = ? AND first_id <= ? AND last_id > ?',
     );
-    this.waitCountStmt = db.prepare<[number], { n: number; first: number | null }>(
-      'SELECT COALESCE(SUM(last_id - first_id + 1), 0) AS n, MIN(handed_at) AS first FROM upstream_waiting WHERE line_id = ?',
-    );
+    this.waitCountStmt = db
+      .prepare<[number], number>(
+        'SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM upstream_waiting WHERE line_id = ?',
+      )
+      .pluck();
+    // Every run is due from its hand-over, so the first run tells whether any is (a seek, asked each
+    // scheduler round, where a sum or a minimum would read every run).
+    this.waitFirstStmt = db
+      .prepare<[number], number>('SELECT handed_at FROM upstream_waiting WHERE line_id = ? ORDER BY first_id LIMIT 1')
+      .pluck();
     this.waitForgetStmt = db.prepare('DELETE FROM upstream_waiting WHERE first_id >= ? AND last_id <= ?');
     this.callAddStmt = db.prepare('INSERT INTO upstream_calls (line_id, started_at, messages) VALUES (?, ?, ?)');
     this.callEndStmt = db.prepare('DELETE FROM upstream_calls WHERE call_id = ?');
@@ -116,6 +125,10 @@ export class Handovers {
        FROM upstream_calls c, json_each(c.messages) j`,
     );
     this.dropCallsStmt = db.prepare('DELETE FROM upstream_calls');
+    this.recoverRowsStmt = db.prepare(
+      `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
+       WHERE state = 'handing_over'`,
+    );
     this.dueStmt = db
       .prepare<[number, HandoverState, number, number], number>(
         `SELECT message_id FROM upstream_handovers WHERE line_id = ? AND state = ? AND due_at <= ?
@@ -203,7 +216,7 @@ export class Handovers {
          cost_reads_left = CASE WHEN ? IS NULL THEN MAX(0, cost_reads_left - 1) ELSE 0 END
        WHERE message_id = ?`,
     );
-    this.localIdsStmt = db.prepare<
+    this.membersStmt = db.prepare<
       [string],
       { message_id: number; local_id: number; account_id: number; handed_at: number }
     >(
@@ -264,9 +277,9 @@ export class Handovers {
     this.waitShrinkStmt.run(through, lineId, through, through);
   }
 
-  /** When the line's first message waiting (in a run or as a row) is due, or null. */
+  /** When a message of the line waiting (in a run or as a row) is due (a past time: now), or null. */
   nextWaiting(lineId: number): number | null {
-    const runs = this.waitCountStmt.get(lineId)?.first ?? null;
+    const runs = this.waitFirstStmt.get(lineId) ?? null;
     const rows = this.nextDue(lineId, 'waiting');
     return runs === null ? rows : rows === null ? runs : Math.min(runs, rows);
   }
@@ -299,19 +312,20 @@ export class Handovers {
 
   /**
    * Calls a crash, a kill or a restore caught in flight: their messages may have reached the
-   * provider, so each is unknown (found again before anything is sent again). Messages sent again
-   * that were handing over are turned unknown by the carrier's own statement.
+   * provider, so each is unknown (found again before anything is sent again), those first handed
+   * over with the rows written now, those sent again with theirs.
    */
   recoverCalls(now: number): void {
     this.recoverCallsStmt.run({ now });
     this.dropCallsStmt.run();
+    this.recoverRowsStmt.run(now);
   }
 
   /** Local id, account and hand-over time of those of these messages that have rows. */
   members(messageIds: readonly number[]): Map<number, CallMember> {
     if (messageIds.length === 0) return new Map();
     return new Map(
-      this.localIdsStmt
+      this.membersStmt
         .all(JSON.stringify(messageIds))
         .map((row) => [row.message_id, [row.message_id, row.local_id, row.account_id, row.handed_at] as const]),
     );
@@ -425,7 +439,7 @@ export class Handovers {
     const add = (state: HandoverState, n: number) => {
       if (n > 0) counts.set(state, (counts.get(state) ?? 0) + n);
     };
-    add('waiting', this.waitCountStmt.get(lineId)?.n ?? 0);
+    add('waiting', this.waitCountStmt.get(lineId) ?? 0);
     add('handing_over', this.callCountStmt.get(lineId) ?? 0);
     return counts;
   }
@@ -441,7 +455,7 @@ export class Handovers {
   /** Messages of the line on their way: not yet taken by its provider (or not known to be), or not final there. */
   inFlight(lineId: number): number {
     const rows = this.inFlightStmt.get(lineId) ?? 0;
-    return rows + (this.waitCountStmt.get(lineId)?.n ?? 0) + (this.callCountStmt.get(lineId) ?? 0);
+    return rows + (this.waitCountStmt.get(lineId) ?? 0) + (this.callCountStmt.get(lineId) ?? 0);
   }
 
   pause(lineId: number): LinePause | null {

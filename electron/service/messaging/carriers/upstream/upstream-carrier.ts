@@ -108,15 +108,10 @@ export class UpstreamCarrier {
   private readonly random: () => number;
   private stopped = false;
   private lastLocalId: number;
-  private readonly recoverStmt;
 
   constructor(private readonly deps: UpstreamCarrierDeps) {
     this.handovers = new Handovers(deps.db);
     this.random = deps.random ?? Math.random;
-    this.recoverStmt = deps.db.prepare(
-      `UPDATE upstream_handovers SET state = 'unknown', due_at = ?, detail = 'the app stopped during the call'
-       WHERE state = 'handing_over'`,
-    );
     // A call cut off by a crash or a kill may have reached the provider: unknown, reconciled first.
     this.recover();
     this.lastLocalId = this.handovers.lastLocalId();
@@ -138,10 +133,7 @@ export class UpstreamCarrier {
   /** Every call the database holds as in flight is not (none runs): its messages are unknown. */
   private recover(): void {
     const now = this.deps.clock.now();
-    this.deps.db.transaction(() => {
-      this.handovers.recoverCalls(now);
-      this.recoverStmt.run(now);
-    })();
+    this.deps.db.transaction(() => this.handovers.recoverCalls(now))();
   }
 
   forget(firstId: number, lastId: number): void {
