@@ -37,6 +37,7 @@ import { EmailSends } from './email/client/sends';
 import type { EmailSend } from '../../shared/ipc/contracts/email';
 import { Housekeeping } from './workspace/housekeeping';
 import { removeStaleParts } from './workspace/backup';
+import { Writers } from './workspace/writers';
 import { databaseFile, openWorkspaceDatabase, startFailure } from './workspace/open';
 
 export interface CoreEvents {
@@ -101,7 +102,9 @@ export class Core {
   readonly gateways: Gateways;
   /** The workspace's size, retention (archive or delete old messages) and the database's upkeep at quiet times. */
   readonly housekeeping: Housekeeping;
-  private closed = false;
+  /** Exports, backups, restores and uploads in progress: close() waits for them (workspace/writers.ts). */
+  readonly writers = new Writers();
+  private closing: Promise<void> | null = null;
 
   constructor(options: CoreOptions) {
     this.dataDir = options.dataDir;
@@ -173,7 +176,7 @@ export class Core {
         segments: this.segments,
         uploads: this.uploads,
         optouts: this.optouts,
-      } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs));
+      } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs, this.writers.signal));
       // A segment's page names the campaigns whose audience names it: campaigns says which.
       this.segments.registerUsers(campaignsNamingSegment(this.db));
       this.campaigns = new Campaigns({
@@ -187,6 +190,7 @@ export class Core {
         imports: this.imports,
         messaging: this.messaging,
         dataDir: this.dataDir,
+        closing: this.writers.signal,
       });
       this.sends = new Sends({
         db: this.db,
@@ -210,6 +214,7 @@ export class Core {
         settings: this.settings,
         secrets: this.secrets,
         relay: this.emailRelay,
+        closing: this.writers.signal,
         onProgress: (send) => this.events.emit('email-progress', send),
       });
       this.housekeeping = new Housekeeping({
@@ -239,16 +244,23 @@ export class Core {
   }
 
   /**
-   * Stops the jobs (running ones aborted between two commits, left to resume on the next start),
-   * then the scheduler after its current batch, then closes the database (WAL checkpointed).
+   * Refuses new work and stops what writes into the workspace: exports, backups and uploads end
+   * (an export between two pages, its partial file removed), the jobs are aborted between two
+   * commits (left to resume on the next start) and the threads they started have exited, the
+   * scheduler ends its batch, calls to providers end. Then the database closes (WAL checkpointed).
+   * Once this resolves nothing writes under dataDir. A second call waits for the first.
    */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  close(): Promise<void> {
+    return (this.closing ??= this.closeNow());
+  }
+
+  private async closeNow(): Promise<void> {
+    const writing = this.writers.close();
     await this.jobs.stop();
     await this.scheduler.stop();
     // Calls to providers in flight end (each within its timeout) and their answers are recorded.
     await this.messaging.carrier.stop();
+    await writing;
     await this.readers.close();
     this.db.close();
   }

@@ -23,6 +23,7 @@ import { ServiceError } from '../../service/errors';
 import { createDispatcher, type IpcDispatcher } from '../../service/ipc/dispatcher';
 import { sendPlainNotFound } from '../../service/http/server';
 import { backupsDir, uploadedBackupPath } from '../../service/workspace/backup';
+import { discardPartial } from '../../service/files/partial-file';
 import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
 import { ApiCode } from '../../../shared/status';
 import { CONTENT_SECURITY_POLICY } from '../../../shared/security';
@@ -71,31 +72,40 @@ export interface WebUiOptions {
 }
 
 /**
- * Streams a request body into `partial` (never held in memory), refusing more than `maxBytes`;
- * the partial file is removed when it fails. Answers the size and the first 16 bytes.
+ * Streams an upload's body into `file`: as `file.part`, renamed once whole and accepted by
+ * `check` (which throws what is wrong). The workspace's close waits for it, or stops it and the
+ * part is closed, then removed (workspace/writers.ts). Resolves with the bytes received.
  */
-async function receiveFile(
+function receiveFile(
+  core: Core,
   body: NodeJS.ReadableStream,
-  partial: string,
+  file: string,
   maxBytes: number,
-): Promise<{ bytes: number; header: Buffer }> {
-  fs.mkdirSync(path.dirname(partial), { recursive: true });
-  let bytes = 0;
-  let header = Buffer.alloc(0);
-  const limit = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      bytes += chunk.length;
-      if (header.length < 16) header = Buffer.concat([header, chunk]).subarray(0, 16);
-      callback(bytes > maxBytes ? new Error('the file is too large (too_large)') : null, chunk);
-    },
+  check: (header: Buffer) => void = () => undefined,
+): Promise<number> {
+  return core.writers.run(async (signal) => {
+    const partial = `${file}.part`;
+    fs.mkdirSync(path.dirname(partial), { recursive: true });
+    let bytes = 0;
+    let header = Buffer.alloc(0);
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (header.length < 16) header = Buffer.concat([header, chunk]).subarray(0, 16);
+        callback(bytes > maxBytes ? new Error('the file is too large (too_large)') : null, chunk);
+      },
+    });
+    const written = fs.createWriteStream(partial);
+    try {
+      await pipeline(body, limit, written, { signal });
+      check(header);
+    } catch (error) {
+      await discardPartial(written, partial);
+      throw error;
+    }
+    fs.renameSync(partial, file);
+    return bytes;
   });
-  try {
-    await pipeline(body, limit, fs.createWriteStream(partial));
-  } catch (error) {
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
-  return { bytes, header };
 }
 
 /** A refusal in the bridge's own shape (the transport hands it to the caller as the call's error). */
@@ -358,19 +368,14 @@ export function webUiPlugin(options: WebUiOptions) {
         if (!body || typeof body.pipe !== 'function')
           return invalid('send the backup file as application/octet-stream');
         const file = uploadedBackupPath(core);
-        const partial = `${file}.part`;
-        let received: { bytes: number; header: Buffer };
+        let bytes: number;
         try {
-          received = await receiveFile(body, partial, MAX_BACKUP_UPLOAD_BYTES);
+          bytes = await receiveFile(core, body, file, MAX_BACKUP_UPLOAD_BYTES, (header) => {
+            if (!header.equals(SQLITE_HEADER)) throw new Error('not a SQLite database');
+          });
         } catch (error) {
           return invalid(error instanceof Error ? error.message : String(error));
         }
-        const { bytes, header } = received;
-        if (!header.equals(SQLITE_HEADER)) {
-          fs.rmSync(partial, { force: true });
-          return invalid('not a SQLite database');
-        }
-        fs.renameSync(partial, file);
         const value = {
           path: file,
           bytes,
@@ -387,14 +392,12 @@ export function webUiPlugin(options: WebUiOptions) {
         const invalid = (message: string) => refuse(reply, 400, IpcErrorCode.InvalidInput, message);
         if (!body || typeof body.pipe !== 'function') return invalid('send the file as application/octet-stream');
         const file = newUploadPath(core, request.query.name ?? 'spreadsheet');
-        const partial = `${file}.part`;
         let bytes: number;
         try {
-          ({ bytes } = await receiveFile(body, partial, MAX_SPREADSHEET_UPLOAD_BYTES));
+          bytes = await receiveFile(core, body, file, MAX_SPREADSHEET_UPLOAD_BYTES);
         } catch (error) {
           return invalid(error instanceof Error ? error.message : String(error));
         }
-        fs.renameSync(partial, file);
         const name = path.basename(file);
         return reply
           .header('cache-control', 'no-store')

@@ -57,6 +57,8 @@ export interface CampaignsDeps {
   imports: Imports;
   messaging: Messaging;
   dataDir: string;
+  /** Aborted when the workspace closes: a report being written stops and its partial file goes. */
+  closing?: AbortSignal;
 }
 
 export interface CampaignsEvents {
@@ -107,6 +109,7 @@ export class Campaigns {
       segments: deps.segments,
       imports: deps.imports,
       dataDir: deps.dataDir,
+      closing: deps.closing,
     });
     const reports = this.reports;
     this.creation = new Creation({

@@ -185,7 +185,7 @@ export class Executions {
       throw error;
     } finally {
       if (checkpoint !== null) {
-        checkpoint.stop();
+        await checkpoint.stop();
         this.db.pragma('wal_autocheckpoint = 1000');
       }
     }

@@ -18,6 +18,7 @@ import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { csvField } from '../contacts/csv';
+import { discardPartial, workbookStream } from '../files/partial-file';
 import { accountTimeZoneSql } from '../accounts/accounts';
 import { messagesSql, RangeMessages } from '../messaging/id-ranges';
 import {
@@ -49,6 +50,8 @@ export interface ExportExecutionRequest {
   /** Dates are written in this zone (IANA); absent, the account's. */
   timeZone?: string;
   filter?: ReportFilter;
+  /** Stops the export between two pages (the workspace closes); the partial file is removed. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -256,7 +259,8 @@ interface ReportWriter {
   /** Takes the page's rows (iterated to the end before anything is awaited); resolves with their number. */
   write(page: ReportPage): Promise<number>;
   close(): Promise<void>;
-  abort(): void;
+  /** Closes the file (no write lands after) and removes it. */
+  abort(): Promise<void>;
 }
 
 async function csvReportWriter(file: string, language: ReportLanguage, timeZone: string): Promise<ReportWriter> {
@@ -298,7 +302,7 @@ async function csvReportWriter(file: string, language: ReportLanguage, timeZone:
         stream.end(() => resolve());
       });
     },
-    abort: () => stream.destroy(),
+    abort: () => discardPartial(stream, file),
   };
 }
 
@@ -360,7 +364,7 @@ async function xlsxReportWriter(file: string, language: ReportLanguage, timeZone
       await workbook.commit();
     },
     // The file's stream, closed so the partial file can go (Windows keeps open files).
-    abort: () => (workbook as unknown as { stream?: { destroy?: () => void } }).stream?.destroy?.(),
+    abort: () => discardPartial(workbookStream(workbook), file),
   };
 }
 
@@ -393,6 +397,7 @@ export async function exportExecution(
         sinceYield = 0;
         onProgress?.(rows, Math.max(source.total, rows));
         await yieldToLoop();
+        request.signal?.throwIfAborted();
       }
     }
     await writer.close();
@@ -401,8 +406,7 @@ export async function exportExecution(
     await fs.promises.rename(partial, request.file);
     return { rows };
   } catch (error) {
-    writer.abort();
-    await fs.promises.rm(partial, { force: true }).catch(() => undefined);
+    await writer.abort();
     throw error;
   }
 }

@@ -54,6 +54,7 @@ export interface ReportsDeps {
   segments: Segments;
   imports: Imports;
   dataDir: string;
+  closing?: AbortSignal;
 }
 
 export class Reports {
@@ -386,7 +387,11 @@ export class Reports {
     this.execution(accountId, executionId);
     fs.mkdirSync(path.dirname(options.file), { recursive: true });
     const { format, language, timeZone, file, filter } = options;
-    return exportExecution(this.db, { executionId, format, language, timeZone, file, filter }, onProgress);
+    return exportExecution(
+      this.db,
+      { executionId, format, language, timeZone, file, filter, signal: this.deps.closing },
+      onProgress,
+    );
   }
 
   /** "New segment from results": failed, delivered, clicked or not-clicked recipients, imported as a segment. */

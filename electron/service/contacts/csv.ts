@@ -1,6 +1,7 @@
 // Writing CSV: RFC 4180 quoting, and a buffered file writer that waits for the disk, so a million
 // lines go out in constant memory. Exports start with a BOM so Excel shows Persian text correctly.
 import fs from 'node:fs';
+import { discardPartial } from '../files/partial-file';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -18,7 +19,10 @@ export class CsvWriter {
   private readonly stream: fs.WriteStream;
   private buffer = '';
 
-  constructor(file: string, { bom = true } = {}) {
+  constructor(
+    private readonly file: string,
+    { bom = true } = {},
+  ) {
     this.stream = fs.createWriteStream(file);
     if (bom) this.buffer = '\ufeff';
   }
@@ -32,6 +36,12 @@ export class CsvWriter {
     const chunk = this.buffer;
     this.buffer = '';
     if (!this.stream.write(chunk)) await new Promise<void>((resolve) => this.stream.once('drain', () => resolve()));
+  }
+
+  /** Closes the file without finishing it (no write lands after) and removes it. */
+  discard(): Promise<void> {
+    this.buffer = '';
+    return discardPartial(this.stream, this.file);
   }
 
   async close(): Promise<void> {

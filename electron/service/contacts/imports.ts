@@ -100,6 +100,8 @@ export class Imports {
     private readonly dbFile: string,
     jobs: Jobs,
     private readonly onPurge: () => void,
+    /** Aborted when the workspace closes: an export's thread ends and its partial file goes. */
+    private readonly closing?: AbortSignal,
   ) {
     this.byId = db.prepare<[number], StoredJobRow>('SELECT * FROM import_jobs WHERE id = ?');
     this.runs = new ImportRuns(db, clock, dbFile, jobs, {
@@ -336,12 +338,31 @@ export class Imports {
     return this.export({ kind: 'rejections', jobId, file, format, language }, (rows) => onProgress?.(rows, total));
   }
 
-  /** Runs an export in a worker thread (used by Segments and OptOuts too). */
+  /**
+   * Runs an export in a worker thread (used by Segments and OptOuts too), into `file + '.part'`
+   * renamed once whole. A close of the workspace ends the thread (its exit awaited) and removes the part.
+   */
   async export(request: ExportRequest, onProgress?: (rows: number, total: number) => void): Promise<{ rows: number }> {
-    const task = runTask<{ rows: number }>({ op: 'export', dbFile: this.dbFile, request }, (counters) =>
-      onProgress?.(counters.rows, counters.totalBytes),
+    this.closing?.throwIfAborted();
+    const partial = `${request.file}.part`;
+    const task = runTask<{ rows: number }>(
+      { op: 'export', dbFile: this.dbFile, request: { ...request, file: partial } },
+      (counters) => onProgress?.(counters.rows, counters.totalBytes),
     );
-    return task.result;
+    const stop = () => void task.worker.terminate();
+    this.closing?.addEventListener('abort', stop, { once: true });
+    try {
+      const result = await task.result;
+      await fs.promises.rename(partial, request.file);
+      return result;
+    } catch (error) {
+      // The thread has exited (runTask settles on its exit or its last message): nothing writes any more.
+      await task.worker.terminate();
+      await fs.promises.rm(partial, { force: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      this.closing?.removeEventListener('abort', stop);
+    }
   }
 
   // -------------------------------------------------------------------------------------------

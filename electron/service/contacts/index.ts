@@ -19,12 +19,26 @@ export interface Contacts {
   optouts: OptOuts;
 }
 
-export function createContacts(db: Db, clock: Clock, dataDir: string, scheduler: Scheduler, jobs: Jobs): Contacts {
+export function createContacts(
+  db: Db,
+  clock: Clock,
+  dataDir: string,
+  scheduler: Scheduler,
+  jobs: Jobs,
+  closing?: AbortSignal,
+): Contacts {
   let segments: Segments | null = null;
-  const imports = new Imports(db, clock, path.join(dataDir, 'chapar.db'), jobs, () => {
-    segments?.schedulePurge();
-    scheduler.poke();
-  });
+  const imports = new Imports(
+    db,
+    clock,
+    path.join(dataDir, 'chapar.db'),
+    jobs,
+    () => {
+      segments?.schedulePurge();
+      scheduler.poke();
+    },
+    closing,
+  );
   segments = new Segments(db, clock, imports);
   const uploads = new Uploads(db, clock, dataDir, imports, () => scheduler.poke());
   const optouts = new OptOuts(db, clock, imports);

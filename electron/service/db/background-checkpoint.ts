@@ -32,7 +32,8 @@ export const LOG_LIMIT = 64 * 1024 * 1024;
 export interface BackgroundCheckpoint {
   /** Between two of the writer's commits (see the header). */
   between(): void;
-  stop(): void;
+  /** Resolves once the thread closed its connection and exited: a close or a restore waits for it. */
+  stop(): Promise<void>;
 }
 
 /** Starts checkpointing the writer's database every `everyMs` until stop(); a no-op for in-memory databases. */
@@ -42,7 +43,7 @@ export function startBackgroundCheckpoint(
   logLimit = LOG_LIMIT,
 ): BackgroundCheckpoint {
   const file = writer.name;
-  if (file === ':memory:' || file === '') return { between() {}, stop() {} };
+  if (file === ':memory:' || file === '') return { between() {}, stop: () => Promise.resolve() };
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(THREAD, {
     eval: true,
@@ -50,7 +51,9 @@ export function startBackgroundCheckpoint(
   });
   worker.unref();
   worker.on('error', () => {});
-  let stopped = false;
+  // The thread's connection closes after the writer's may have: the last one to close checkpoints
+  // and removes the log, so a thread still running after the core closed would change the folder.
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const log = `${file}-wal`;
   const logSize = () => {
     try {
@@ -64,9 +67,8 @@ export function startBackgroundCheckpoint(
       if (logSize() > logLimit) writer.pragma('wal_checkpoint(PASSIVE)');
     },
     stop() {
-      if (stopped) return;
-      stopped = true;
       worker.postMessage('stop');
+      return exited;
     },
   };
 }

@@ -41,6 +41,7 @@ export function createAppServices(core: Core, host: AppHost): AppServices {
       path.join(core.dataDir, 'exports'),
       (progress) => events.emit('export:progress', progress),
       () => core.clock.now(),
+      core.writers.signal,
     ),
   };
 }
@@ -115,7 +116,8 @@ export class IpcDispatcher {
       };
     try {
       const handler = this.handlers[channel] as (input: unknown) => unknown;
-      const value = await handler(parsed.data);
+      // Core.close() waits for every call in progress and refuses new ones (workspace/writers.ts).
+      const value = await this.services.core.writers.run(() => handler(parsed.data));
       const output = contract.output.safeParse(value);
       if (!output.success) {
         log?.(`ipc ${channel}: output does not match its contract`, output.error);

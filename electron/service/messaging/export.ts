@@ -11,6 +11,7 @@ import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
 import type { MessageQueries } from './queries';
+import { discardPartial, workbookStream } from '../files/partial-file';
 import type { PayloadOf } from '../../../shared/ipc/contracts';
 import {
   DEFAULT_TIME_ZONE,
@@ -90,6 +91,8 @@ export class Exporter {
     private readonly dir: string,
     private readonly onProgress: (progress: ExportProgress) => void,
     private readonly now: () => number,
+    /** Aborted when the workspace closes: the export stops between two pages, its partial file removed. */
+    private readonly closing?: AbortSignal,
   ) {}
 
   async run(
@@ -116,8 +119,9 @@ export class Exporter {
     const total = await this.queries.count(filter);
     let done = 0;
     this.onProgress({ export_id: exportId, state: 'running', done, total });
+    let writer: RowWriter | null = null;
     try {
-      const writer = format === 'csv' ? await csvWriter(partial, locale) : xlsxWriter(partial, locale);
+      writer = format === 'csv' ? await csvWriter(partial, locale) : xlsxWriter(partial, locale);
       let lastReport = 0;
       // Pages of 500: formatting a page (dates in the reader's calendar) runs on the main thread.
       for await (const page of this.queries.pages(filter, 500)) {
@@ -128,6 +132,7 @@ export class Exporter {
           this.onProgress({ export_id: exportId, state: 'running', done, total });
         }
         await yieldToLoop();
+        this.closing?.throwIfAborted();
       }
       await writer.close();
       // Only a finished report gets its name: a crash never leaves a truncated file that looks whole.
@@ -135,7 +140,7 @@ export class Exporter {
       this.onProgress({ export_id: exportId, state: 'done', done, total: Math.max(total, done) });
       return { export_id: exportId, rows: done, path: file, file_name: fileName };
     } catch (error) {
-      fs.rmSync(partial, { force: true });
+      await (writer ? writer.abort() : discardPartial(undefined, partial));
       this.onProgress({
         export_id: exportId,
         state: 'failed',
@@ -151,6 +156,8 @@ export class Exporter {
 interface RowWriter {
   write(rows: MessageRow[]): Promise<void>;
   close(): Promise<void>;
+  /** Closes the file (no write lands after) and removes it. */
+  abort(): Promise<void>;
 }
 
 async function csvWriter(file: string, locale: ExportLocale): Promise<RowWriter> {
@@ -169,6 +176,7 @@ async function csvWriter(file: string, locale: ExportLocale): Promise<RowWriter>
         stream.once('error', reject);
         stream.end(() => resolve());
       }),
+    abort: () => discardPartial(stream, file),
   };
 }
 
@@ -193,5 +201,6 @@ function xlsxWriter(file: string, locale: ExportLocale): RowWriter {
       sheet.commit();
       await workbook.commit();
     },
+    abort: () => discardPartial(workbookStream(workbook), file),
   };
 }

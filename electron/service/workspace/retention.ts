@@ -314,7 +314,7 @@ export class Retention {
       }
     } finally {
       archive?.close();
-      checkpoint.stop();
+      await checkpoint.stop();
       this.db.pragma(`wal_autocheckpoint = ${autocheckpoint || 1000}`);
     }
     this.stmt.finish.run({ id: runId, state: 'done', error: null, now: this.now() });

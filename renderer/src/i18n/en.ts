@@ -60,6 +60,7 @@ export const en = {
       retention_preview_stale:
         'The cut-off date has changed since the preview (a new day began). Preview again, then apply.',
       retention_running: 'Old messages are being removed already. Wait for that run to finish, then try again.',
+      workspace_closing: 'Chapar is closing this workspace. Open it again, then try again.',
       workspace_busy:
         'The database is in use right now (an export or another program is reading it). Try again in a moment.',
       email_from_invalid: "The sender's address is not an email address: check the From field.",

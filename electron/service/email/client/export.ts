@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/database';
 import { CsvWriter } from '../../contacts/csv';
+import { discardPartial, workbookStream } from '../../files/partial-file';
 import {
   localTimeStyle,
   setColumnWidths,
@@ -32,6 +33,8 @@ export interface EmailExportRequest {
   timeZone: string;
   file: string;
   statuses?: readonly EmailRecipientStatus[];
+  /** Stops the export between two pages (the workspace closes); the partial file is removed. */
+  signal?: AbortSignal;
 }
 
 type Tuple = [number, number, string, string, EmailRecipientStatus, string | null, string | null, number];
@@ -39,7 +42,8 @@ type Tuple = [number, number, string, string, EmailRecipientStatus, string | nul
 interface RowWriter {
   write(values: Array<string | number>): Promise<void> | void;
   close(): Promise<void>;
-  abort(): void;
+  /** Closes the file (no write lands after) and removes it. */
+  abort(): Promise<void>;
 }
 
 function xlsxWriter(file: string, language: ExportLanguage): RowWriter {
@@ -56,7 +60,7 @@ function xlsxWriter(file: string, language: ExportLanguage): RowWriter {
       sheet.commit();
       await workbook.commit();
     },
-    abort: () => (workbook as unknown as { stream?: { destroy?: () => void } }).stream?.destroy?.(),
+    abort: () => discardPartial(workbookStream(workbook), file),
   };
 }
 
@@ -65,7 +69,7 @@ function csvWriter(file: string): RowWriter {
   return {
     write: (values) => writer.write(values.map(String)),
     close: () => writer.close(),
-    abort: () => void writer.close().catch(() => undefined),
+    abort: () => writer.discard(),
   };
 }
 
@@ -113,13 +117,13 @@ export async function exportRecipients(
       after = tuples[tuples.length - 1]![0];
       progress(rows, Math.max(total, rows));
       await new Promise<void>((resolve) => setImmediate(resolve));
+      request.signal?.throwIfAborted();
     }
     await writer.close();
     await fs.promises.rename(partial, request.file);
     return { rows };
   } catch (error) {
-    writer.abort();
-    await fs.promises.rm(partial, { force: true }).catch(() => undefined);
+    await writer.abort();
     throw error;
   }
 }

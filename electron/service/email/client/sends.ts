@@ -46,6 +46,8 @@ export interface EmailSendsOptions {
   secrets: SecretStore;
   /** The embedded provider: the `sandbox` transport calls it in process. */
   relay: EmailRelay;
+  /** Aborted when the workspace closes: a results export stops and its partial file goes. */
+  closing?: AbortSignal;
   /** A send's counts or state changed. */
   onProgress: (send: EmailSend) => void;
 }
@@ -323,7 +325,7 @@ export class EmailSends {
     progress: (done: number, total: number) => void,
   ): Promise<{ rows: number }> {
     this.row(accountId, sendId);
-    return exportRecipients(this.db, { sendId, ...request }, progress);
+    return exportRecipients(this.db, { sendId, ...request, signal: this.options.closing }, progress);
   }
 
   private row(accountId: number, sendId: number): SendRow {

@@ -126,9 +126,10 @@ export async function contactsRoutes(app: FastifyInstance, { core }: { core: Cor
       },
       async (request, reply) => {
         const body = request.body;
+        // A thread writes a JSON upload's file: the workspace's close waits for it (workspace/writers.ts).
         const created =
           body instanceof UnparsedJson
-            ? await core.uploads.createFromJson(request.account.id, body.source)
+            ? await core.writers.run(() => core.uploads.createFromJson(request.account.id, body.source))
             : core.uploads.create(request.account.id, body);
         return sendOk(reply, created, 201);
       },
