@@ -8,6 +8,7 @@ import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
 import { createBackup, restoreBackup } from '../../electron/service/workspace/backup';
 import { KEY, startServer, tempDir, testSeed, type TestServer } from '../helpers/server';
+import { startFaultProxy } from '../helpers/fault-proxy';
 import type { GatewayKind } from '../../shared/gateways';
 import { ManualClock } from '../../electron/service/clock';
 import { UpstreamCarrier } from '../../electron/service/messaging/carriers/upstream/upstream-carrier';
@@ -288,7 +289,11 @@ describe('delivery through a provider account', () => {
 
   it('a Bale line on najva-v2 copies its file to the provider once and sends it with every message', async () => {
     const server = await provider();
-    const app = appCore(server.url, 'najva-v2');
+    // The upload answers slowly: both sends' calls (the line runs two at once) start before it ends.
+    const proxy = await startFaultProxy(server.url);
+    opened.push(proxy);
+    proxy.always({ kind: 'delay', ms: 300 }, ({ path }) => path.includes('upload-file'));
+    const app = appCore(proxy.url, 'najva-v2');
     const account = app.accounts.findByName('shop')!;
     app.accounts.upsertLine(account.id, {
       number: 'shop_bot',
@@ -299,7 +304,7 @@ describe('delivery through a provider account', () => {
       account_id: account.id,
       number: 'shop_bot',
       kind: 'najva-v2',
-      base_url: server.url,
+      base_url: proxy.url,
       api_key: KEY,
       sender: 'bale_acme_bot',
       rate_per_second: 50,

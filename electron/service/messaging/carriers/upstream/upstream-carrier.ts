@@ -105,6 +105,8 @@ export class UpstreamCarrier {
   private readonly calls = new Set<Promise<void>>();
   private readonly busy = new Map<string, number>();
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  /** Messenger files being uploaded, by `line:file`: the provider gets each once (upstreamFile). */
+  private readonly uploading = new Map<string, Promise<string | Exclude<CallResult<string>, { kind: 'ok' }>>>();
   private readonly random: () => number;
   private stopped = false;
   private lastLocalId: number;
@@ -498,13 +500,25 @@ export class UpstreamCarrier {
   ): Promise<string | Exclude<CallResult<string>, { kind: 'ok' }>> {
     const known = this.handovers.upstreamFile(line.id, fileId);
     if (known) return known;
-    const file = this.deps.files.read(fileId);
-    if (!client.uploadFile || !file)
-      return { kind: 'error', code: 400, text: file ? 'this provider takes no files' : 'the file is gone' };
-    const uploaded = await client.uploadFile(file);
-    if (uploaded.kind !== 'ok') return uploaded;
-    this.handovers.setUpstreamFile(line.id, fileId, uploaded.value);
-    return uploaded.value;
+    // Two calls of the line in flight with the same file (two sends of it) share one upload.
+    const key = `${line.id}:${fileId}`;
+    const inFlight = this.uploading.get(key);
+    if (inFlight) return inFlight;
+    const upload = (async () => {
+      const file = this.deps.files.read(fileId);
+      if (!client.uploadFile || !file)
+        return { kind: 'error', code: 400, text: file ? 'this provider takes no files' : 'the file is gone' } as const;
+      const uploaded = await client.uploadFile(file);
+      if (uploaded.kind !== 'ok') return uploaded;
+      this.handovers.setUpstreamFile(line.id, fileId, uploaded.value);
+      return uploaded.value;
+    })();
+    this.uploading.set(key, upload);
+    try {
+      return await upload;
+    } finally {
+      this.uploading.delete(key);
+    }
   }
 
   /** What a call that did not succeed means for its messages. Inside a transaction. */
