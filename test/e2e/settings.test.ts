@@ -62,7 +62,7 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('credit-topup').click();
     await poll(() => page.getByTestId('credit-balance').innerText()).toContain('10,050,000');
     await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
-    expect(await page.getByTestId('ledger-row').count()).toBe(rows + 1);
+    await poll(() => page.getByTestId('ledger-row').count()).toBe(rows + 1);
 
     await page.getByTestId('settings-tab-backup').click();
     await page.getByTestId('backup-create').click();
