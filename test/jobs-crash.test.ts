@@ -18,6 +18,9 @@ interface Child {
   lines: Array<Record<string, unknown>>;
 }
 
+/** Every child started: one a failed test left running is killed, and its exit awaited, before the folder goes. */
+const children: Child[] = [];
+
 function startChild(file: string): Child {
   const child = spawn(
     process.execPath,
@@ -48,7 +51,7 @@ function startChild(file: string): Child {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return {
+  const started: Child = {
     process: child,
     lines,
     exited,
@@ -62,6 +65,8 @@ function startChild(file: string): Child {
         );
       }),
   };
+  children.push(started);
+  return started;
 }
 
 function inspect(file: string) {
@@ -87,7 +92,13 @@ function inspect(file: string) {
 
 describe('a job killed mid-run', () => {
   const dir = tempDir('chapar-jobs-crash-');
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const child of children.splice(0)) {
+      if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await child.exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
 
   it('resumes after SIGKILL from its last committed step and completes exactly once', { timeout: 30_000 }, async () => {
     const file = path.join(dir, 'chapar.db');

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Core } from '../electron/service/core';
 import { applySeed } from '../electron/service/seed';
@@ -66,6 +66,19 @@ afterAll(async () => {
   await core.close();
 });
 
+// Round trips a failed test left going are stopped, and their last call awaited, before the next
+// test or afterAll closes the server and the core under them.
+const repeating: Array<{ stop(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.allSettled(repeating.splice(0).map((calls) => calls.stop()));
+});
+
+function repeated(call: () => Promise<unknown>, pauseMs: number): ReturnType<typeof repeat> {
+  const calls = repeat(call, pauseMs);
+  repeating.push(calls);
+  return calls;
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -80,8 +93,8 @@ it('keeps answering IPC round trips while 200,000 messages are accepted and deli
     receivers: ['09350000000'],
   });
 
-  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
-  const dashboard = repeat(() => client.invoke('dashboard:stats', { account_id: account }), 250);
+  const pinger = repeated(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const dashboard = repeated(() => client.invoke('dashboard:stats', { account_id: account }), 250);
   const latencies = pinger.latencies;
   const dashboardLatencies = dashboard.latencies;
 
@@ -141,7 +154,7 @@ it('keeps answering IPC round trips while a 1,500,000-row spreadsheet is importe
   }
   fs.closeSync(fd);
 
-  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const pinger = repeated(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
   const latencies = pinger.latencies;
   // How long the event loop was held at once: the import's commits run on this thread.
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -176,7 +189,7 @@ it('keeps answering IPC round trips while a campaign to 800,000 recipients is ex
   const c = segment('C', 300_000, 500_000);
   core.credit.adjust(account, 800_000 * 4_500, 'campaign load test');
 
-  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const pinger = repeated(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
   const latencies = pinger.latencies;
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -234,7 +247,7 @@ it('keeps answering IPC round trips while the import wizard imports a 1,000,000-
   };
 
   const progress: number[] = [];
-  const pinger = repeat(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
+  const pinger = repeated(() => client.invoke('credit:balance', { account_id: account }), PING_EVERY_MS);
   const latencies = pinger.latencies;
   const started = await client.invoke('imports:start', { account_id: account, file: uploaded, mapping });
   const onProgress = (event: { jobId: number; fraction: number }) => {

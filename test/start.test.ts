@@ -1,10 +1,30 @@
 // `npm start` where the desktop app cannot run (here: no Electron binary, no display): one line
 // says why, then the headless service with the web UI starts, as `npm run serve` does, and stops
 // cleanly on SIGTERM.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ROOT, tempDir } from './helpers/server';
+
+// A test that fails before its SIGTERM leaves the service running: stopped the same way (start
+// passes SIGTERM on to the serve it started; a SIGKILL would leave that one running), its exit
+// awaited, then the folder goes.
+let running: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  const child = running;
+  running = undefined;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  dataDir = undefined;
+});
 
 it('falls back to the web UI with one line saying why', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, CHAPAR_WEB_TOKEN: 'start-token' };
@@ -19,7 +39,7 @@ it('falls back to the web UI with one line saying why', async () => {
       '--port',
       '0',
       '--data',
-      tempDir('chapar-start-'),
+      (dataDir = tempDir('chapar-start-')),
     ],
     {
       cwd: ROOT,
@@ -27,6 +47,7 @@ it('falls back to the web UI with one line saying why', async () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  running = child;
   let output = '';
   child.stderr.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {

@@ -241,6 +241,7 @@ describe('serve', () => {
       webUi: true,
       env: { CHAPAR_WEB_TOKEN: 'spawned-token-abcdef' },
     });
+    let stopped: number | null;
     try {
       expect(serve.webUrl).toBe(`${serve.url}/?token=spawned-token-abcdef`);
       const lines = serve.output().split('\n');
@@ -255,7 +256,10 @@ describe('serve', () => {
       });
       expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
     } finally {
-      expect(await serve.stop()).toBe(0);
+      // Stopped whatever happened above; its exit code checked after, so that a failure above is
+      // the one reported, not this.
+      stopped = await serve.stop();
     }
+    expect(stopped).toBe(0);
   });
 });

@@ -82,7 +82,10 @@ it("writes its unexpected errors to the workspace's log file with the request id
     const id = answer.headers.get('x-request-id');
     expect(id).toBeTruthy();
     const file = path.join(logs, LOG_FILE);
-    await vi.waitFor(() => expect(fs.existsSync(file) && fs.readFileSync(file, 'utf8')).toContain('unexpected error'));
+    // The log stream writes on its own time: waited for up to seconds (vi.waitFor's default is 1 s).
+    await vi.waitFor(() => expect(fs.existsSync(file) && fs.readFileSync(file, 'utf8')).toContain('unexpected error'), {
+      timeout: 15_000,
+    });
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toContain(id);
     expect(text).not.toContain(KEY);

@@ -2,11 +2,12 @@
 // again: the execution resumes from its last committed batch and ends with exactly 100,000
 // messages, none twice, and the credit debited exactly once per message — by the ledger, and by
 // what the account can still afford afterwards.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/service/core';
-import { ROOT, tempDir } from '../helpers/server';
+import { eventually, ROOT, tempDir } from '../helpers/server';
 import { ApiCode } from '../../shared/status';
 
 const MEMBERS = 100_000;
@@ -14,9 +15,35 @@ const MEMBERS = 100_000;
 // the test reads the real cost from the messages and checks the account against it.
 const SPARE_MESSAGES = 5;
 
+/** Resolves once the child has exited (at once if it has). */
+function exited(child: ChildProcess): Promise<unknown> {
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+  );
+}
+
 describe('a campaign execution killed mid-way', () => {
+  // A test that fails before its kill leaves the child running (it never ends on its own): killed
+  // and its exit awaited; a test that timed out may still hold its core: closed (a second close
+  // waits for the first). Then the folder goes, once nothing writes into it.
+  let running: ChildProcess | undefined;
+  let opened: Core | undefined;
+  let workspace: string | undefined;
+  afterEach(async () => {
+    if (running) {
+      running.kill('SIGKILL');
+      await exited(running);
+      running = undefined;
+    }
+    await opened?.close();
+    opened = undefined;
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    workspace = undefined;
+  });
+
   it('resumes after SIGKILL with every recipient once and one debit per message', { timeout: 180_000 }, async () => {
     const dataDir = tempDir('chapar-campaign-crash-');
+    workspace = dataDir;
     // Two pages of 1,500 rials at most per message, plus room for five more one-page messages.
     const credit = MEMBERS * 3_000 + SPARE_MESSAGES * 1_500;
     const child = spawn(
@@ -24,6 +51,7 @@ describe('a campaign execution killed mid-way', () => {
       ['--import', 'tsx', path.join(ROOT, 'test/campaigns/kill-child.ts'), dataDir, String(MEMBERS), String(credit)],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    running = child;
     let stderr = '';
     child.stderr!.on('data', (data) => (stderr += data));
     const killedAt = await new Promise<{ recorded: number; execution_id: number }>((resolve, reject) => {
@@ -44,9 +72,11 @@ describe('a campaign execution killed mid-way', () => {
         if (signal !== 'SIGKILL') reject(new Error(`child ended ${code} before the kill:\n${stderr}`));
       });
     });
-    await new Promise((resolve) => child.on('exit', resolve));
+    await exited(child);
+    running = undefined;
 
     const core = new Core({ dataDir });
+    opened = core;
     try {
       const id = killedAt.execution_id;
       const before = core.db
@@ -67,8 +97,10 @@ describe('a campaign execution killed mid-way', () => {
         if (Date.now() > deadline) throw new Error(`stuck at ${row.recorded}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
       const account = core.accounts.findByName('acme')!;
+      // Everything recorded, the execution's next step gives back what its reservation still
+      // holds: waited for, not assumed done within a fixed 200 ms.
+      await eventually(() => (core.credit.held(account.id) === 0 ? true : undefined), 30_000);
       const totals = core.db
         .prepare<[number], { messages: number; receptors: number; cost: number; sends: number }>(
           `SELECT count(*) AS messages, count(DISTINCT m.receptor) AS receptors, total(m.cost_rials) AS cost,

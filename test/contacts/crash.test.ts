@@ -1,11 +1,11 @@
 // A process killed (SIGKILL) in the middle of a 1,000,000-row import: the segment is never shown
 // as ready while half-written, and on restart the job resumes from its last committed batch and
 // finishes with exactly the right members (or fails cleanly).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/server';
 import { openCore } from './support';
 
@@ -43,14 +43,38 @@ function writeBigCsv(file: string): { valid: number; invalid: number; duplicates
   return { valid, invalid, duplicates };
 }
 
+/** Resolves once the child has exited (at once if it has). */
+function exited(child: ChildProcess): Promise<unknown> {
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+  );
+}
+
 describe('an import killed mid-way', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chapar-crash-'));
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+  // A test that fails before its kill leaves the child importing (it never ends on its own), one
+  // that fails between the reopenings leaves a core open: the child is killed and its exit
+  // awaited, the cores closed (a second close waits for the first), then the folder goes.
+  let running: ChildProcess | undefined;
+  const opened: Array<{ close(): Promise<void> }> = [];
+  let workspace: string | undefined;
+  afterEach(async () => {
+    if (running) {
+      running.kill('SIGKILL');
+      await exited(running);
+      running = undefined;
+    }
+    for (const core of opened.splice(0)) await core.close();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    workspace = undefined;
+  });
 
   it('resumes after SIGKILL and never presents a partial segment as complete', { timeout: 300_000 }, async () => {
     const file = path.join(work, 'big.csv');
     const expected = writeBigCsv(file);
     const dataDir = tempDir('chapar-crash-data-');
+    workspace = dataDir;
 
     const child = spawn(
       process.execPath,
@@ -60,6 +84,7 @@ describe('an import killed mid-way', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    running = child;
     let stderr = '';
     child.stderr!.on('data', (data) => (stderr += data));
     const killedAt = await new Promise<number>((resolve, reject) => {
@@ -81,14 +106,14 @@ describe('an import killed mid-way', () => {
         if (signal !== 'SIGKILL') reject(new Error(`child ended (${code}) before it was killed:\n${stderr}`));
       });
     });
-    await new Promise((resolve) =>
-      child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
-    );
+    await exited(child);
+    running = undefined;
     expect(killedAt).toBeGreaterThan(0.3);
 
     // Reopened after the crash; the scheduler is held so the state the crash left can be seen first.
     const { Core } = await import('../../electron/service/core');
     const held = new Core({ dataDir, startScheduler: false });
+    opened.push(held);
     const account = held.accounts.findByName('acme')!;
     const [segment] = held.segments.list(account.id);
     expect(segment).toMatchObject({ name: 'big', status: 'importing' });
@@ -99,6 +124,7 @@ describe('an import killed mid-way', () => {
     await held.close();
 
     const reopened = openCore(dataDir);
+    opened.push(reopened);
     try {
       const finished = await reopened.core.imports.wait(job!.id);
       const after = reopened.core.segments.get(reopened.accountId, segment!.id);
@@ -125,7 +151,6 @@ describe('an import killed mid-way', () => {
       }
     } finally {
       await reopened.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

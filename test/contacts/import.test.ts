@@ -454,19 +454,20 @@ describe('interrupted jobs', () => {
   it('closing the core mid-import leaves the job to resume on the next start, with the exact result', async () => {
     const dir = tempDir('chapar-close-');
     const first = openCore(dir);
-    const lines = ['phone,NAME'];
-    for (let i = 0; i < 300_000; i++) lines.push(`0916${String(i).padStart(7, '0')},n${i}`);
-    const file = writeText(dir, 'close.csv', lines.join('\n') + '\n');
-    let running = false;
-    const { jobId, segmentId } = await first.core.imports.start(
-      first.accountId,
-      { file },
-      (p) => (running ||= p.status === 'running'),
-    );
-    await eventually(() => (running ? true : undefined), 30_000);
-    await first.close();
-    const second = openCore(dir);
+    let second: TestCore | undefined;
     try {
+      const lines = ['phone,NAME'];
+      for (let i = 0; i < 300_000; i++) lines.push(`0916${String(i).padStart(7, '0')},n${i}`);
+      const file = writeText(dir, 'close.csv', lines.join('\n') + '\n');
+      let running = false;
+      const { jobId, segmentId } = await first.core.imports.start(
+        first.accountId,
+        { file },
+        (p) => (running ||= p.status === 'running'),
+      );
+      await eventually(() => (running ? true : undefined), 30_000);
+      await first.close();
+      second = openCore(dir);
       const job = await second.core.imports.wait(jobId);
       expect(job).toMatchObject({ status: 'done', total: 300_000, valid: 300_000, duplicates: 0 });
       expect(second.core.segments.get(second.accountId, segmentId)).toMatchObject({
@@ -474,7 +475,10 @@ describe('interrupted jobs', () => {
         member_count: 300_000,
       });
     } finally {
-      await second.close();
+      // The first core too, when the test failed before its close (a second close waits for the
+      // first): its import would go on writing into the folder removed below.
+      await first.close();
+      await second?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -13,8 +13,16 @@ const TOKEN = 'kill-test-token-0123456789abcdef';
 const RECIPIENTS = 20_000;
 
 let serve: ServeProcess | undefined;
+let dataDir: string | undefined;
+/** Every process started, and a start under way: a failed test may leave one starting. */
+const started: ServeProcess[] = [];
+let starting: Promise<unknown> | undefined;
 afterAll(async () => {
-  await serve?.stop('SIGKILL');
+  await starting?.catch(() => undefined);
+  // stop() answers at once for a process already ended (the one killed mid-test included).
+  for (const one of started) await one.stop('SIGKILL');
+  // Removed once its last process has exited; the retries only cover the file system's own lag.
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 async function invoke<T = any>(channel: string, input: unknown): Promise<T> {
@@ -30,10 +38,16 @@ async function invoke<T = any>(channel: string, input: unknown): Promise<T> {
 
 describe('an email send killed mid-handover', () => {
   it('resumes on the next start and gives every recipient exactly one message', async () => {
-    const dataDir = tempDir('chapar-email-kill-');
-    const seedFile = path.join(dataDir, 'seed.json');
+    const workspace = tempDir('chapar-email-kill-');
+    dataDir = workspace;
+    const seedFile = path.join(workspace, 'seed.json');
     fs.writeFileSync(seedFile, JSON.stringify(testSeed()));
-    const start = () => spawnServe({ dataDir, seedFile, webUi: true, env: { CHAPAR_WEB_TOKEN: TOKEN } });
+    const start = async () => {
+      const spawned = spawnServe({ dataDir: workspace, seedFile, webUi: true, env: { CHAPAR_WEB_TOKEN: TOKEN } });
+      starting = spawned;
+      started.push(await spawned);
+      return spawned;
+    };
     serve = await start();
 
     const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
@@ -95,7 +109,7 @@ describe('an email send killed mid-handover', () => {
     await serve.stop();
     serve = undefined;
 
-    const db = openDatabase({ file: path.join(dataDir, 'chapar.db'), readonly: true });
+    const db = openDatabase({ file: path.join(workspace, 'chapar.db'), readonly: true });
     try {
       const messages = db
         .prepare(

@@ -184,16 +184,21 @@ describe('against a provider that fails', () => {
     const big = await importSegment(core, account, dir, members(1_100, 'c'), 'big.csv');
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
-    const { provider, send } = await sendThrough((n) => (n === 2 ? { hold } : 'accept'), {
-      segment: big,
-      count: 1_100,
-    });
+    let held = false;
+    const { provider, send } = await sendThrough(
+      (n) => {
+        if (n !== 2) return 'accept';
+        held = true;
+        return { hold };
+      },
+      { segment: big, count: 1_100 },
+    );
     await eventually(() => (provider.posts.length === 1 && provider.messages.length === 500 ? true : undefined));
-    // The second batch's request has arrived and waits.
     await eventually(() =>
       core.email.recipients(account, send.id, { statuses: ['queued'] }).total === 500 ? true : undefined,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The second batch's request has arrived and waits (seen arriving, not assumed to within 200 ms).
+    await eventually(() => (held ? true : undefined));
     const cancelled = core.email.cancel(account, send.id);
     expect(cancelled.state).toBe('cancelled');
     release();

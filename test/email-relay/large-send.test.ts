@@ -77,24 +77,28 @@ describe('a serve killed while it writes a large send', () => {
     void call(messagesUrl(serve), { body: big, headers }).catch(() => undefined);
     // Killed once some of its messages are written, pending.
     const reader = new Database(path.join(dataDir, 'chapar.db'), { readonly: true });
-    const pendingRows = () =>
-      (
-        reader
-          .prepare(
-            `SELECT count(*) AS n FROM email_relay_messages m JOIN email_relay_requests r ON r.id = m.request_id
+    try {
+      const pendingRows = () =>
+        (
+          reader
+            .prepare(
+              `SELECT count(*) AS n FROM email_relay_messages m JOIN email_relay_requests r ON r.id = m.request_id
                     WHERE r.pending = 1`,
-          )
-          .get() as { n: number }
-      ).n;
-    const deadline = Date.now() + 60_000;
-    while (pendingRows() === 0) {
-      if (Date.now() > deadline) throw new Error('the send was never seen being written');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+            )
+            .get() as { n: number }
+        ).n;
+      const deadline = Date.now() + 60_000;
+      while (pendingRows() === 0) {
+        if (Date.now() > deadline) throw new Error('the send was never seen being written');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      running.splice(running.indexOf(serve), 1);
+      await serve.stop('SIGKILL');
+      expect(pendingRows()).toBeGreaterThan(0);
+    } finally {
+      // Closed whatever happened: no handle of the test left on the folder afterEach removes.
+      reader.close();
     }
-    running.splice(running.indexOf(serve), 1);
-    await serve.stop('SIGKILL');
-    expect(pendingRows()).toBeGreaterThan(0);
-    reader.close();
 
     const restarted = await startEmailServer(dataDir);
     try {

@@ -9,7 +9,9 @@ import { systemClock } from '../../electron/service/clock';
 import { Scheduler } from '../../electron/service/jobs/scheduler';
 import { Jobs } from '../../electron/service/jobs/jobs';
 
-const STEP_MS = 50;
+// The test kills the first child once it printed step 3; the steps left (7 × STEP_MS) are its
+// margin to do so before the run completes: 350 ms (at 50 ms) was thin for a loaded machine.
+const STEP_MS = 200;
 
 const [file, steps] = process.argv.slice(2);
 if (!file || !steps) throw new Error('usage: jobs-crash-child.ts DATABASE_FILE STEPS');

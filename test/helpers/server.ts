@@ -175,9 +175,24 @@ export async function spawnServe(args: {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   let webUrl: string | undefined;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  /** Resolves once the process has exited (at once if it has): its exit code, null when a signal ended it. */
+  const exit = () =>
+    new Promise<number | null>((resolve) => {
+      if (exited()) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+    });
   const url = await new Promise<string>((resolve, reject) => {
-    // A first start may build the web UI before listening: allow for it.
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), args.webUi ? 120_000 : 30_000);
+    // A first start may build the web UI before listening: allow for it. One that never does is
+    // killed, and the caller hears of it once it has exited: it writes into dataDir no more.
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      args.webUi ? 120_000 : 30_000,
+    );
     const check = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output) ?? /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       const web = /web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
@@ -190,7 +205,7 @@ export async function spawnServe(args: {
     child.stdout!.on('data', check);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${output}`));
+      reject(new Error(timedOut ? `serve did not start:\n${output}` : `serve exited with ${code}:\n${output}`));
     });
   });
   return {
@@ -199,11 +214,12 @@ export async function spawnServe(args: {
     child,
     output: () => output,
     stop(signal: NodeJS.Signals = 'SIGTERM') {
-      return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill(signal);
-      });
+      // Already ended (by an earlier stop, SIGKILL included: its exitCode stays null, and 'exit' was
+      // emitted before this call): nothing to wait for.
+      if (exited()) return Promise.resolve(child.exitCode);
+      const done = exit();
+      child.kill(signal);
+      return done;
     },
   };
 }

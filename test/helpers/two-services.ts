@@ -38,6 +38,12 @@ export const TEST_TIMING: Partial<UpstreamTiming> = {
 
 export class Service {
   private current: ServeProcess | null;
+  /**
+   * Every process started for this service, and a start under way: a test that failed or timed out
+   * may leave one stopping or starting while `current` is null, and stopAll waits for it too.
+   */
+  private readonly started = new Set<ServeProcess>();
+  private starting: Promise<ServeProcess> | null = null;
   constructor(
     readonly name: string,
     /** The temporary folder holding the workspace and the seed file. */
@@ -48,6 +54,7 @@ export class Service {
     private readonly env: NodeJS.ProcessEnv,
   ) {
     this.current = process;
+    this.started.add(process);
   }
 
   static async start(name: string, seed: Seed, env: NodeJS.ProcessEnv = {}): Promise<Service> {
@@ -97,8 +104,24 @@ export class Service {
 
   /** Starts it again on the same workspace with the same seed file (a new port). */
   async start(): Promise<void> {
-    if (this.current) throw new Error(`${this.name} is running`);
-    this.current = await spawnServe({ dataDir: this.dataDir, seedFile: this.seedFile, webUi: true, env: this.env });
+    if (this.current || this.starting) throw new Error(`${this.name} is running`);
+    this.starting = spawnServe({ dataDir: this.dataDir, seedFile: this.seedFile, webUi: true, env: this.env });
+    try {
+      this.current = await this.starting;
+      this.started.add(this.current);
+    } finally {
+      this.starting = null;
+    }
+  }
+
+  /**
+   * Once a start under way has ended, kills (SIGKILL) every process of this service still running
+   * and waits until each has exited: nothing of it writes into its workspace any more.
+   */
+  async end(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    this.current = null;
+    await Promise.all([...this.started].map((process) => process.stop('SIGKILL')));
   }
 
   async restart(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -233,7 +256,8 @@ export function startApp(options: AppOptions): Promise<Service> {
 }
 
 /**
- * Stops every service given that still runs (SIGTERM, then SIGKILL if it hangs) and removes its
+ * Stops every service given that still runs (SIGTERM, then SIGKILL if it hangs), waits until none
+ * of its processes runs (one a failed test left stopping or starting included) and removes its
  * temporary folder; never throws.
  */
 export async function stopAll(services: ReadonlyArray<Service | undefined>): Promise<void> {
@@ -241,7 +265,9 @@ export async function stopAll(services: ReadonlyArray<Service | undefined>): Pro
     services.map(async (service) => {
       if (!service) return;
       if (service.running) await service.stop('SIGTERM', 10_000);
-      fs.rmSync(service.dir, { recursive: true, force: true });
+      await service.end();
+      // Every process writing into it has exited; the retries only cover the file system's own lag.
+      fs.rmSync(service.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }),
   );
 }

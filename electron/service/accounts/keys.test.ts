@@ -207,6 +207,7 @@ describe('a seed file', () => {
     const seedFile = path.join(dir, 'seed.json');
     fs.writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: 'shop "north"', api_keys: ['tiny-key-9'] }] }));
     const server = await spawnServe({ dataDir: path.join(dir, 'data'), seedFile });
+    let stopped: number | null;
     try {
       expect(server.output()).toContain(
         'chapar: seed: account "shop \\"north\\"" has 1 API key(s) shorter than 20 characters',
@@ -220,7 +221,10 @@ describe('a seed file', () => {
       // Known key: past authentication (the account has no such line: 412), not 403.
       expect(answer.status).not.toBe(403);
     } finally {
-      expect(await server.stop()).toBe(0);
+      // Stopped whatever happened above; its exit code checked after, so that a failure above is
+      // the one reported, not this.
+      stopped = await server.stop();
     }
+    expect(stopped).toBe(0);
   });
 });

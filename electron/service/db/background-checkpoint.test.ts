@@ -35,7 +35,9 @@ describe('the background checkpoint', () => {
       peak = Math.max(peak, fs.statSync(`${file}-wal`).size);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    checkpoint.stop();
+    // The thread has exited once stop() resolves: nothing checkpoints under the reads below, nor
+    // under afterEach's close.
+    await checkpoint.stop();
     // One commit writes about 0.3 MB. The writer's PASSIVE copy gives way while the checkpoint
     // thread is copying (both cannot hold the checkpoint lock), so a few more commits may land
     // before the log starts over: CI once saw 3.6 MB. Without between() it would pass 40 MB.

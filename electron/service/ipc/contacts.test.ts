@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { Core } from '../core';
 import { applySeed } from '../seed';
-import { tempDir, testSeed } from '../../../test/helpers/server';
+import { eventually, tempDir, testSeed } from '../../../test/helpers/server';
 import { writeSegment } from '../../../test/helpers/segments';
 import { importErrorCode } from '../../../shared/contacts';
 import { createDispatcher, type IpcDispatcher } from './dispatcher';
@@ -41,9 +41,9 @@ function file(name: string, content: string | Buffer): string {
 async function waitDone(jobId: number) {
   const job = await core.imports.wait(jobId);
   await core.jobs.waitForIdle();
-  // The purge worker (rollbacks, cleanup) runs on the scheduler's turn.
-  for (let i = 0; i < 50 && core.db.prepare('SELECT count(*) FROM import_added').pluck().get(); i++)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  // The purge worker (rollbacks, cleanup) runs on the scheduler's turn: waited for, however busy
+  // the machine (a fixed number of short sleeps went on without it).
+  await eventually(() => (core.db.prepare('SELECT count(*) FROM import_added').pluck().get() === 0 ? true : undefined));
   return job;
 }
 
@@ -199,10 +199,10 @@ describe('the import wizard', () => {
     });
     expect((await ok('imports:cancel', { account_id: account, job_id: started.job_id })).cancelled).toBe(true);
     await waitDone(started.job_id);
-    for (let i = 0; i < 100; i++) {
-      if ((await ok('segments:get', { account_id: account, segment_id: segmentId })).status === 'ready') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The rollback's last step gives the segment back its columns and its 'ready'.
+    await eventually(async () =>
+      (await ok('segments:get', { account_id: account, segment_id: segmentId })).status === 'ready' ? true : undefined,
+    );
     const segment = await ok('segments:get', { account_id: account, segment_id: segmentId });
     expect(segment).toMatchObject({ status: 'ready', member_count: 1_000, columns: ['NAME'] });
     expect(
