@@ -20,6 +20,7 @@ describe('while a 100,000-recipient send is being accepted', () => {
   afterAll(() => server.close());
 
   it('other requests are answered, and none of its messages shows until all do', async () => {
+    const began = performance.now();
     const sending = call(messagesUrl(server), { body: big });
     let done = false;
     void sending.finally(() => (done = true));
@@ -47,11 +48,13 @@ describe('while a 100,000-recipient send is being accepted', () => {
       }
     }
     const sent = await sending;
+    const sendMs = performance.now() - began;
     expect(sent.status, sent.text.slice(0, 300)).toBe(202);
     expect(sent.body.data).toHaveLength(COUNT);
     expect(duringAccept).toBeGreaterThan(0);
-    // Generous: the machine may be busy; a loop held for the whole send would take seconds.
-    expect(Math.max(...slowest)).toBeLessThan(1_000);
+    // Generous: the machine may be busy (everything then takes longer, the send too); a loop held
+    // for the whole send would answer no sooner than the send's end.
+    expect(Math.max(...slowest)).toBeLessThan(Math.max(1_000, sendMs / 4));
     const listed = await call(`${messagesUrl(server)}?tags=big&limit=1`);
     expect(listed.body.data[0].recipient).toBe(`r${COUNT - 1}@example.com`);
     expect(pendingRows()).toBe(0);
