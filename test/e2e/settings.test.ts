@@ -70,7 +70,7 @@ describe('credit and backup (web UI)', () => {
     expect(await page.getByTestId('backup-done').innerText()).toContain(app().dataDir);
     // The restore field is filled with the backup just made; the list offers it for download
     // to this computer (web mode): an SQLite file.
-    expect(await page.getByTestId('restore-path').inputValue()).toContain(app().dataDir);
+    await poll(() => page.getByTestId('restore-path').inputValue()).toContain(app().dataDir);
     await page.getByTestId('backup-row').first().waitFor();
     const download = page.waitForEvent('download');
     await page.getByTestId('backup-download').first().click();
