@@ -7,20 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/service/core';
-import { eventually, ROOT, tempDir } from '../helpers/server';
+import { eventually, exited, ROOT, tempDir } from '../helpers/server';
 import { ApiCode } from '../../shared/status';
 
 const MEMBERS = 100_000;
 // "سلام name N https://…/l/XXXXXXXX" with the opt-out phrase is one UCS-2 page (70 units) or two:
 // the test reads the real cost from the messages and checks the account against it.
 const SPARE_MESSAGES = 5;
-
-/** Resolves once the child has exited (at once if it has). */
-function exited(child: ChildProcess): Promise<unknown> {
-  return new Promise((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
-  );
-}
 
 describe('a campaign execution killed mid-way', () => {
   // A test that fails before its kill leaves the child running (it never ends on its own): killed

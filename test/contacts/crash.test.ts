@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/server';
+import { exited, ROOT, tempDir } from '../helpers/server';
 import { openCore } from './support';
 
 const ROWS = 1_000_000;
@@ -41,13 +41,6 @@ function writeBigCsv(file: string): { valid: number; invalid: number; duplicates
   fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   return { valid, invalid, duplicates };
-}
-
-/** Resolves once the child has exited (at once if it has). */
-function exited(child: ChildProcess): Promise<unknown> {
-  return new Promise((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
-  );
 }
 
 describe('an import killed mid-way', () => {

@@ -147,6 +147,21 @@ export interface ServeProcess {
  * Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line;
  * with `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`).
  */
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/**
+ * Resolves once the child process has exited (at once if it has, even by a signal, whose 'exit'
+ * came before this call): its exit code, null when a signal ended it.
+ */
+export function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (hasExited(child)) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
 export async function spawnServe(args: {
   dataDir: string;
   seedFile?: string;
@@ -175,13 +190,6 @@ export async function spawnServe(args: {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   let webUrl: string | undefined;
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  /** Resolves once the process has exited (at once if it has): its exit code, null when a signal ended it. */
-  const exit = () =>
-    new Promise<number | null>((resolve) => {
-      if (exited()) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-    });
   const url = await new Promise<string>((resolve, reject) => {
     // A first start may build the web UI before listening: allow for it. One that never does is
     // killed, and the caller hears of it once it has exited: it writes into dataDir no more.
@@ -216,8 +224,8 @@ export async function spawnServe(args: {
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       // Already ended (by an earlier stop, SIGKILL included: its exitCode stays null, and 'exit' was
       // emitted before this call): nothing to wait for.
-      if (exited()) return Promise.resolve(child.exitCode);
-      const done = exit();
+      if (hasExited(child)) return Promise.resolve(child.exitCode);
+      const done = exited(child);
       child.kill(signal);
       return done;
     },

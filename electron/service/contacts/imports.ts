@@ -20,6 +20,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database';
+import { discardPartial } from '../files/partial-file';
 import type { Clock } from '../clock';
 import type { Jobs } from '../jobs/jobs';
 import { ServiceError } from '../errors';
@@ -358,7 +359,7 @@ export class Imports {
     } catch (error) {
       // The thread has exited (runTask settles on its exit or its last message): nothing writes any more.
       await task.worker.terminate();
-      await fs.promises.rm(partial, { force: true }).catch(() => undefined);
+      await discardPartial(undefined, partial);
       throw error;
     } finally {
       this.closing?.removeEventListener('abort', stop);

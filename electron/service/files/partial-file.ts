@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 
 /** Destroys the stream; resolves once its descriptor is closed (at once if it already was). */
-export async function closeDestroyed(stream: fs.WriteStream | undefined): Promise<void> {
+async function closeDestroyed(stream: fs.WriteStream | undefined): Promise<void> {
   if (!stream || stream.closed) return;
   // Writes queued behind the destroy fail; nobody reads them any more.
   stream.on('error', () => undefined);

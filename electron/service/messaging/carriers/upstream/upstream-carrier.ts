@@ -98,6 +98,9 @@ export interface UpstreamCarrierDeps {
 
 type Activity = 'send' | 'poll' | 'reconcile' | 'inbox' | 'check';
 
+/** A messenger file's id at the provider, or why the upload did not give one. */
+type UpstreamFile = string | Exclude<CallResult<string>, { kind: 'ok' }>;
+
 export class UpstreamCarrier {
   readonly name = 'upstream';
   readonly worker: Worker;
@@ -106,7 +109,7 @@ export class UpstreamCarrier {
   private readonly busy = new Map<string, number>();
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
   /** Messenger files being uploaded, by `line:file`: the provider gets each once (upstreamFile). */
-  private readonly uploading = new Map<string, Promise<string | Exclude<CallResult<string>, { kind: 'ok' }>>>();
+  private readonly uploading = new Map<string, Promise<UpstreamFile>>();
   private readonly random: () => number;
   private stopped = false;
   private lastLocalId: number;
@@ -493,11 +496,7 @@ export class UpstreamCarrier {
    * The provider's id of a messenger file, uploaded the first time this line sends it; a failed
    * upload is answered as the call's failure (a file gone from the workspace fails its messages).
    */
-  private async upstreamFile(
-    line: Line,
-    client: UpstreamClient,
-    fileId: string,
-  ): Promise<string | Exclude<CallResult<string>, { kind: 'ok' }>> {
+  private async upstreamFile(line: Line, client: UpstreamClient, fileId: string): Promise<UpstreamFile> {
     const known = this.handovers.upstreamFile(line.id, fileId);
     if (known) return known;
     // Two calls of the line in flight with the same file (two sends of it) share one upload.
