@@ -133,13 +133,17 @@ export async function startApp(
       dataDir,
       problems,
       async close() {
-        await opened.close();
-        await serve.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        // The server is stopped and its folder removed even when the browser fails to close.
+        try {
+          await opened.close();
+        } finally {
+          await serve.stop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
       },
     };
   } catch (error) {
-    await browser?.close();
+    await browser?.close().catch(() => undefined);
     await serve.stop();
     throw error;
   }
