@@ -39,9 +39,10 @@ describe('the background checkpoint', () => {
     // under afterEach's close.
     await checkpoint.stop();
     // One commit writes about 0.3 MB. The writer's PASSIVE copy gives way while the checkpoint
-    // thread is copying (both cannot hold the checkpoint lock), so a few more commits may land
-    // before the log starts over: CI once saw 3.6 MB. Without between() it would pass 40 MB.
-    expect(peak).toBeLessThan(limit + 4 * MB);
+    // thread is copying (both cannot hold the checkpoint lock), so more commits may land before
+    // the log starts over, the more so when the thread waits for a core: CI saw 3.6 MB, and
+    // 9.6 MB with both cores busy with a second test suite. Without between() it passes 45 MB.
+    expect(peak).toBeLessThan(limit + 14 * MB);
     expect(db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 200_000 });
   }, 60_000);
 });

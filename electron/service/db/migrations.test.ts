@@ -82,6 +82,23 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('0031 keeps the highest local id of the hand-overs and of the calls in flight, and drops the index that found it', () => {
+    const before = migrations.findIndex((m) => m.name === '0031-upstream-local-ids');
+    const db = databaseAt(dbFile(), before);
+    db.exec(`INSERT INTO upstream_handovers (message_id, local_id, line_id, account_id, state, handed_at, updated_at)
+        VALUES (1, 7000, 1, 1, 'accepted', 0, 0), (2, 7001, 1, 1, 'unknown', 0, 0);
+      INSERT INTO upstream_calls (line_id, started_at, messages) VALUES (1, 0, '[[3,7005,1,0],[4,7004,1,0]]');`);
+    migrate(db);
+    expect(db.prepare('SELECT last_local_id FROM upstream_local_ids').pluck().get()).toBe(7005);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'upstream_handovers_local'").all()).toEqual([]);
+    db.close();
+    // A database with no hand-over starts from 0.
+    const empty = databaseAt(dbFile(), before);
+    migrate(empty);
+    expect(empty.prepare('SELECT last_local_id FROM upstream_local_ids').pluck().get()).toBe(0);
+    empty.close();
+  });
+
   it('0005 turns per-message due times into ranges of consecutive ids, finals left out', () => {
     const db = databaseAt(dbFile(), 4);
     db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);

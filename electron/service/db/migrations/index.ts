@@ -29,6 +29,7 @@ import upstreams from './0027-upstreams';
 import untrackedLinks from './0028-untracked-links';
 import upstreamFiles from './0029-upstream-files';
 import upstreamWaiting from './0030-upstream-waiting';
+import upstreamLocalIds from './0031-upstream-local-ids';
 
 export interface Migration {
   name: string;
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   { name: '0028-untracked-links', sql: untrackedLinks },
   { name: '0029-upstream-files', sql: upstreamFiles },
   { name: '0030-upstream-waiting', sql: upstreamWaiting },
+  { name: '0031-upstream-local-ids', sql: upstreamLocalIds },
 ];

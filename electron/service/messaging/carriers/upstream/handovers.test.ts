@@ -75,7 +75,16 @@ describe('hand-over records', () => {
     expect(db.prepare('SELECT COUNT(*) FROM upstream_calls').pluck().get()).toBe(0);
     expect(handovers.get(12)).toMatchObject({ state: 'unknown', local_id: 5_000_003, handed_at: 950, due_at: 2_000 });
     expect(handovers.get(10)).toMatchObject({ state: 'unknown', local_id: 5_000_001, line_id: LINE, account_id: 1 });
+  });
+
+  it('keeps the highest local id given, never lowering it', () => {
+    expect(handovers.lastLocalId()).toBe(0);
+    handovers.setLastLocalId(5_000_003);
     expect(handovers.lastLocalId()).toBe(5_000_003);
+    // A late writer with an older value (none should be) cannot take it back.
+    handovers.setLastLocalId(5_000_001);
+    expect(handovers.lastLocalId()).toBe(5_000_003);
+    expect(db.prepare('SELECT COUNT(*) FROM upstream_local_ids').pluck().get()).toBe(1);
   });
 
   it("an answer writes a new message's row once, and moves the row of one sent again", () => {
@@ -101,5 +110,32 @@ describe('hand-over records', () => {
     });
     expect(handovers.get(11)).toMatchObject({ state: 'accepted', upstream_id: '777002', attempts: 2, detail: null });
     expect(handovers.counts(LINE).get('accepted')).toBe(2);
+  });
+
+  it('writes every row of a large answer, whatever its size (statements of many rows, and the rest)', () => {
+    for (const size of [1, 19, 20, 21, 200, 241, 900]) {
+      const first = size * 10_000;
+      const records = Array.from(
+        { length: size },
+        (_, i) => [first + i, String(first + i), i % 2 === 0 ? 1_100 : null, 9_000_000 + first + i, 1, 900] as const,
+      );
+      handovers.acceptedAll(LINE, records, 2_000, 500);
+      const written = db
+        .prepare<
+          [number, number],
+          { message_id: number; upstream_id: string; cost_rials: number | null; local_id: number }
+        >(
+          'SELECT message_id, upstream_id, cost_rials, local_id FROM upstream_handovers WHERE message_id BETWEEN ? AND ? ORDER BY message_id',
+        )
+        .all(first, first + size);
+      expect(written, `${size}`).toEqual(
+        records.map(([id, upstream, cost, local]) => ({
+          message_id: id,
+          upstream_id: upstream,
+          cost_rials: cost,
+          local_id: local,
+        })),
+      );
+    }
   });
 });

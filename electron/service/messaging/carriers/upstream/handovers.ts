@@ -42,6 +42,9 @@ export interface FreshMessage {
   handed_at: number;
 }
 
+/** The rows one statement writes of an answer (the largest that fit first; the last size is 1). */
+const ACCEPT_ROWS = [200, 20, 1] as const;
+
 export class Handovers {
   private readonly dueStmt;
   private readonly nextDueStmt;
@@ -61,8 +64,9 @@ export class Handovers {
   private readonly inFlightStmt;
   private readonly fileStmt;
   private readonly lastLocalStmt;
+  private readonly setLastLocalStmt;
   private readonly moveAllStmt;
-  private readonly acceptAllStmt;
+  private readonly acceptAllStmts;
   private readonly costStmt2;
   private readonly membersStmt;
   private readonly setFileStmt;
@@ -153,16 +157,22 @@ export class Handovers {
        WHERE message_id IN (SELECT value FROM json_each(@ids))`,
     );
     // An answered message: its row written once when first handed over, moved on when sent again.
-    // One run a message: at 200 a call, quicker than one statement unpacking them from JSON.
-    this.acceptAllStmt = db.prepare(
-      `INSERT INTO upstream_handovers
-         (message_id, upstream_id, cost_rials, local_id, account_id, handed_at, line_id, state, due_at, attempts,
-          accepted_at, poll_ms, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'accepted', ?, 1, ?, ?, ?)
-       ON CONFLICT (message_id) DO UPDATE SET state = 'accepted', upstream_id = excluded.upstream_id,
-         cost_rials = COALESCE(excluded.cost_rials, upstream_handovers.cost_rials), cost_reads_left = 0,
-         accepted_at = excluded.accepted_at, due_at = excluded.due_at, poll_ms = excluded.poll_ms,
-         code = NULL, detail = NULL, updated_at = excluded.updated_at`,
+    // Many rows a statement (ACCEPT_ROWS sizes): at 200 a call, a statement a row spent as much
+    // time crossing into SQLite as writing, and one statement unpacking them from JSON more.
+    this.acceptAllStmts = new Map(
+      ACCEPT_ROWS.map((rows) => [
+        rows,
+        db.prepare(
+          `INSERT INTO upstream_handovers
+             (message_id, upstream_id, cost_rials, local_id, account_id, handed_at, line_id, state, due_at, attempts,
+              accepted_at, poll_ms, updated_at)
+           VALUES ${Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, @line_id, 'accepted', @due_at, 1, @now, @poll_ms, @now)").join(', ')}
+           ON CONFLICT (message_id) DO UPDATE SET state = 'accepted', upstream_id = excluded.upstream_id,
+             cost_rials = COALESCE(excluded.cost_rials, upstream_handovers.cost_rials), cost_reads_left = 0,
+             accepted_at = excluded.accepted_at, due_at = excluded.due_at, poll_ms = excluded.poll_ms,
+             code = NULL, detail = NULL, updated_at = excluded.updated_at`,
+        ),
+      ]),
     );
     this.pollStmt = db.prepare(
       'UPDATE upstream_handovers SET due_at = ?, poll_ms = ?, updated_at = ? WHERE message_id = ?',
@@ -223,7 +233,11 @@ export class Handovers {
       `SELECT message_id, local_id, account_id, handed_at FROM upstream_handovers
        WHERE message_id IN (SELECT value FROM json_each(?))`,
     );
-    this.lastLocalStmt = db.prepare<[], number | null>('SELECT MAX(local_id) FROM upstream_handovers').pluck();
+    this.lastLocalStmt = db.prepare<[], number>('SELECT last_local_id FROM upstream_local_ids WHERE only = 1').pluck();
+    this.setLastLocalStmt = db.prepare(
+      `INSERT INTO upstream_local_ids (only, last_local_id) VALUES (1, ?)
+       ON CONFLICT (only) DO UPDATE SET last_local_id = MAX(last_local_id, excluded.last_local_id)`,
+    );
     this.fileStmt = db
       .prepare<[number, string], string>(
         'SELECT upstream_file_id FROM upstream_files WHERE line_id = ? AND file_id = ?',
@@ -336,6 +350,11 @@ export class Handovers {
     return this.lastLocalStmt.get() ?? 0;
   }
 
+  /** Local ids up to `localId` were given: kept before the call that carries them starts. */
+  setLastLocalId(localId: number): void {
+    this.setLastLocalStmt.run(localId);
+  }
+
   /** The line's messages in `state` due by `now`, earliest first. */
   due(lineId: number, state: HandoverState, now: number, limit: number): number[] {
     return this.dueStmt.all(lineId, state, now, limit);
@@ -390,8 +409,12 @@ export class Handovers {
     now: number,
     pollMs: number,
   ): void {
-    const dueAt = now + pollMs;
-    for (const record of records) this.acceptAllStmt.run(...record, lineId, dueAt, now, pollMs, now);
+    const named = { line_id: lineId, due_at: now + pollMs, now, poll_ms: pollMs };
+    let at = 0;
+    for (const rows of ACCEPT_ROWS) {
+      const stmt = this.acceptAllStmts.get(rows)!;
+      for (; records.length - at >= rows; at += rows) stmt.run(...records.slice(at, at + rows).flat(), named);
+    }
   }
 
   accepted(

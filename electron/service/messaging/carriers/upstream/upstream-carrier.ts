@@ -98,6 +98,14 @@ export interface UpstreamCarrierDeps {
 
 type Activity = 'send' | 'poll' | 'reconcile' | 'inbox' | 'check';
 
+/** A call recorded before it starts: its messages, in the batch the provider is sent, and its client. */
+interface SendCall {
+  id: number;
+  batch: readonly (OutgoingMessage & { cost_rials: number; file_id: string | null })[];
+  members: readonly CallMember[];
+  client: UpstreamClient;
+}
+
 /** A messenger file's id at the provider, or why the upload did not give one. */
 type UpstreamFile = string | Exclude<CallResult<string>, { kind: 'ok' }>;
 
@@ -307,6 +315,18 @@ export class UpstreamCarrier {
   // ---- hand-over
 
   private startSend(line: Line, now: number, timing: UpstreamTiming): boolean {
+    const call = this.recordCall(line, now);
+    if (typeof call === 'boolean') return call;
+    this.callProvider(line, call, timing);
+    return true;
+  }
+
+  /**
+   * The line's next call, recorded (its messages handing over) in a transaction of its own or the
+   * caller's, which commits before callProvider() starts it. False when nothing waits; true when
+   * something was done but no call is to start (the line paused, or nothing left to hand over).
+   */
+  private recordCall(line: Line, now: number): SendCall | boolean {
     const info = GATEWAYS[line.gateway.kind];
     const cap = Math.min(info.maxPerSend, this.handovers.maxBatch(line.id) ?? info.maxPerSend);
     // As many as one call takes: the largest group of one text among them goes as one shared-text call.
@@ -325,6 +345,7 @@ export class UpstreamCarrier {
       const members = this.handovers.members(again);
       if (fresh.length > 0) this.handovers.takeWaiting(line.id, fresh[fresh.length - 1]!.id);
       for (const m of fresh) members.set(m.id, [m.id, this.nextLocalId(now), m.account_id, m.handed_at]);
+      if (fresh.length > 0) this.handovers.setLastLocalId(this.lastLocalId);
       const present = new Set(outgoing.map((m) => m.id));
       // A message gone from messaging meanwhile (its account removed) has nothing left to deliver.
       for (const id of again) if (!present.has(id)) this.handovers.drop(id);
@@ -371,9 +392,14 @@ export class UpstreamCarrier {
         id: batch.length > 0 ? this.handovers.startCall(line.id, now, callMembers) : 0,
       };
     })();
-    const { batch } = call;
-    if (batch.length === 0) return true;
+    if (call.batch.length === 0) return true;
     this.spend(line, now);
+    return { ...call, client };
+  }
+
+  /** Starts a recorded call; its answer is applied, and the line's next call recorded, in one transaction. */
+  private callProvider(line: Line, call: SendCall, timing: UpstreamTiming): void {
+    const { batch, client } = call;
     this.launch(
       line.id,
       'send',
@@ -381,22 +407,49 @@ export class UpstreamCarrier {
         const fileId = batch[0]!.file_id;
         const upstreamFileId = fileId ? await this.upstreamFile(line, client, fileId) : null;
         if (upstreamFileId !== null && typeof upstreamFileId !== 'string') {
-          this.applySend(line, call, upstreamFileId, timing);
+          this.answered(line, call, upstreamFileId, timing);
           return;
         }
         const result = await client.send(
           batch.map((m) => ({ id: m.id, localId: m.localId, receptor: m.receptor, text: m.text, upstreamFileId })),
         );
-        this.applySend(line, call, result, timing);
+        this.answered(line, call, result, timing);
       },
       () => this.sendNext(line),
     );
-    return true;
   }
 
   /**
-   * Right after a call's answer, the line's next call starts from here rather than on the
-   * scheduler's next round: the provider is kept as busy as the line's pace allows.
+   * Applies a call's answer and, in the same transaction, records the line's next call when it may
+   * start now (the provider kept as busy as the line's pace allows, with one commit for both rather
+   * than two). The next call starts once that commit is done.
+   */
+  private answered(line: Line, call: SendCall, result: CallResult<UpstreamRecord[]>, timing: UpstreamTiming): void {
+    let next: SendCall | boolean = false;
+    this.deps.db.transaction(() => {
+      this.applySend(line, call, result, timing);
+      // This call still counts as running until it returns.
+      const now = this.deps.clock.now();
+      if (
+        this.stopped ||
+        this.handovers.pause(line.id) ||
+        this.running(line.id, 'send') - 1 >= timing.concurrency ||
+        !this.hasToken(line, now)
+      )
+        return;
+      try {
+        next = this.recordCall(line, now);
+      } catch (error) {
+        // The answer is applied whatever became of the next call (its own savepoint, undone).
+        console.error(`chapar: upstream send of line ${line.id}:`, error);
+      }
+    })();
+    if (typeof next !== 'boolean') this.callProvider(line, next, timing);
+  }
+
+  /**
+   * After a call, the line's next call starts from here (when answered() did not start it) rather
+   * than on the scheduler's next round.
    */
   private sendNext(line: Line): void {
     if (this.stopped || this.handovers.pause(line.id)) return;
@@ -406,90 +459,73 @@ export class UpstreamCarrier {
       this.startSend(line, now, timing);
   }
 
-  private applySend(
-    line: Line,
-    call: {
-      id: number;
-      batch: readonly (OutgoingMessage & { cost_rials: number })[];
-      members: readonly CallMember[];
-    },
-    result: CallResult<UpstreamRecord[]>,
-    timing: UpstreamTiming,
-  ): void {
+  /** A call's answer applied: the provider's ids and costs stored. Inside answered()'s transaction. */
+  private applySend(line: Line, call: SendCall, result: CallResult<UpstreamRecord[]>, timing: UpstreamTiming): void {
     const now = this.deps.clock.now();
     const members = new Map(call.members.map((m) => [m[0], m]));
     // Our price of each message: only a provider's cost that differs changes anything.
     const prices = new Map(call.batch.map((m) => [m.id, m.cost_rials]));
-    this.deps.db.transaction(() => {
-      this.handovers.endCall(call.id);
-      if (result.kind === 'ok') {
-        const charges: Charge[] = [];
-        const outcomes: Outcome[] = [];
-        const taken: [number, string, number | null, number, number, number][] = [];
-        const refused: UpstreamRecord[] = [];
-        const finals: number[] = [];
-        for (const record of result.value) {
-          const member = members.get(record.id);
-          if (!member) continue;
-          if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
-            refused.push(record);
-            continue;
-          }
-          taken.push([record.id, record.upstreamId, record.costRials, member[1], member[2], member[3]]);
-          if (record.costRials !== null && record.costRials !== prices.get(record.id))
-            charges.push({ id: record.id, cost_rials: record.costRials });
-          const final = FINAL_AT_PROVIDER.get(record.status);
-          if (final) {
-            finals.push(record.id);
-            outcomes.push({ id: record.id, ...final });
-          }
+    this.handovers.endCall(call.id);
+    if (result.kind === 'ok') {
+      const charges: Charge[] = [];
+      const outcomes: Outcome[] = [];
+      const taken: [number, string, number | null, number, number, number][] = [];
+      const refused: UpstreamRecord[] = [];
+      const finals: number[] = [];
+      for (const record of result.value) {
+        const member = members.get(record.id);
+        if (!member) continue;
+        if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
+          refused.push(record);
+          continue;
         }
-        // The provider's ids and costs stored in the transaction that applies its answer.
-        this.handovers.acceptedAll(line.id, taken, now, timing.poll_first_ms);
-        this.handovers.materialize(
-          line.id,
-          refused.map((record) => members.get(record.id)!),
-          'handing_over',
-          null,
-          now,
-        );
-        for (const record of refused) {
-          this.handovers.move(record.id, 'rejected', now, null, {
-            code: record.status,
-            detail: 'the provider refused this receiver',
-          });
-          outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
+        taken.push([record.id, record.upstreamId, record.costRials, member[1], member[2], member[3]]);
+        if (record.costRials !== null && record.costRials !== prices.get(record.id))
+          charges.push({ id: record.id, cost_rials: record.costRials });
+        const final = FINAL_AT_PROVIDER.get(record.status);
+        if (final) {
+          finals.push(record.id);
+          outcomes.push({ id: record.id, ...final });
         }
-        this.handovers.moveAll(finals, 'final', now, null);
-        // A message the answer does not mention (a client's fault: each answers for all or is
-        // unknown) may or may not have been taken: unknown, never dropped from sight.
-        const answered = new Set(result.value.map((record) => record.id));
-        const unanswered = call.members.filter((m) => !answered.has(m[0]));
-        if (unanswered.length > 0) {
-          this.handovers.materialize(
-            line.id,
-            unanswered,
-            'unknown',
-            now + timing.reconcile_ms,
-            now,
-            'not in the answer',
-          );
-          this.queueChanged(line);
-        }
-        this.deps.reports.charged(charges);
-        this.deps.reports.report(outcomes);
-        return;
       }
-      this.handovers.materialize(line.id, call.members, 'handing_over', null, now);
-      this.failed(
-        line,
-        call.members.map((m) => m[0]),
-        result,
+      // The provider's ids and costs stored in the transaction that applies its answer.
+      this.handovers.acceptedAll(line.id, taken, now, timing.poll_first_ms);
+      this.handovers.materialize(
+        line.id,
+        refused.map((record) => members.get(record.id)!),
+        'handing_over',
+        null,
         now,
-        timing,
-        'send',
       );
-    })();
+      for (const record of refused) {
+        this.handovers.move(record.id, 'rejected', now, null, {
+          code: record.status,
+          detail: 'the provider refused this receiver',
+        });
+        outcomes.push({ id: record.id, status: MessageStatus.Cancelled });
+      }
+      this.handovers.moveAll(finals, 'final', now, null);
+      // A message the answer does not mention (a client's fault: each answers for all or is
+      // unknown) may or may not have been taken: unknown, never dropped from sight.
+      const answered = new Set(result.value.map((record) => record.id));
+      const unanswered = call.members.filter((m) => !answered.has(m[0]));
+      if (unanswered.length > 0) {
+        this.handovers.materialize(line.id, unanswered, 'unknown', now + timing.reconcile_ms, now, 'not in the answer');
+        this.queueChanged(line);
+      }
+      this.deps.reports.charged(charges);
+      this.deps.reports.report(outcomes);
+      return;
+    }
+    this.handovers.materialize(line.id, call.members, 'handing_over', null, now);
+    this.failed(
+      line,
+      call.members.map((m) => m[0]),
+      result,
+      now,
+      timing,
+      'send',
+    );
   }
 
   /**
