@@ -58,6 +58,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   upstream_files: 'messaging/carriers',
   upstream_waiting: 'messaging/carriers',
   upstream_calls: 'messaging/carriers',
+  upstream_local_ids: 'messaging/carriers',
   campaigns: 'campaigns',
   campaign_drafts: 'campaigns',
   campaign_links: 'campaigns',
