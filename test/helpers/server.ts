@@ -143,10 +143,6 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line;
- * with `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`).
- */
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -162,6 +158,10 @@ export function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
+/**
+ * Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line;
+ * with `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`).
+ */
 export async function spawnServe(args: {
   dataDir: string;
   seedFile?: string;

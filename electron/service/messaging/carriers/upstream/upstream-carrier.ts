@@ -297,8 +297,7 @@ export class UpstreamCarrier {
           started = this.checkCredit(line) || started;
         continue;
       }
-      if (this.running(line.id, 'send') < timing.concurrency && this.hasToken(line, now))
-        started = this.startSend(line, now, timing) || started;
+      if (this.maySend(line, now, timing)) started = this.startSend(line, now, timing) || started;
       // As nextDueAt: a line without a key has nothing else to do (each start below needs its client).
       if (!line.gateway.key_set) continue;
       if (this.idle(line.id, 'reconcile') && this.hasToken(line, now))
@@ -430,13 +429,7 @@ export class UpstreamCarrier {
       this.applySend(line, call, result, timing);
       // This call still counts as running until it returns.
       const now = this.deps.clock.now();
-      if (
-        this.stopped ||
-        this.handovers.pause(line.id) ||
-        this.running(line.id, 'send') - 1 >= timing.concurrency ||
-        !this.hasToken(line, now)
-      )
-        return;
+      if (this.stopped || this.handovers.pause(line.id) || !this.maySend(line, now, timing, 1)) return;
       try {
         next = this.recordCall(line, now);
       } catch (error) {
@@ -455,8 +448,15 @@ export class UpstreamCarrier {
     if (this.stopped || this.handovers.pause(line.id)) return;
     const now = this.deps.clock.now();
     const timing = this.timing();
-    if (this.running(line.id, 'send') < timing.concurrency && this.hasToken(line, now))
-      this.startSend(line, now, timing);
+    if (this.maySend(line, now, timing)) this.startSend(line, now, timing);
+  }
+
+  /**
+   * Whether a line (not paused) may start a call now: fewer in flight than its cap (`ending`: calls
+   * counted as running that are being answered) and a token in its bucket.
+   */
+  private maySend(line: Line, now: number, timing: UpstreamTiming, ending = 0): boolean {
+    return this.running(line.id, 'send') - ending < timing.concurrency && this.hasToken(line, now);
   }
 
   /** A call's answer applied: the provider's ids and costs stored. Inside answered()'s transaction. */
