@@ -21,7 +21,7 @@ import { webUiPlugin } from '../electron/cli/web/bridge';
 import { createClient, createWebTransport, uploadSpreadsheet, type Client } from '../shared/ipc';
 import { tempDir, testSeed } from './helpers/server';
 import { writeSegment } from './helpers/segments';
-import { recordCampaign, repeat } from './helpers/load';
+import { recordCampaign, repeat, SAME_PROCESS_LIMITS } from './helpers/load';
 import { PENDING_STATUSES } from '../shared/lifecycle';
 
 const SENDS = 20;
@@ -55,6 +55,7 @@ beforeAll(async () => {
   app = await buildHttpServer({
     core,
     plugins: [webUiPlugin({ core, token: TOKEN, rendererDir: null, url: () => null })],
+    limits: SAME_PROCESS_LIMITS,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -24,7 +24,7 @@ import { createClient, createWebTransport, uploadSpreadsheet, type Client } from
 import { PENDING_STATUSES } from '../../shared/lifecycle';
 import { tempDir, testSeed } from '../../test/helpers/server';
 import { writeSegment } from '../../test/helpers/segments';
-import { recordCampaign, repeat } from '../../test/helpers/load';
+import { recordCampaign, repeat, SAME_PROCESS_LIMITS } from '../../test/helpers/load';
 import { percentile, type BenchCase } from '../case';
 
 const SCALE = Number(process.env.CHAPAR_BENCH_RESPONSIVE_SCALE ?? 1);
@@ -79,6 +79,7 @@ const responsive: BenchCase = {
     const app = await buildHttpServer({
       core,
       plugins: [webUiPlugin({ core, token: TOKEN, rendererDir: null, url: () => null })],
+      limits: SAME_PROCESS_LIMITS,
     });
     try {
       // The default simulator's delays: handed on after 300 ms, final 1.5 s later.

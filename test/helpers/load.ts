@@ -2,6 +2,19 @@
 // the test keeps a generous bound on them, the bench measures them against their budget.
 import { performance } from 'node:perf_hooks';
 import type { Core } from '../../electron/service/core';
+import type { ConnectionLimits } from '../../electron/service/http/connection-guard';
+
+/**
+ * The bridge's limits when the window's client runs in the server's own process, as in these loads.
+ * One thread then holds both ends of every kept-alive connection. When that thread is held longer
+ * than the keep-alive timeout (5 s; a loaded 2-core machine did it during the 800,000-recipient
+ * campaign), the server's idle-connection timer and the next round trip fall in the same turn: the
+ * call is written onto a connection the server is closing, and the window reads "connection lost".
+ * Holding the thread 6 s reproduced it in 3 of 5 tries; with 60 s, 0 of 5 with 8 s. A window in
+ * another process never shares the server's thread, and a browser resends a request that found a
+ * reused connection closed: the product keeps Node's 5 s.
+ */
+export const SAME_PROCESS_LIMITS: Partial<ConnectionLimits> = { keepAliveTimeoutMs: 60_000 };
 
 /** Calls `call` again `pauseMs` after each answer until stopped, recording each round trip (ms). */
 export function repeat(call: () => Promise<unknown>, pauseMs: number): { latencies: number[]; stop(): Promise<void> } {
