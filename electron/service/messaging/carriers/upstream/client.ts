@@ -57,6 +57,20 @@ export interface FoundByLocalId {
   status: number;
 }
 
+/** What to look for in a provider's outbox: messages whose call's answer was lost. */
+export interface SentQuery {
+  messages: readonly { id: number; receptor: string; text: string }[];
+  /** When the calls that may have carried them were made (unix ms). */
+  from: number;
+  to: number;
+}
+
+/** A message looked for in the outbox: found (its id there), not there, or not told apart. */
+export interface FoundSent extends FoundByLocalId {
+  /** The same receiver and text went out more than once in the time: which one is ours cannot be said. */
+  ambiguous?: boolean;
+}
+
 export interface InboundItem {
   upstreamId: string;
   /** The customer's number. */
@@ -85,6 +99,11 @@ export interface UpstreamClient {
   readonly findByLocalIds?: (
     messages: readonly { id: number; localId: number }[],
   ) => Promise<CallResult<FoundByLocalId[]>>;
+  /**
+   * Where the provider keeps no ids of ours but lists what it sent (SMS.ir's outbox): our messages
+   * found there by line, receiver, text and time; else undefined.
+   */
+  readonly findSent?: (query: SentQuery) => Promise<CallResult<FoundSent[]>>;
   /** What the provider charged for messages of its own ids (Kavenegar's sms/select); undefined where it cannot say. */
   readonly costs?: (
     upstreamIds: readonly string[],
