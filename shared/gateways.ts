@@ -8,7 +8,7 @@
 
 import type { Provider } from './status';
 
-export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2'] as const;
+export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir'] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
 /** Gateways that reach real phones (and cost real money at the provider). */
@@ -70,6 +70,21 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     localIdWindowMs: 0,
     inbound: false,
     providers: ['sms', 'bale'],
+  },
+  smsir: {
+    label: { fa: 'SMS.ir', en: 'SMS.ir' },
+    defaultBaseUrl: 'https://api.sms.ir',
+    // No cap documented [NOT FOUND]: 100 until known [I].
+    maxPerSend: 100,
+    maxPerArray: 100,
+    // Statuses are read a pack (one call's messages) at a time: a status call of 100 ids asks a few packs.
+    maxPerStatus: 100,
+    // How long a message's report is kept: not documented; the archive keeps older days [C], 48 h as Kavenegar [I].
+    statusWindowMs: 48 * HOUR,
+    // No idempotency key [C: none found]: a lost answer is looked for in the day's outbox instead.
+    localIdWindowMs: 0,
+    inbound: true,
+    providers: ['sms'],
   },
 };
 

@@ -69,10 +69,20 @@ export function migrate(db: Db, upto = migrations.length): void {
   if (current > latest) throw new NewerDatabaseError(current, latest);
   for (let version = current + 1; version <= upto; version++) {
     const step = migrations[version - 1]!;
-    db.transaction(() => {
-      db.exec(step.sql);
-      db.pragma(`user_version = ${version}`);
-    })();
+    // Foreign keys can only be switched outside a transaction; the check inside it undoes the
+    // step if a row lost its parent.
+    const keys = step.foreignKeysOff ? (db.pragma('foreign_keys', { simple: true }) as number) : 0;
+    if (keys) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(step.sql);
+        if (step.foreignKeysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0)
+          throw new Error(`migration ${step.name} left rows without their parent`);
+        db.pragma(`user_version = ${version}`);
+      })();
+    } finally {
+      if (keys) db.pragma('foreign_keys = ON');
+    }
   }
 }
 

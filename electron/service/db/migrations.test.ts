@@ -99,6 +99,48 @@ describe('migrations', () => {
     empty.close();
   });
 
+  it('0032 rebuilds the lines without a list of gateway kinds, every row, reference and index kept', () => {
+    const before = migrations.findIndex((m) => m.name === '0032-gateway-kinds');
+    const db = databaseAt(dbFile(), before);
+    db.pragma('foreign_keys = ON');
+    db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);
+      INSERT INTO lines (id, account_id, number, provider, created_at) VALUES (1, 1, '3000', 'sms', 5);
+      INSERT INTO lines (id, account_id, number, provider, active, created_at, gateway, gateway_base_url, gateway_sender, gateway_rate)
+        VALUES (2, 1, '3001', 'sms', 0, 6, 'kavenegar-v1', 'https://api.example', '1000', 12.5);
+      INSERT INTO sends (id, account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
+        VALUES (1, 1, 2, '3001', 'sms', 'hi', 1, 'api', 1, 0, 0);`);
+    const lines = db.prepare('SELECT * FROM lines ORDER BY id').all();
+    expect(() => db.exec("UPDATE lines SET gateway = 'smsir' WHERE id = 1")).toThrow(/CHECK/);
+    migrate(db);
+    expect(schemaVersion(db)).toBe(before + 1);
+    expect(db.prepare('SELECT * FROM lines ORDER BY id').all()).toEqual(lines);
+    // A new provider's kind is stored without another rebuild; the references still hold.
+    db.exec("UPDATE lines SET gateway = 'smsir' WHERE id = 1");
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() =>
+      db.exec(`INSERT INTO sends (id, account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
+        VALUES (2, 1, 99, '3001', 'sms', 'hi', 1, 'api', 1, 0, 0)`),
+    ).toThrow(/FOREIGN KEY/);
+    expect(() => db.exec('DELETE FROM lines WHERE id = 2')).toThrow(/FOREIGN KEY/);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'lines_account'").pluck().get()).toBe(
+      'lines_account',
+    );
+    db.close();
+
+    // A send whose line is gone (foreign keys were off when it was written): the step is undone.
+    const orphan = databaseAt(dbFile(), before);
+    orphan.pragma('foreign_keys = OFF');
+    orphan.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);
+      INSERT INTO sends (id, account_id, line_id, sender, provider, text, pages, origin, message_count, total_rials, created_at)
+        VALUES (1, 1, 7, '3001', 'sms', 'hi', 1, 'api', 1, 0, 0);`);
+    orphan.pragma('foreign_keys = ON');
+    expect(() => migrate(orphan)).toThrow(/0032-gateway-kinds left rows without their parent/);
+    expect(schemaVersion(orphan)).toBe(before);
+    expect(orphan.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(orphan.prepare("SELECT sql FROM sqlite_master WHERE name = 'lines'").pluck().get()).toMatch(/kavenegar-v1/);
+    orphan.close();
+  });
+
   it('0005 turns per-message due times into ranges of consecutive ids, finals left out', () => {
     const db = databaseAt(dbFile(), 4);
     db.exec(`INSERT INTO accounts (id, name, created_at) VALUES (1, 'acme', 0);

@@ -1479,6 +1479,8 @@ export const en = {
       'kavenegar-v1':
         'Real SMS through your Kavenegar account (its version 1 API). Najva’s and Ghasedak’s Kavenegar-compatible addresses work too.',
       'najva-v2': 'Real SMS through your Najva account (its version 2 API).',
+      smsir:
+        'Real SMS through your SMS.ir account (its API key from the panel). SMS.ir keeps no id of ours: an answer lost on the way is looked for in the day’s outbox before anything is sent again.',
     },
     dialog: {
       title: 'Gateway of line {{number}}',

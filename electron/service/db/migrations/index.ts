@@ -30,10 +30,16 @@ import untrackedLinks from './0028-untracked-links';
 import upstreamFiles from './0029-upstream-files';
 import upstreamWaiting from './0030-upstream-waiting';
 import upstreamLocalIds from './0031-upstream-local-ids';
+import gatewayKinds from './0032-gateway-kinds';
 
 export interface Migration {
   name: string;
   sql: string;
+  /**
+   * The step rebuilds a table others refer to (SQLite's procedure for changes ALTER TABLE cannot
+   * make): foreign keys are off while it runs and checked before it commits.
+   */
+  foreignKeysOff?: true;
 }
 
 export const migrations: readonly Migration[] = [
@@ -68,4 +74,5 @@ export const migrations: readonly Migration[] = [
   { name: '0029-upstream-files', sql: upstreamFiles },
   { name: '0030-upstream-waiting', sql: upstreamWaiting },
   { name: '0031-upstream-local-ids', sql: upstreamLocalIds },
+  { name: '0032-gateway-kinds', sql: gatewayKinds, foreignKeysOff: true },
 ];

@@ -70,6 +70,12 @@ export function smsIrData(answer: CallResult<Answer>): CallResult<unknown> {
   return { kind: 'unknown', text: text || 'an answer without success' };
 }
 
+/** When the day began in Tehran (UTC+03:30, no daylight saving since 2022): SMS.ir's "today" [I]. */
+function startOfTehranDay(now: number): number {
+  const offset = 3.5 * 3_600_000;
+  return Math.floor((now + offset) / 86_400_000) * 86_400_000 - offset;
+}
+
 /** The pack of an id made at sending (`packId:messageId`); null for an id found in the outbox. */
 function packOf(upstreamId: string): string | null {
   const cut = upstreamId.lastIndexOf(':');
@@ -80,7 +86,7 @@ function messageIdOf(upstreamId: string): string {
   return upstreamId.slice(upstreamId.lastIndexOf(':') + 1);
 }
 
-export function smsIrClient(endpoint: Endpoint): UpstreamClient {
+export function smsIrClient(endpoint: Endpoint): UpstreamClient & Required<Pick<UpstreamClient, 'findSent' | 'inbox'>> {
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<CallResult<unknown>> =>
     smsIrData(
       await call(
@@ -165,43 +171,54 @@ export function smsIrClient(endpoint: Endpoint): UpstreamClient {
     },
 
     async findSent(query: SentQuery): Promise<CallResult<FoundSent[]>> {
-      // The day's outbox, newest last [I], read page by page until the calls' time is passed.
-      const wanted = new Map(query.messages.map((m) => [`${m.receptor}\n${m.text}`, m]));
-      const found = new Map<number, FoundSent>();
-      const seen = new Map<string, number>();
-      for (let page = 1; page <= OUTBOX_PAGES; page++) {
-        const answer = await list(`/v1/send/live?pageNumber=${page}&pageSize=${PAGE_SIZE}`);
-        if (answer.kind !== 'ok') return answer;
-        for (const item of answer.value) {
-          if (numberOf(item.lineNumber) !== lineNumber) continue;
-          const sentAt = (numberOf(item.sendDateTime) ?? 0) * 1000;
-          if (sentAt < query.from - SENT_WITHIN_MS || sentAt > query.to + SENT_WITHIN_MS) continue;
-          const receptor = '0' + String(item.mobile ?? '').slice(-10);
-          const key = `${receptor}\n${String(item.messageText ?? '')}`;
-          const message = wanted.get(key);
-          if (!message) continue;
-          seen.set(key, (seen.get(key) ?? 0) + 1);
-          found.set(message.id, {
-            id: message.id,
-            // The outbox names no pack [C: the live report's fields]: its status is read alone.
-            upstreamId: String(item.messageId),
-            status: STATES.get(numberOf(item.deliveryState) ?? 8) ?? MessageStatus.Queued,
-          });
+      // The outbox of the day [C: /v1/send/live], and of the days before when the calls were made
+      // before this day began in Tehran [C: /v1/send/archive by date; its days: I], read to the end.
+      const from = query.from - SENT_WITHIN_MS;
+      const to = query.to + SENT_WITHIN_MS;
+      const paths = [`/v1/send/live?`];
+      if (from < startOfTehranDay(Date.now()))
+        paths.push(`/v1/send/archive?fromDate=${Math.floor(from / 1000)}&toDate=${Math.ceil(to / 1000)}&`);
+      const sent = new Map<string, { messageId: string; status: number }[]>();
+      const seenIds = new Set<string>();
+      for (const path of paths) {
+        let complete = false;
+        for (let page = 1; page <= OUTBOX_PAGES && !complete; page++) {
+          const answer = await list(`${path}pageNumber=${page}&pageSize=${PAGE_SIZE}`);
+          if (answer.kind !== 'ok') return answer;
+          complete = answer.value.length < PAGE_SIZE;
+          for (const item of answer.value) {
+            const messageId = String(item.messageId ?? '');
+            if (numberOf(item.lineNumber) !== lineNumber || seenIds.has(messageId)) continue;
+            const sentAt = (numberOf(item.sendDateTime) ?? 0) * 1000;
+            if (sentAt < from || sentAt > to) continue;
+            seenIds.add(messageId);
+            const key = `${'0' + String(item.mobile ?? '').slice(-10)}\n${String(item.messageText ?? '')}`;
+            const status = STATES.get(numberOf(item.deliveryState) ?? 8) ?? MessageStatus.Queued;
+            sent.set(key, [...(sent.get(key) ?? []), { messageId, status }]);
+          }
         }
-        if (answer.value.length < PAGE_SIZE) {
-          // Read to the end: what is not there was not sent. Twice the same receiver and text in
-          // the window cannot be told apart: those are left to the user (ambiguous).
-          return {
-            kind: 'ok',
-            value: query.messages.map((m) => {
-              const key = `${m.receptor}\n${m.text}`;
-              if ((seen.get(key) ?? 0) > 1) return { id: m.id, upstreamId: null, status: 0, ambiguous: true };
-              return found.get(m.id) ?? { id: m.id, upstreamId: null, status: 0 };
-            }),
-          };
-        }
+        if (!complete) return { kind: 'unknown', text: 'the outbox is longer than can be read' };
       }
-      return { kind: 'unknown', text: 'the outbox is longer than can be read' };
+      // Ours and theirs of the same receiver and text: as many on both sides, they pair up in order
+      // (each went out once); none there, none went out; otherwise which went out cannot be said.
+      const ours = new Map<string, SentQuery['messages'][number][]>();
+      for (const m of query.messages) {
+        const key = `${m.receptor}\n${m.text}`;
+        ours.set(key, [...(ours.get(key) ?? []), m]);
+      }
+      const found: FoundSent[] = [];
+      for (const [key, mine] of ours) {
+        const theirs = (sent.get(key) ?? []).sort((a, b) => Number(a.messageId) - Number(b.messageId));
+        mine.sort((a, b) => a.id - b.id);
+        mine.forEach((m, i) => {
+          if (theirs.length === 0) found.push({ id: m.id, upstreamId: null, status: 0 });
+          else if (theirs.length !== mine.length)
+            found.push({ id: m.id, upstreamId: null, status: 0, ambiguous: true });
+          // The outbox names no pack [C: the live report's fields]: its status is read alone.
+          else found.push({ id: m.id, upstreamId: theirs[i]!.messageId, status: theirs[i]!.status });
+        });
+      }
+      return { kind: 'ok', value: found };
     },
 
     async info(): Promise<CallResult<{ creditRials: number | null }>> {

@@ -35,9 +35,10 @@ import {
   type UpstreamTiming,
 } from '../../../../../shared/gateways';
 import type { CarrierMessages, CarrierReports, Charge, Outcome } from '../carrier';
-import type { CallResult, UpstreamClient, OutgoingMessage, UpstreamRecord } from './client';
+import type { CallResult, Endpoint, UpstreamClient, OutgoingMessage, UpstreamRecord } from './client';
 import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
+import { smsIrClient } from './smsir';
 import { Handovers, type CallMember } from './handovers';
 
 /**
@@ -64,6 +65,13 @@ const INBOX_FIRST_MS = 86_400_000;
 const LOCAL_IDS_PER_SECOND = 2 ** 21;
 /** How many times an unread cost is read again (one per status poll) before the price list's stands. */
 const COST_READS = 5;
+/** Each provider's client (client.ts): the one place a gateway kind meets its wire format. */
+const CLIENTS: Readonly<Record<UpstreamKind, (endpoint: Endpoint) => UpstreamClient>> = {
+  'kavenegar-v1': kavenegarV1Client,
+  'najva-v2': najvaV2Client,
+  smsir: smsIrClient,
+};
+
 /** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
 const GIVE_UP_AFTER_MS = 86_400_000;
 
@@ -93,7 +101,7 @@ export interface UpstreamCarrierDeps {
   onLineChanged?: (line: Line, pause: LinePause | null) => void;
   random?: () => number;
   /** Builds the client of a gateway (tests may point a kind elsewhere; the real ones by default). */
-  client?: (kind: UpstreamKind, endpoint: Parameters<typeof kavenegarV1Client>[0]) => UpstreamClient;
+  client?: (kind: UpstreamKind, endpoint: Endpoint) => UpstreamClient;
 }
 
 type Activity = 'send' | 'poll' | 'reconcile' | 'inbox' | 'check';
@@ -646,6 +654,7 @@ export class UpstreamCarrier {
     const ids = this.handovers.due(line.id, 'unknown', now, info.maxPerStatus);
     if (ids.length === 0) return false;
     const client = this.clientOf(line);
+    if (!client?.findByLocalIds && client?.findSent) return this.startOutboxSearch(line, client, ids, now, timing);
     if (!client?.findByLocalIds) {
       // No way to ask the provider about our ids: the user decides (resend, or mark failed).
       this.deps.db.transaction(() => {
@@ -706,6 +715,60 @@ export class UpstreamCarrier {
         if (result.value.some((m) => m.upstreamId === null)) this.queueChanged(line);
         // Costs first: a message the outcomes make final keeps the cost it has then.
         this.deps.reports.charged(charges);
+        this.deps.reports.report(outcomes);
+      })();
+    });
+    return true;
+  }
+
+  /**
+   * A provider that keeps no ids of ours but lists what it sent (SMS.ir): each unknown message is
+   * looked for there by line, receiver, text and time. Found: accepted with the provider's id, as
+   * if its answer had come. Not there, with the whole outbox of that time read: it was never sent,
+   * and goes back to waiting. Two sends that cannot be told apart, or an outbox that cannot be read
+   * to the end: the user decides. Nothing is sent again before the search has answered.
+   */
+  private startOutboxSearch(
+    line: Line,
+    client: UpstreamClient,
+    ids: readonly number[],
+    now: number,
+    timing: UpstreamTiming,
+  ): boolean {
+    const search = client.findSent!;
+    const rows = ids.map((id) => this.handovers.get(id)!);
+    const messages = this.deps.messages.outgoing(ids).map(({ id, receptor, text }) => ({ id, receptor, text }));
+    const from = Math.min(...rows.map((row) => row.handed_at));
+    this.spend(line, now);
+    this.launch(line.id, 'reconcile', async () => {
+      const result = await search({ messages, from, to: now });
+      const at = this.deps.clock.now();
+      this.deps.db.transaction(() => {
+        if (result.kind !== 'ok') {
+          this.failed(line, ids, result, at, timing, 'reconcile');
+          return;
+        }
+        const outcomes: Outcome[] = [];
+        let toUser = false;
+        for (const found of result.value) {
+          if (this.handovers.get(found.id)?.state !== 'unknown') continue;
+          if (found.upstreamId !== null) {
+            this.handovers.accepted(found.id, found.upstreamId, null, at, timing.poll_first_ms, 0);
+            const final = FINAL_AT_PROVIDER.get(found.status);
+            if (final) {
+              this.handovers.move(found.id, 'final', at, null);
+              outcomes.push({ id: found.id, ...final });
+            }
+          } else if (found.ambiguous) {
+            toUser = true;
+            this.handovers.move(found.id, 'review', at, null, {
+              detail: 'the same receiver and text went out more than once: which one was ours cannot be said',
+            });
+          } else {
+            this.handovers.move(found.id, 'waiting', at, at, { detail: "not in the provider's outbox; sent again" });
+          }
+        }
+        if (toUser) this.queueChanged(line);
         this.deps.reports.report(outcomes);
       })();
     });
@@ -840,7 +903,7 @@ export class UpstreamCarrier {
       timeoutMs: this.timing().timeout_ms,
     };
     if (this.deps.client) return this.deps.client(line.gateway.kind, endpoint);
-    return line.gateway.kind === 'kavenegar-v1' ? kavenegarV1Client(endpoint) : najvaV2Client(endpoint);
+    return CLIENTS[line.gateway.kind](endpoint);
   }
 
   /** Whether a call handing messages over is in flight on any line. */
