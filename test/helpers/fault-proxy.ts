@@ -98,8 +98,9 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/** A Kavenegar v1 path's key (`/v1/{key}/{scope}/{method}.json`) replaced; other APIs' paths as they are. */
 export function redactKey(path: string): string {
-  return path.replace(/^\/v1\/[^/]+\//, '/v1/{key}/');
+  return path.replace(/^\/v1\/[^/]+\/(?=[^/]+\/[^/]+\.json$)/, '/v1/{key}/');
 }
 
 /** Starts a proxy in front of `target` (http://127.0.0.1:PORT), passing everything through. */

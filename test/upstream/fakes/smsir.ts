@@ -67,7 +67,15 @@ export interface SmsIrFake {
   /** Every message accepted, in order. */
   readonly messages: readonly SmsIrMessage[];
   credit: number;
-  /** The fake's clock (ms): starts at the real time, moves only by advance(). */
+  /**
+   * Requests a second before 429 [C: 429 too many requests; the limit: NOT FOUND, so the test sets
+   * it; the Retry-After header: I]. Infinity: no limit.
+   */
+  limitPerSecond: number;
+  /**
+   * The delivery clock (ms): the real time plus what advance() added. Messages progress by it;
+   * their times (sendDateTime, receivedDateTime) are real, as the app's own clock reads them.
+   */
   now(): number;
   advance(ms: number): void;
   /** A customer's reply to a line, waiting to be read. */
@@ -82,7 +90,8 @@ const PAGE_SIZE_MAX = 100;
 export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFake> {
   const deliveryMs = options.deliveryMs ?? 2_000;
   const outcome = options.outcome ?? (() => SmsIrState.Delivered);
-  let clock = Date.now();
+  let advanced = 0;
+  const clockNow = () => Date.now() + advanced;
   const messages: SmsIrMessage[] = [];
   const byId = new Map<number, SmsIrMessage>();
   const packs = new Map<string, SmsIrMessage[]>();
@@ -95,10 +104,11 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
     url: '',
     messages,
     credit: options.credit ?? 1_000_000,
+    limitPerSecond: Infinity,
     requests,
-    now: () => clock,
+    now: clockNow,
     advance(ms: number) {
-      clock += ms;
+      advanced += ms;
     },
     receive(mobile: string, line: string, text: string) {
       replies.push({
@@ -106,7 +116,7 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
         messageText: text,
         number: Number(line),
         mobile: Number(mobile.replace(/^0/, '98')),
-        receivedDateTime: Math.floor(clock / 1000),
+        receivedDateTime: Math.floor(Date.now() / 1000),
       });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -114,7 +124,7 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
 
   /** A message's state at the fake's now: at the operator until its final state is due [I]. */
   const view = (message: SmsIrMessage) => {
-    if (clock >= message.finalAt) {
+    if (clockNow() >= message.finalAt) {
       message.deliveryState = message.finalState;
       message.deliveryDateTime ??= Math.floor(message.finalAt / 1000);
     }
@@ -140,7 +150,7 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
   /** Start of the fake's day in Tehran (+03:30) [I: "today" for /live]. */
   const startOfDay = () => {
     const offset = 3.5 * 3_600_000;
-    return Math.floor((clock + offset) / 86_400_000) * 86_400_000 - offset;
+    return Math.floor((Date.now() + offset) / 86_400_000) * 86_400_000 - offset;
   };
 
   /** Pages of a Persian message (70 UCS-2 characters, 67 when split) [I: the usual SMS rule]. */
@@ -152,7 +162,7 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
     // Credit exhaustion: a logical error, nothing sent [C: HTTP 400 logical error; the words: I].
     if (cost > fake.credit) return answer(400, { status: 0, message: 'اعتبار کافی نیست', data: null });
     fake.credit -= cost;
-    const packId = `pack-${nextPack++}-${clock}`;
+    const packId = `pack-${nextPack++}`;
     const pack: SmsIrMessage[] = [];
     for (const pair of pairs) {
       const message: SmsIrMessage = {
@@ -161,12 +171,12 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
         lineNumber: line,
         mobile: pair.mobile,
         messageText: pair.text,
-        sendDateTime: Math.floor(clock / 1000),
+        sendDateTime: Math.floor(Date.now() / 1000),
         cost: pages(pair.text),
         deliveryState: SmsIrState.AtOperator,
         deliveryDateTime: null,
         finalState: outcome(pair.mobile),
-        finalAt: clock + deliveryMs,
+        finalAt: clockNow() + deliveryMs,
       };
       messages.push(message);
       byId.set(message.messageId, message);
@@ -266,6 +276,7 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
     answer(404, { status: 0, message: 'not found', data: null });
   };
 
+  const window = { second: 0, count: 0 };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -277,6 +288,13 @@ export async function startSmsIrFake(options: SmsIrFakeOptions): Promise<SmsIrFa
         response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         response.end(text);
       };
+      const second = Math.floor(Date.now() / 1000);
+      if (second !== window.second) Object.assign(window, { second, count: 0 });
+      if (++window.count > fake.limitPerSecond) {
+        response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+        response.end(JSON.stringify({ status: 0, message: 'تعداد درخواست‌ها بیش از حد مجاز است', data: null }));
+        return;
+      }
       // [C] header X-API-KEY; 401 for a wrong key.
       if (request.headers['x-api-key'] !== options.apiKey)
         return answer(401, { status: 0, message: 'کلید API نامعتبر است', data: null });

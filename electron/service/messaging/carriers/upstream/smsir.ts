@@ -43,8 +43,8 @@ const STATES = new Map<number, number>([
 
 /** Rows per page of a report read [I: the SDK takes any pageSize; 100 is what the fake allows]. */
 const PAGE_SIZE = 100;
-/** Pages of the day's outbox read at most when looking for lost messages (10,000 messages). */
-const OUTBOX_PAGES = 100;
+/** Pages of the day's outbox read at most when looking for lost messages (100,000 messages). */
+const OUTBOX_PAGES = 1_000;
 /** A message found in the outbox was sent within this long of our call [I]. */
 const SENT_WITHIN_MS = 10 * 60_000;
 
@@ -182,20 +182,28 @@ export function smsIrClient(endpoint: Endpoint): UpstreamClient & Required<Pick<
       const seenIds = new Set<string>();
       for (const path of paths) {
         let complete = false;
+        // The order of the report is not documented [NOT FOUND]: once its times are seen to run one
+        // way, the read stops at the first page past the calls' time; else it reads to the end.
+        let order = 0;
+        let last: number | null = null;
         for (let page = 1; page <= OUTBOX_PAGES && !complete; page++) {
           const answer = await list(`${path}pageNumber=${page}&pageSize=${PAGE_SIZE}`);
           if (answer.kind !== 'ok') return answer;
           complete = answer.value.length < PAGE_SIZE;
           for (const item of answer.value) {
+            const sentAt = (numberOf(item.sendDateTime) ?? 0) * 1000;
+            if (last !== null && sentAt !== last) order = order === 0 ? Math.sign(sentAt - last) : order;
+            if (last !== null && order !== 0 && Math.sign(sentAt - last) === -order) order = NaN;
+            last = sentAt;
             const messageId = String(item.messageId ?? '');
             if (numberOf(item.lineNumber) !== lineNumber || seenIds.has(messageId)) continue;
-            const sentAt = (numberOf(item.sendDateTime) ?? 0) * 1000;
             if (sentAt < from || sentAt > to) continue;
             seenIds.add(messageId);
             const key = `${'0' + String(item.mobile ?? '').slice(-10)}\n${String(item.messageText ?? '')}`;
             const status = STATES.get(numberOf(item.deliveryState) ?? 8) ?? MessageStatus.Queued;
             sent.set(key, [...(sent.get(key) ?? []), { messageId, status }]);
           }
+          if (last !== null && ((order === 1 && last > to) || (order === -1 && last < from))) complete = true;
         }
         if (!complete) return { kind: 'unknown', text: 'the outbox is longer than can be read' };
       }
