@@ -8,7 +8,7 @@
 
 import type { Provider } from './status';
 
-export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir'] as const;
+export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir', 'bale-safir'] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
 /** Gateways that reach real phones (and cost real money at the provider). */
@@ -85,6 +85,20 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     localIdWindowMs: 0,
     inbound: true,
     providers: ['sms'],
+  },
+  'bale-safir': {
+    label: { fa: 'سفیر بله', en: 'Bale Safir' },
+    defaultBaseUrl: 'https://safir.bale.ai',
+    // One request per receiver [3p]; a call carries 20 of them, 4 at a time [I].
+    maxPerSend: 20,
+    maxPerArray: 20,
+    maxPerStatus: 100,
+    // No status endpoint [3p]: a message Safir took keeps "handed over", its status unknown.
+    statusWindowMs: 0,
+    // Its request_id makes a repeat harmless [C] (UpstreamClient.idempotent), not a lookup window.
+    localIdWindowMs: 0,
+    inbound: false,
+    providers: ['bale'],
   },
 };
 

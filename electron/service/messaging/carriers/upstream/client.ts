@@ -90,6 +90,11 @@ export interface InboxPage {
 
 export interface UpstreamClient {
   /**
+   * The provider recognises a repeated send by our id and sends nothing again (Safir's
+   * `request_id`): an answer lost on the way is asked again instead of looked for.
+   */
+  readonly idempotent?: true;
+  /**
    * Hands one call's messages over: receptors are distinct within a call, texts shared or own.
    * Records come back one per message, in order.
    */

@@ -39,6 +39,7 @@ import type { CallResult, Endpoint, UpstreamClient, OutgoingMessage, UpstreamRec
 import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
 import { smsIrClient } from './smsir';
+import { baleSafirClient } from './bale-safir';
 import { Handovers, type CallMember } from './handovers';
 
 /**
@@ -70,6 +71,7 @@ const CLIENTS: Readonly<Record<UpstreamKind, (endpoint: Endpoint) => UpstreamCli
   'kavenegar-v1': kavenegarV1Client,
   'najva-v2': najvaV2Client,
   smsir: smsIrClient,
+  'bale-safir': baleSafirClient,
 };
 
 /** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
@@ -654,6 +656,14 @@ export class UpstreamCarrier {
     const ids = this.handovers.due(line.id, 'unknown', now, info.maxPerStatus);
     if (ids.length === 0) return false;
     const client = this.clientOf(line);
+    if (client?.idempotent) {
+      // The provider sends nothing twice for the same id: asking again is the lookup.
+      this.deps.db.transaction(() => {
+        for (const id of ids)
+          this.handovers.move(id, 'waiting', now, now, { detail: 'no answer came; asked again with the same id' });
+      })();
+      return true;
+    }
     if (!client?.findByLocalIds && client?.findSent) return this.startOutboxSearch(line, client, ids, now, timing);
     if (!client?.findByLocalIds) {
       // No way to ask the provider about our ids: the user decides (resend, or mark failed).
