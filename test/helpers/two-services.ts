@@ -203,6 +203,8 @@ export interface AppLine {
   /** The app's line number. */
   number: string;
   kind: UpstreamKind;
+  /** What the line carries: SMS unless said (a Safir line carries Bale messages). */
+  provider?: 'sms' | 'bale';
   /** The provider's address (the provider itself, or a fault proxy in front of it). */
   base_url: string;
   /** The line's number at the provider; PROVIDER_LINE unless given. */
@@ -230,7 +232,7 @@ export function appSeed(options: AppOptions): Seed {
         ip_allowlist: ['127.0.0.1', '::1'],
         lines: options.lines.map((line) => ({
           number: line.number,
-          provider: 'sms' as const,
+          provider: line.provider ?? ('sms' as const),
           permissions: ['can_send_api_campaign' as const, 'can_send_panel_campaign' as const],
           upstream: {
             kind: line.kind,
