@@ -8,7 +8,7 @@
 
 import type { Provider } from './status';
 
-export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir', 'bale-safir'] as const;
+export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir', 'bale-safir', 'http-gateway'] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
 /** Gateways that reach real phones (and cost real money at the provider). */
@@ -100,7 +100,24 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     inbound: false,
     providers: ['bale'],
   },
+  'http-gateway': {
+    label: { fa: 'دروازهٔ HTTP', en: 'an HTTP gateway' },
+    // The line's address is the template of a send's URL (http-gateway.ts): there is no default.
+    defaultBaseUrl: null,
+    // One request per message; a call carries 50, 8 at a time [I: Kannel took 12 concurrent clients].
+    maxPerSend: 50,
+    maxPerArray: 50,
+    maxPerStatus: 100,
+    // Reports come by callback only; after two days without one, the status is unknown [I].
+    statusWindowMs: 48 * HOUR,
+    localIdWindowMs: 0,
+    inbound: false,
+    providers: ['sms'],
+  },
 };
+
+/** What an HTTP gateway's address template may hold, each replaced by the message's value (URL-encoded). */
+export const GATEWAY_TEMPLATE_FIELDS = ['to', 'from', 'text', 'key', 'report'] as const;
 
 export function isUpstream(kind: GatewayKind): kind is UpstreamKind {
   return kind !== 'simulator';

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const host = values.host.includes(':') ? `[${values.host}]` : values.host;
-  core.campaigns.setLocalAddress(`http://${host}:${actualPort}`);
+  core.setLocalAddress(`http://${host}:${actualPort}`);
   console.log(`chapar: data in ${dataDir}`);
   if (demo) console.log(`chapar: demo account created; API key: ${demo.key}`);
   console.log(`chapar: listening on http://${host}:${actualPort}`);

@@ -45,7 +45,7 @@ export class HttpApi {
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     this.server = server;
     this.address = `http://${host}:${port}`;
-    this.core.campaigns.setLocalAddress(this.address);
+    this.core.setLocalAddress(this.address);
     this.log(`chapar: HTTP API listening on ${this.address}`);
   }
 

@@ -59,6 +59,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   upstream_waiting: 'messaging/carriers',
   upstream_calls: 'messaging/carriers',
   upstream_local_ids: 'messaging/carriers',
+  upstream_early_reports: 'messaging/carriers',
   campaigns: 'campaigns',
   campaign_drafts: 'campaigns',
   campaign_links: 'campaigns',

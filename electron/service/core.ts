@@ -250,6 +250,12 @@ export class Core {
    * scheduler ends its batch, calls to providers end. Then the database closes (WAL checkpointed).
    * Once this resolves nothing writes under dataDir. A second call waits for the first.
    */
+  /** The address this core's HTTP server listens at: short links and gateway reports point to it. */
+  setLocalAddress(url: string): void {
+    this.campaigns.setLocalAddress(url);
+    this.gateways.setLocalAddress(url);
+  }
+
   close(): Promise<void> {
     return (this.closing ??= this.closeNow());
   }

@@ -83,7 +83,7 @@ export async function startServer(
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
-  core.campaigns.setLocalAddress(`http://127.0.0.1:${address.port}`);
+  core.setLocalAddress(`http://127.0.0.1:${address.port}`);
   return {
     url: `http://127.0.0.1:${address.port}`,
     core,

@@ -13,7 +13,13 @@ import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
 import type { Credit } from './credit';
 import type { KeyHasher } from './keys';
 import { canonicalIp, isAllowlistEntry } from './ip-allowlist';
-import { DEFAULT_RATE_PER_SECOND, GATEWAYS, isUpstream, type GatewayKind } from '../../../shared/gateways';
+import {
+  DEFAULT_RATE_PER_SECOND,
+  GATEWAY_TEMPLATE_FIELDS,
+  GATEWAYS,
+  isUpstream,
+  type GatewayKind,
+} from '../../../shared/gateways';
 import type { GatewayInput } from '../../../shared/ipc/contracts/gateways';
 
 export type { Account, ApiKeyInfo, Line };
@@ -86,6 +92,31 @@ export function canonicalBaseUrl(typed: string): string {
       'gateway_base_url_invalid',
     );
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * An HTTP gateway's address template as kept (http-gateway.ts): http or https, no credentials
+ * written into it (the key goes where `{key}` stands), and `{to}` and `{text}` in it; only the
+ * placeholders the client fills. The query stays as typed: it is the gateway's own.
+ */
+export function canonicalGatewayTemplate(typed: string): string {
+  const template = typed.trim();
+  const refuse = (why: string) => {
+    throw new ServiceError(ApiCode.BadRequest, `${why}: ${JSON.stringify(typed)}`, 'gateway_base_url_invalid');
+  };
+  let url: URL;
+  try {
+    url = new URL(template.replace(/\{(\w+)\}/g, 'x'));
+  } catch {
+    return refuse('not an address');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    refuse('not an http(s) address without credentials');
+  const fields = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const unknown = fields.filter((field) => !(GATEWAY_TEMPLATE_FIELDS as readonly string[]).includes(field));
+  if (unknown.length > 0) refuse(`unknown placeholders {${unknown.join('}, {')}}`);
+  if (!fields.includes('to') || !fields.includes('text')) refuse('{to} and {text} must be in the address');
+  return template;
 }
 
 /**
@@ -502,7 +533,9 @@ export class Accounts {
           : null
         : input.base_url === ''
           ? null
-          : canonicalBaseUrl(input.base_url);
+          : kind === 'http-gateway'
+            ? canonicalGatewayTemplate(input.base_url)
+            : canonicalBaseUrl(input.base_url);
     if (isUpstream(kind) && baseUrl === null && GATEWAYS[kind].defaultBaseUrl === null)
       throw new ServiceError(ApiCode.BadRequest, 'a base address is needed', 'gateway_base_url_invalid');
     const sender = !isUpstream(kind)

@@ -23,6 +23,7 @@ import { BODY_LIMIT_BYTES, OUTBOX_PATH, sendPlainNotFound } from './context';
 import { v2SmsRoutes } from './routes/v2-sms';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { gatewayReportRoutes } from './routes/gateway-reports';
 import { contactsRoutes } from './routes/contacts';
 import { campaignRoutes } from './routes/campaigns';
 import { v1ApiRoutes } from './v1';
@@ -272,6 +273,7 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   await app.register(v1ApiRoutes, { core });
   await app.register(v3Routes, { core });
   await app.register(emailRelayRoutes, { core });
+  await app.register(gatewayReportRoutes, { core });
   for (const plugin of plugins) await app.register(plugin);
 
   // Built after every plugin registered its schemas and paths.

@@ -45,6 +45,18 @@ export class Gateways {
     return updated;
   }
 
+  /** The app's own address, where gateways call back with reports. */
+  setLocalAddress(url: string): void {
+    this.upstream.setLocalAddress(url);
+  }
+
+  /** A report a line's gateway called back with (the HTTP route `/gateway/reports/:line/:token`). */
+  reported(lineId: number, token: string, query: Readonly<Record<string, string>>): 'applied' | 'ignored' | 'refused' {
+    const line = this.accounts.upstreamLines().find((one) => one.id === lineId);
+    if (!line) return 'refused';
+    return this.upstream.reported(line, token, query);
+  }
+
   async test(accountId: number, number: string): Promise<ConnectionTest> {
     const line = this.line(accountId, number);
     if (!isUpstream(line.gateway.kind))

@@ -1483,6 +1483,8 @@ export const en = {
         'Real SMS through your SMS.ir account (its API key from the panel). SMS.ir keeps no id of ours: an answer lost on the way is looked for in the day’s outbox before anything is sent again.',
       'bale-safir':
         'Bale messages to phone numbers through Bale’s business service Safir (its access key and your bot id as the line’s number there). Safir sends nothing twice for the same request, so an answer lost on the way is simply asked again; it reports no delivery statuses.',
+      'http-gateway':
+        'Any gateway that takes one message per request at an address (Kannel’s sendsms, for example). Write the address with {to}, {from}, {text}, {key} and {report} where the receiver, the line, the text, this key and the address for delivery reports go. Reports come back to this app: it must be reachable from the gateway.',
     },
     dialog: {
       title: 'Gateway of line {{number}}',

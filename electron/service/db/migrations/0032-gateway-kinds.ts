@@ -1,4 +1,5 @@
-// 0032: a line's gateway kind is no longer listed in the table. 0027 wrote the kinds of its day into
+// 0032: a line's gateway kind is no longer listed in the table, and reports a gateway pushes early
+// are kept (below). 0027 wrote the kinds of its day into
 // a CHECK, and SQLite cannot change a CHECK in place: every new provider would cost a rebuild of
 // `lines`. The kinds are shared/gateways.ts's list, checked where a line is written (the seed
 // file, Settings → Lines, both through GATEWAY_KINDS). The table is rebuilt once, by SQLite's own
@@ -28,4 +29,16 @@ INSERT INTO lines_new (id, account_id, number, provider, can_send_api_campaign, 
 DROP TABLE lines;
 ALTER TABLE lines_new RENAME TO lines;
 CREATE INDEX lines_account ON lines(account_id);
+
+-- Reports a gateway pushed (an HTTP gateway's callback) before the answer of the call that carried
+-- the message was applied: Kannel reports as soon as its SMSC takes a message, often while our call
+-- of 50 is still running. Kept here and applied with that answer, never dropped.
+CREATE TABLE upstream_early_reports (
+  message_id  INTEGER PRIMARY KEY,
+  line_id     INTEGER NOT NULL,
+  local_id    INTEGER NOT NULL,
+  -- Our final status, or NULL for a report of a message on its way.
+  status      INTEGER,
+  at          INTEGER NOT NULL
+) STRICT;
 `;

@@ -43,6 +43,12 @@ export interface UpstreamRecord {
   status: number;
   /** What the provider charged, rials; null when it does not say. */
   costRials: number | null;
+  /**
+   * The provider did not take it, for a reason of the line's (the key, a limit, a failure of its
+   * own), where a call is made of one request per message and some of them were answered so
+   * (http-gateway.ts): it goes back as that answer's class says, the others of the call stand.
+   */
+  notTaken?: Exclude<CallResult<unknown>, { kind: 'ok' | 'unknown' }>;
 }
 
 export interface UpstreamStatus {
@@ -69,6 +75,13 @@ export interface SentQuery {
 export interface FoundSent extends FoundByLocalId {
   /** The same receiver and text went out more than once in the time: which one is ours cannot be said. */
   ambiguous?: boolean;
+}
+
+export interface PushedReport {
+  messageId: number;
+  localId: number;
+  /** Our status (Kavenegar's numbers) when final; null while the message is on its way. */
+  status: number | null;
 }
 
 export interface InboundItem {
@@ -115,6 +128,11 @@ export interface UpstreamClient {
   ) => Promise<CallResult<{ upstreamId: string; costRials: number | null }[]>>;
   /** The account's credit at the provider (rials), null when it does not say. */
   info(): Promise<CallResult<{ creditRials: number | null }>>;
+  /**
+   * A report the provider pushed to the line's report address (its query, as the client wrote it
+   * into the address): which message, and its status now (final, or null while on its way).
+   */
+  readonly reportOf?: (query: Readonly<Record<string, string>>) => PushedReport | null;
   /** Copies a Bale file to the provider; its id there. Undefined where the API carries no files. */
   readonly uploadFile?: (file: FileUpload) => Promise<CallResult<string>>;
   /** Replies received between two times (unix ms), one page (1-based); undefined when the provider has no inbox read. */
@@ -122,9 +140,15 @@ export interface UpstreamClient {
 }
 
 export interface Endpoint {
+  /** The provider's address; for an HTTP gateway, the template of a send's URL. */
   baseUrl: string;
   apiKey: string;
   /** The line's number at the provider. */
   sender: string;
   timeoutMs: number;
+  /**
+   * Where a gateway that reports by calling back (http-gateway.ts) sends the line's reports: the
+   * app's own server, with the line's report token; null while the app has no address.
+   */
+  reportBase?: string | null;
 }

@@ -85,7 +85,22 @@ export class Handovers {
   private readonly recoverCallsStmt;
   private readonly dropCallsStmt;
 
+  private readonly earlyKeepStmt;
+  private readonly earlyTakeStmt;
+  private readonly earlyDropStmt;
+
   constructor(db: Db) {
+    this.earlyKeepStmt = db.prepare(
+      `INSERT INTO upstream_early_reports (message_id, line_id, local_id, status, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (message_id) DO UPDATE SET status = COALESCE(excluded.status, status), at = excluded.at`,
+    );
+    this.earlyTakeStmt = db.prepare<[string], { message_id: number; local_id: number; status: number | null }>(
+      `SELECT message_id, local_id, status FROM upstream_early_reports
+       WHERE message_id IN (SELECT value FROM json_each(?))`,
+    );
+    this.earlyDropStmt = db.prepare(
+      'DELETE FROM upstream_early_reports WHERE message_id IN (SELECT value FROM json_each(?))',
+    );
     this.waitAddStmt = db.prepare(
       `INSERT OR IGNORE INTO upstream_waiting (line_id, first_id, last_id, account_id, handed_at) VALUES (?, ?, ?, ?, ?)`,
     );
@@ -434,6 +449,19 @@ export class Handovers {
       due_at: now + pollMs,
       poll_ms: pollMs,
     });
+  }
+
+  /** A report pushed before the answer of its message's call was applied (applied with it: takeEarlyReports). */
+  keepEarlyReport(lineId: number, messageId: number, localId: number, status: number | null, now: number): void {
+    this.earlyKeepStmt.run(messageId, lineId, localId, status, now);
+  }
+
+  /** The reports kept for these messages, removed as they are read. */
+  takeEarlyReports(messageIds: readonly number[]): { message_id: number; local_id: number; status: number | null }[] {
+    const ids = JSON.stringify(messageIds);
+    const rows = this.earlyTakeStmt.all(ids);
+    if (rows.length > 0) this.earlyDropStmt.run(ids);
+    return rows;
   }
 
   /** The provider's cost read (null: this read failed, one fewer left). */

@@ -40,6 +40,8 @@ import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
 import { smsIrClient } from './smsir';
 import { baleSafirClient } from './bale-safir';
+import { httpGatewayClient } from './http-gateway';
+import crypto from 'node:crypto';
 import { Handovers, type CallMember } from './handovers';
 
 /**
@@ -72,6 +74,7 @@ const CLIENTS: Readonly<Record<UpstreamKind, (endpoint: Endpoint) => UpstreamCli
   'najva-v2': najvaV2Client,
   smsir: smsIrClient,
   'bale-safir': baleSafirClient,
+  'http-gateway': httpGatewayClient,
 };
 
 /** Retryable failures (network, 5xx, 409, 429, 451) are retried for a day, then left to the user. */
@@ -131,6 +134,8 @@ export class UpstreamCarrier {
   private readonly random: () => number;
   private stopped = false;
   private lastLocalId: number;
+  /** The app's own server (report callbacks come to it); null until it listens. */
+  private localAddress: string | null = null;
 
   constructor(private readonly deps: UpstreamCarrierDeps) {
     this.handovers = new Handovers(deps.db);
@@ -191,6 +196,59 @@ export class UpstreamCarrier {
     this.recover();
     this.lastLocalId = Math.max(this.lastLocalId, this.handovers.lastLocalId());
     this.stopped = false;
+  }
+
+  // ---- reports pushed by a gateway (http-gateway.ts: Kannel's dlr-url)
+
+  /** The app's own address, where a gateway calls back with reports. */
+  setLocalAddress(url: string): void {
+    this.localAddress = url.replace(/\/+$/, '');
+  }
+
+  /**
+   * The token in a line's report address: made from its key, so nothing more is kept, nobody without
+   * the key can report for the line, and a new key ends the old addresses.
+   */
+  private reportToken(line: Line): string | null {
+    const key = this.deps.secrets.get(lineKeySecret(line.id));
+    if (!key) return null;
+    return crypto.createHmac('sha256', key).update(`reports:${line.id}`).digest('base64url').slice(0, 32);
+  }
+
+  /**
+   * A report a gateway called back with: applied when the token is the line's and the message is
+   * one of its own on its way (a report for a message the line never sent, or of a message id
+   * that came back after a restore, changes nothing). A first report of a message whose answer was
+   * lost proves the gateway took it.
+   */
+  reported(line: Line, token: string, query: Readonly<Record<string, string>>): 'applied' | 'ignored' | 'refused' {
+    const expected = this.reportToken(line);
+    const given = Buffer.from(token);
+    if (!expected || given.length !== expected.length || !crypto.timingSafeEqual(given, Buffer.from(expected)))
+      return 'refused';
+    const report = this.clientOf(line)?.reportOf?.(query);
+    if (!report) return 'ignored';
+    const at = this.deps.clock.now();
+    const timing = this.timing();
+    return this.deps.db.transaction(() => {
+      const row = this.handovers.get(report.messageId);
+      // Before the answer of the call that carries it (no row yet, or still handing over): kept,
+      // and applied with that answer (applyEarlyReports).
+      if (!row || row.state === 'handing_over') {
+        this.handovers.keepEarlyReport(line.id, report.messageId, report.localId, report.status, at);
+        return 'applied';
+      }
+      if (row.line_id !== line.id || Number(row.local_id) !== report.localId) return 'ignored';
+      if (row.state === 'unknown' || row.state === 'review') {
+        this.handovers.accepted(row.message_id, String(report.localId), null, at, timing.poll_first_ms, 0);
+        this.queueChanged(line);
+      } else if (row.state !== 'accepted' && row.state !== 'expired') return 'ignored';
+      const final = report.status === null ? undefined : FINAL_AT_PROVIDER.get(report.status);
+      if (!final) return 'applied';
+      this.handovers.move(row.message_id, 'final', at, null);
+      this.deps.reports.report([{ id: row.message_id, ...final }]);
+      return 'applied';
+    })();
   }
 
   // ---- the user's actions (Settings → Lines)
@@ -482,9 +540,17 @@ export class UpstreamCarrier {
       const taken: [number, string, number | null, number, number, number][] = [];
       const refused: UpstreamRecord[] = [];
       const finals: number[] = [];
+      const notTaken = new Map<string, { result: NonNullable<UpstreamRecord['notTaken']>; ids: number[] }>();
       for (const record of result.value) {
         const member = members.get(record.id);
         if (!member) continue;
+        if (record.notTaken) {
+          const key = JSON.stringify(record.notTaken);
+          const group = notTaken.get(key) ?? { result: record.notTaken, ids: [] };
+          group.ids.push(record.id);
+          notTaken.set(key, group);
+          continue;
+        }
         if (record.upstreamId === null || REFUSED_AT_PROVIDER.has(record.status)) {
           refused.push(record);
           continue;
@@ -523,8 +589,20 @@ export class UpstreamCarrier {
         this.handovers.materialize(line.id, unanswered, 'unknown', now + timing.reconcile_ms, now, 'not in the answer');
         this.queueChanged(line);
       }
+      // Messages the provider did not take, for a reason of the line's: as that answer's class says.
+      for (const { result: why, ids } of notTaken.values()) {
+        this.handovers.materialize(
+          line.id,
+          ids.map((id) => members.get(id)!),
+          'handing_over',
+          null,
+          now,
+        );
+        this.failed(line, ids, why, now, timing, 'send');
+      }
       this.deps.reports.charged(charges);
       this.deps.reports.report(outcomes);
+      if (call.client.reportOf) this.applyEarlyReports(line, call.members, now, timing);
       return;
     }
     this.handovers.materialize(line.id, call.members, 'handing_over', null, now);
@@ -536,6 +614,29 @@ export class UpstreamCarrier {
       timing,
       'send',
     );
+    if (call.client.reportOf) this.applyEarlyReports(line, call.members, now, timing);
+  }
+
+  /**
+   * Reports the gateway pushed while the call was running, applied now that its answer is: a report
+   * proves the gateway took the message (also one the answer left unknown), and a final one ends it.
+   */
+  private applyEarlyReports(line: Line, members: readonly CallMember[], now: number, timing: UpstreamTiming): void {
+    const outcomes: Outcome[] = [];
+    const localIds = new Map(members.map((m) => [m[0], m[1]]));
+    for (const early of this.handovers.takeEarlyReports(members.map((m) => m[0]))) {
+      const row = this.handovers.get(early.message_id);
+      if (!row || localIds.get(early.message_id) !== early.local_id) continue;
+      if (row.state !== 'accepted' && row.state !== 'unknown' && row.state !== 'review' && row.state !== 'waiting')
+        continue;
+      if (row.state !== 'accepted')
+        this.handovers.accepted(row.message_id, String(early.local_id), null, now, timing.poll_first_ms, 0);
+      const final = early.status === null ? undefined : FINAL_AT_PROVIDER.get(early.status);
+      if (!final) continue;
+      this.handovers.move(row.message_id, 'final', now, null);
+      outcomes.push({ id: row.message_id, ...final });
+    }
+    this.deps.reports.report(outcomes);
   }
 
   /**
@@ -911,6 +1012,7 @@ export class UpstreamCarrier {
       apiKey,
       sender: line.gateway.sender ?? line.number,
       timeoutMs: this.timing().timeout_ms,
+      reportBase: this.localAddress && `${this.localAddress}/gateway/reports/${line.id}/${this.reportToken(line)}`,
     };
     if (this.deps.client) return this.deps.client(line.gateway.kind, endpoint);
     return CLIENTS[line.gateway.kind](endpoint);
