@@ -59,4 +59,21 @@ describe.runIf(installed)('Kannel as a line’s HTTP gateway', () => {
     const local = lineMessages(app, number);
     expect(local.filter((message) => message.status !== MessageStatus.Delivered)).toEqual([]);
   }, 300_000);
+
+  it('refuses reports without the line’s token, and changes nothing', async () => {
+    const before = lineMessages(app!, '30005050').map((message) => message.status);
+    const lineId = app!.read(
+      (db) => db.prepare("SELECT id FROM lines WHERE number = '30005050'").pluck().get() as number,
+    );
+    for (const path of [
+      `/gateway/reports/${lineId}/not-the-token?m=1&l=1&type=2`,
+      `/gateway/reports/${lineId + 100}/not-the-token?m=1&l=1&type=2`,
+    ]) {
+      const answer = await fetch(`${app!.url}${path}`);
+      expect(answer.status).toBe(403);
+      expect(((await answer.json()) as { return: { status: number } }).return.status).toBe(403);
+    }
+    expect((await fetch(`${app!.url}/gateway/reports/x/y?m=1`)).status).toBe(404);
+    expect(lineMessages(app!, '30005050').map((message) => message.status)).toEqual(before);
+  });
 });
