@@ -11,6 +11,7 @@ import type { Core } from './core';
 import { LINE_PERMISSIONS, PROVIDERS } from '../../shared/status';
 import { PricingSchema, SimulatorSchema, UpstreamTimingSchema } from './settings/settings';
 import { GATEWAY_KINDS, MAX_RATE_PER_SECOND } from '../../shared/gateways';
+import { HttpGatewayOptionsSchema } from '../../shared/ipc/contracts/accounts';
 import { MIN_SEED_KEY_LENGTH } from './accounts/keys';
 import { MAX_CREDIT_CHANGE_RIALS } from '../../shared/credit';
 import { RELAY_OPERATIONS } from './email/relay/accounts';
@@ -58,6 +59,8 @@ export const SeedSchema = z.object({
                   api_key: z.string().optional(),
                   sender: z.string().optional(),
                   rate_per_second: z.number().positive().max(MAX_RATE_PER_SECOND).optional(),
+                  /** An HTTP gateway's method, body template and success pattern. */
+                  http: HttpGatewayOptionsSchema.optional(),
                 })
                 .optional(),
             }),

@@ -138,6 +138,65 @@ describe("a line's provider key", () => {
   });
 });
 
+describe("an HTTP gateway's request", () => {
+  const set = (input: Record<string, unknown>) =>
+    ok('lines:setGateway', { account_id: account, number: '30001111', kind: 'http-gateway', ...input } as never);
+  const refusal = async (input: Record<string, unknown>) =>
+    (
+      await refused('lines:setGateway', {
+        account_id: account,
+        number: '30001111',
+        kind: 'http-gateway',
+        ...input,
+      } as never)
+    ).reason;
+
+  it('is GET with the address alone unless told; a POST body, its type and a success pattern are kept and kept again', async () => {
+    const get = await set({ base_url: 'http://127.0.0.1:13013/cgi-bin/sendsms?to={to}&text={text}&password={key}' });
+    expect(get.gateway.http).toEqual({
+      method: 'GET',
+      body: '',
+      content_type: 'application/x-www-form-urlencoded',
+      success: '',
+    });
+    const post = {
+      method: 'POST',
+      body: '{"receiver": "{to}", "message": "{text}"}',
+      content_type: 'application/json',
+      success: '"status":\\s*"ok"',
+    };
+    const posted = await set({ base_url: 'https://gateway.example/api/send?key={key}', http: post });
+    expect(posted.gateway.http).toEqual(post);
+    // Absent keeps the line's request (the same gateway), as the address and the sender are kept.
+    expect((await set({ rate_per_second: 20 })).gateway.http).toEqual(post);
+    expect(core.accounts.findLine(account, '30001111')!.gateway.http).toEqual(post);
+    // Another gateway forgets it.
+    expect(
+      (await ok('lines:setGateway', { account_id: account, number: '30001111', kind: 'simulator' })).gateway.http,
+    ).toBe(null);
+  });
+
+  it('is refused, naming why: no receiver or text, an unknown placeholder, a body on a GET, a pattern that is no regular expression', async () => {
+    expect(await refusal({ base_url: 'http://127.0.0.1:13013/send?text={text}' })).toBe('gateway_template_invalid');
+    expect(await refusal({ base_url: 'http://127.0.0.1:13013/send?to={to}&text={text}&id={messageid}' })).toBe(
+      'gateway_template_invalid',
+    );
+    // The body holds the receiver only on a POST: a GET's body is not sent.
+    expect(
+      await refusal({ base_url: 'http://127.0.0.1:13013/send', http: { method: 'GET', body: 'to={to}&text={text}' } }),
+    ).toBe('gateway_template_invalid');
+    expect(
+      await refusal({ base_url: 'http://127.0.0.1:13013/send?to={to}&text={text}', http: { success: '(unclosed' } }),
+    ).toBe('gateway_success_invalid');
+    expect(await refusal({ base_url: 'http://user:secret@127.0.0.1:13013/send?to={to}&text={text}' })).toBe(
+      'gateway_template_invalid',
+    );
+    expect(await refusal({ base_url: '' })).toBe('gateway_base_url_invalid');
+    // Nothing was kept by the refusals.
+    expect(core.accounts.findLine(account, '30001111')!.gateway.kind).toBe('simulator');
+  });
+});
+
 function* walk(roots: readonly string[]): Generator<string> {
   const seen = new Set<string>();
   const stack = [...roots];

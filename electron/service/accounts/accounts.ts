@@ -10,6 +10,7 @@ import { lineNumberFault, normalizeLineNumber, senderLineFault, type Origin } fr
 import { toAsciiDigits } from '../../../shared/digits';
 import { isTimeZone } from '../../../shared/time-zone';
 import type { Account, ApiKeyInfo, Line } from '../../../shared/ipc/schemas';
+import { HttpGatewayOptionsSchema, type HttpGatewayOptions } from '../../../shared/ipc/contracts/accounts';
 import type { Credit } from './credit';
 import type { KeyHasher } from './keys';
 import { canonicalIp, isAllowlistEntry } from './ip-allowlist';
@@ -44,6 +45,7 @@ interface LineRow {
   gateway_base_url: string | null;
   gateway_sender: string | null;
   gateway_rate: number;
+  gateway_options: string | null;
 }
 
 /** Whether a line's provider key is kept (the secrets store, which accounts does not hold). */
@@ -53,7 +55,7 @@ function toAccount(row: AccountRow): Account {
   return { ...row, active: row.active === 1, ip_allowlist: JSON.parse(row.ip_allowlist) as string[] };
 }
 function toLine(row: LineRow, keyKept: KeyKept): Line {
-  const { gateway, gateway_base_url, gateway_sender, gateway_rate, ...line } = row;
+  const { gateway, gateway_base_url, gateway_sender, gateway_rate, gateway_options, ...line } = row;
   return {
     ...line,
     can_send_api_campaign: row.can_send_api_campaign === 1,
@@ -65,6 +67,10 @@ function toLine(row: LineRow, keyKept: KeyKept): Line {
       sender: gateway_sender,
       rate_per_second: gateway_rate,
       key_set: isUpstream(gateway) && keyKept(row.id),
+      http:
+        gateway === 'http-gateway'
+          ? HttpGatewayOptionsSchema.parse(gateway_options === null ? {} : JSON.parse(gateway_options))
+          : null,
     },
   };
 }
@@ -95,28 +101,45 @@ export function canonicalBaseUrl(typed: string): string {
 }
 
 /**
- * An HTTP gateway's address template as kept (http-gateway.ts): http or https, no credentials
- * written into it (the key goes where `{key}` stands), and `{to}` and `{text}` in it; only the
- * placeholders the client fills. The query stays as typed: it is the gateway's own.
+ * An HTTP gateway's request as kept (http-gateway.ts): its address template is http or https with
+ * no credentials written into it (the key goes where `{key}` stands); only the placeholders the
+ * client fills, in the address and a POST's body; `{to}` and `{text}` in one of them (a GET has
+ * no body); the success pattern a regular expression. The query and the body stay as typed: they
+ * are the gateway's own.
  */
-export function canonicalGatewayTemplate(typed: string): string {
+export function canonicalHttpGateway(
+  typed: string,
+  options: HttpGatewayOptions,
+): { template: string; options: HttpGatewayOptions } {
   const template = typed.trim();
-  const refuse = (why: string) => {
-    throw new ServiceError(ApiCode.BadRequest, `${why}: ${JSON.stringify(typed)}`, 'gateway_base_url_invalid');
+  const refuse = (why: string, code = 'gateway_template_invalid') => {
+    throw new ServiceError(ApiCode.BadRequest, why, code);
   };
   let url: URL;
   try {
     url = new URL(template.replace(/\{(\w+)\}/g, 'x'));
   } catch {
-    return refuse('not an address');
+    return refuse(`not an address: ${JSON.stringify(typed)}`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
-    refuse('not an http(s) address without credentials');
-  const fields = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+    refuse(`not an http(s) address without credentials: ${JSON.stringify(typed)}`);
+  const body = options.method === 'POST' ? options.body : '';
+  const fieldsOf = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const fields = [...fieldsOf(template), ...fieldsOf(body)];
   const unknown = fields.filter((field) => !(GATEWAY_TEMPLATE_FIELDS as readonly string[]).includes(field));
   if (unknown.length > 0) refuse(`unknown placeholders {${unknown.join('}, {')}}`);
-  if (!fields.includes('to') || !fields.includes('text')) refuse('{to} and {text} must be in the address');
-  return template;
+  if (!fields.includes('to') || !fields.includes('text'))
+    refuse(
+      options.method === 'POST'
+        ? '{to} and {text} must be in the address or the body'
+        : '{to} and {text} must be in the address',
+    );
+  try {
+    new RegExp(options.success);
+  } catch {
+    refuse(`not a regular expression: ${JSON.stringify(options.success)}`, 'gateway_success_invalid');
+  }
+  return { template, options: { ...options, body } };
 }
 
 /**
@@ -525,7 +548,7 @@ export class Accounts {
       );
     // Absent keeps what the line has (for the same gateway); '' means the provider's own.
     const same = kind === line.gateway.kind;
-    const baseUrl = !isUpstream(kind)
+    let baseUrl = !isUpstream(kind)
       ? null
       : input.base_url === undefined
         ? same
@@ -534,10 +557,20 @@ export class Accounts {
         : input.base_url === ''
           ? null
           : kind === 'http-gateway'
-            ? canonicalGatewayTemplate(input.base_url)
+            ? input.base_url
             : canonicalBaseUrl(input.base_url);
     if (isUpstream(kind) && baseUrl === null && GATEWAYS[kind].defaultBaseUrl === null)
       throw new ServiceError(ApiCode.BadRequest, 'a base address is needed', 'gateway_base_url_invalid');
+    // An HTTP gateway's request is checked as a whole: its address and body hold the placeholders.
+    let http: HttpGatewayOptions | null = null;
+    if (kind === 'http-gateway') {
+      const checked = canonicalHttpGateway(
+        baseUrl!,
+        input.http ?? (same ? line.gateway.http : null) ?? HttpGatewayOptionsSchema.parse({}),
+      );
+      baseUrl = checked.template;
+      http = checked.options;
+    }
     const sender = !isUpstream(kind)
       ? null
       : input.sender === undefined
@@ -557,9 +590,9 @@ export class Accounts {
         );
       this.db
         .prepare(
-          'UPDATE lines SET gateway = ?, gateway_base_url = ?, gateway_sender = ?, gateway_rate = ? WHERE id = ?',
+          'UPDATE lines SET gateway = ?, gateway_base_url = ?, gateway_sender = ?, gateway_rate = ?, gateway_options = ? WHERE id = ?',
         )
-        .run(kind, baseUrl, sender, rate, line.id);
+        .run(kind, baseUrl, sender, rate, http && JSON.stringify(http), line.id);
       const moved = kind !== line.gateway.kind || baseUrl !== line.gateway.base_url;
       const key: 'keep' | 'forget' | { set: string } =
         !isUpstream(kind) || input.api_key === ''

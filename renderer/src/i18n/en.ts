@@ -106,6 +106,10 @@ export const en = {
         'This provider cannot carry this kind of line (Kavenegar: SMS lines only; Najva: SMS and Bale). Choose another gateway.',
       gateway_base_url_invalid:
         'The provider’s address must be a full web address starting with http:// or https:// (such as https://api.kavenegar.com), without a user name, ? or #. Leave it empty to use the provider’s own.',
+      gateway_template_invalid:
+        'The gateway’s address must be a full web address starting with http:// or https://, without a user name, where {to} and {text} stand for the receiver and the text (in the address, or in the body of a POST). Only {to}, {from}, {text}, {key} and {report} are filled in.',
+      gateway_success_invalid:
+        'The success pattern is not a valid regular expression. Leave it empty to count any 2xx answer as taken.',
       account_name_taken: 'An account with this name already exists. Choose another name.',
       amount_too_large: 'That amount is too large: at most 10,000,000,000,000 rials can be added at once.',
       amount_not_positive: 'Enter an amount above zero.',

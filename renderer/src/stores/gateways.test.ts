@@ -183,7 +183,7 @@ describe('gateways store', () => {
 
 describe('settings store, gateways', () => {
   const kavenegar = line({
-    gateway: { kind: 'kavenegar-v1', base_url: null, sender: null, rate_per_second: 5, key_set: true },
+    gateway: { kind: 'kavenegar-v1', base_url: null, sender: null, rate_per_second: 5, key_set: true, http: null },
   });
 
   function api(refusal?: { code: number; message: string; reason: string }) {

@@ -61,7 +61,7 @@ export const line = (overrides: Partial<Line> = {}): Line => ({
   can_send_api_campaign: true,
   can_send_panel_campaign: true,
   active: true,
-  gateway: { kind: 'simulator', base_url: null, sender: null, rate_per_second: 5, key_set: false },
+  gateway: { kind: 'simulator', base_url: null, sender: null, rate_per_second: 5, key_set: false, http: null },
   ...overrides,
 });
 

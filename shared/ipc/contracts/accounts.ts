@@ -25,6 +25,23 @@ export const ApiKeyInfoSchema = z.object({
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfoSchema>;
 
+/**
+ * How an HTTP gateway is asked beyond its address (electron/…/upstream/http-gateway.ts): GET with
+ * the address alone, or POST with a body made from a template with the same placeholders. Kannel's
+ * `sendsms` takes GET; other gateways want a form or JSON body, and some answer 200 to a refusal,
+ * which only the answer's words tell apart: `success` is a regular expression those words must match.
+ */
+export const HttpGatewayOptionsSchema = z.object({
+  method: z.enum(['GET', 'POST']).default('GET'),
+  /** POST only: the body's template ('' = an empty body). */
+  body: z.string().max(4_000).default(''),
+  /** POST only: the body's type, which also says how its placeholders are written (form: URL-encoded; JSON: as JSON string contents). */
+  content_type: z.string().trim().max(100).default('application/x-www-form-urlencoded'),
+  /** A regular expression a 2xx answer's body must match to count as taken ('' = any 2xx answer). */
+  success: z.string().max(300).default(''),
+});
+export type HttpGatewayOptions = z.infer<typeof HttpGatewayOptionsSchema>;
+
 export const LineSchema = z.object({
   id: Id,
   account_id: Id,
@@ -42,6 +59,8 @@ export const LineSchema = z.object({
     sender: z.string().nullable(),
     rate_per_second: z.number().positive(),
     key_set: z.boolean(),
+    /** An HTTP gateway's request (method, body, success pattern); null for every other kind. */
+    http: HttpGatewayOptionsSchema.nullable(),
   }),
 });
 export type Line = z.infer<typeof LineSchema>;

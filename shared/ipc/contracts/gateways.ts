@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, Rials } from '../primitives';
 import { GATEWAY_KINDS, HANDOVER_STATES, MAX_RATE_PER_SECOND } from '../../gateways';
-import { LineSchema } from './accounts';
+import { HttpGatewayOptionsSchema, LineSchema } from './accounts';
 
 export const GatewayKindSchema = z.enum(GATEWAY_KINDS);
 export const HandoverStateSchema = z.enum(HANDOVER_STATES);
@@ -24,6 +24,8 @@ export const GatewayInputSchema = z.object({
   rate_per_second: z.number().positive().max(MAX_RATE_PER_SECOND).optional(),
   /** The provider's API key: absent keeps the kept one, '' removes it. */
   api_key: z.string().max(500).optional(),
+  /** An HTTP gateway's method, body and success pattern: absent keeps the line's (same gateway), else GET. */
+  http: HttpGatewayOptionsSchema.optional(),
 });
 export type GatewayInput = z.infer<typeof GatewayInputSchema>;
 

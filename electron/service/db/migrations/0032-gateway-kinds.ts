@@ -1,5 +1,5 @@
-// 0032: a line's gateway kind is no longer listed in the table, and reports a gateway pushes early
-// are kept (below). 0027 wrote the kinds of its day into
+// 0032: a line's gateway kind is no longer listed in the table, a line keeps its gateway's own
+// options (an HTTP gateway's request), and reports a gateway pushes early are kept (below). 0027 wrote the kinds of its day into
 // a CHECK, and SQLite cannot change a CHECK in place: every new provider would cost a rebuild of
 // `lines`. The kinds are shared/gateways.ts's list, checked where a line is written (the seed
 // file, Settings → Lines, both through GATEWAY_KINDS). The table is rebuilt once, by SQLite's own
@@ -19,7 +19,10 @@ CREATE TABLE lines_new (
   gateway                  TEXT NOT NULL DEFAULT 'simulator',
   gateway_base_url         TEXT,
   gateway_sender           TEXT,
-  gateway_rate             REAL NOT NULL DEFAULT 5 CHECK (gateway_rate > 0)
+  gateway_rate             REAL NOT NULL DEFAULT 5 CHECK (gateway_rate > 0),
+  -- An HTTP gateway's method, body template and success pattern (JSON, HttpGatewayOptionsSchema);
+  -- NULL for the other kinds. JSON so that a kind's own settings need no further rebuild.
+  gateway_options          TEXT CHECK (gateway_options IS NULL OR json_valid(gateway_options))
 ) STRICT;
 INSERT INTO lines_new (id, account_id, number, provider, can_send_api_campaign, can_send_panel_campaign, active,
                        created_at, gateway, gateway_base_url, gateway_sender, gateway_rate)

@@ -4,6 +4,8 @@
 // mapping these onto its wire format (kavenegar-v1.ts, najva-v2.ts); the rules (what an answer
 // means for the messages, retries, pauses, polling) are the carrier's, never a client's.
 
+import type { HttpGatewayOptions } from '../../../../../shared/ipc/contracts/accounts';
+
 /** How a call ended. */
 export type CallResult<T> =
   /** The provider answered with success. */
@@ -151,4 +153,6 @@ export interface Endpoint {
    * app's own server, with the line's report token; null while the app has no address.
    */
   reportBase?: string | null;
+  /** An HTTP gateway's method, body template and success pattern (http-gateway.ts). */
+  http?: HttpGatewayOptions | null;
 }

@@ -2,8 +2,13 @@
 // from a template, and reports deliveries by calling a URL back (Kannel's `sendsms` and `dlr-url`:
 // reference/kannel/). The line's address is the template; in it `{to}`, `{from}`, `{text}`,
 // `{key}` (the line's secret) and `{report}` (the callback's address) are replaced, each
-// URL-encoded. A 2xx answer is "accepted" (Kannel: `202 0: Accepted for delivery`); 403 the key
-// (the line pauses), 503 a temporary failure (retried), other 4xx refuse the receiver.
+// URL-encoded. A POST sends a body made the same way from the line's body template, its
+// placeholders written as its type wants them (a form: URL-encoded; JSON: inside a JSON string).
+// A 2xx answer is "accepted" (Kannel: `202 0: Accepted for delivery`), when its words match the
+// line's success pattern if it has one; 403 the key (the line pauses), 503 a temporary failure
+// (retried), other 4xx refuse the receiver. A 2xx answer whose words do not match says neither
+// yes nor no: that message waits for the user's review, and the line pauses with the gateway's
+// words, so a wrong pattern costs at most one call's worth of review, never a campaign.
 //
 // Kannel answers no message id: the callback's address names our message and local id, so a report
 // needs no lookup table, and it carries the line's report token (upstream-carrier.ts reportToken),
@@ -11,6 +16,7 @@
 // idempotency key and no outbox to search: an answer lost on the way waits for the user's review.
 import { MessageStatus } from '../../../../../shared/lifecycle';
 import type { GATEWAY_TEMPLATE_FIELDS } from '../../../../../shared/gateways';
+import type { HttpGatewayOptions } from '../../../../../shared/ipc/contracts/accounts';
 import type { CallResult, Endpoint, OutgoingMessage, PushedReport, UpstreamClient, UpstreamRecord } from './client';
 import { call, type Answer } from './wire';
 
@@ -43,14 +49,45 @@ function reportOf(query: Readonly<Record<string, string>>): PushedReport | null 
   return { messageId, localId, status };
 }
 
-/** The template with the message's values in place. */
+type TemplateValues = Record<(typeof GATEWAY_TEMPLATE_FIELDS)[number], string>;
+
+/** The template with the message's values in place, each written by `encode` (URL-encoded unless told). */
 export function fillTemplate(
   template: string,
-  values: Record<(typeof GATEWAY_TEMPLATE_FIELDS)[number], string>,
+  values: TemplateValues,
+  encode: (value: string) => string = encodeURIComponent,
 ): string {
-  return template.replace(/\{(to|from|text|key|report)\}/g, (_, field: keyof typeof values) =>
-    encodeURIComponent(values[field]),
-  );
+  return template.replace(/\{(to|from|text|key|report)\}/g, (_, field: keyof TemplateValues) => encode(values[field]));
+}
+
+/** How a body of this type holds a value: inside a JSON string, URL-encoded in a form, else as it is. */
+function bodyEncoding(contentType: string): (value: string) => string {
+  const type = contentType.toLowerCase();
+  if (type.includes('json')) return (value) => JSON.stringify(value).slice(1, -1);
+  if (type.includes('x-www-form-urlencoded')) return encodeURIComponent;
+  return (value) => value;
+}
+
+const GET: HttpGatewayOptions = { method: 'GET', body: '', content_type: '', success: '' };
+
+/** The request for these values: the address, and for a POST its body. */
+function requestOf(endpoint: Endpoint, values: TemplateValues): { url: string; init: Parameters<typeof call>[1] } {
+  const options = endpoint.http ?? GET;
+  const url = fillTemplate(endpoint.baseUrl, values);
+  if (options.method === 'GET') return { url, init: { method: 'GET' } };
+  return {
+    url,
+    init: {
+      method: 'POST',
+      headers: { 'content-type': options.content_type },
+      body: fillTemplate(options.body, values, bodyEncoding(options.content_type)),
+    },
+  };
+}
+
+/** The answer's words, as the success pattern reads them. */
+function wordsOf(body: unknown): string {
+  return typeof body === 'string' ? body : JSON.stringify(body ?? '');
 }
 
 /** A 4xx that refuses the receiver, not the line: any but the key's 403 and a limit's 429. */
@@ -58,35 +95,45 @@ function refusesReceiver(code: number): boolean {
   return code >= 400 && code < 500 && code !== 403 && code !== 429;
 }
 
-function answerOf(answer: CallResult<Answer>): CallResult<true> {
+/**
+ * What an answer says: taken (2xx, matching the success pattern), refused (its status and words),
+ * or `unmatched`: a 2xx whose words the pattern does not recognise (taken or not, nobody can say).
+ */
+function answerOf(
+  answer: CallResult<Answer>,
+  success: RegExp | null,
+): CallResult<true> | { kind: 'unmatched'; text: string } {
   if (answer.kind !== 'ok') return answer;
   const { httpStatus, body } = answer.value;
-  if (httpStatus >= 200 && httpStatus < 300) return { kind: 'ok', value: true };
-  const text = (typeof body === 'string' ? body : JSON.stringify(body ?? '')).slice(0, 200) || `HTTP ${httpStatus}`;
-  return { kind: 'error', code: httpStatus, text };
+  const words = wordsOf(body).slice(0, 200);
+  if (httpStatus >= 200 && httpStatus < 300)
+    return success === null || success.test(wordsOf(body))
+      ? { kind: 'ok', value: true }
+      : { kind: 'unmatched', text: words };
+  return { kind: 'error', code: httpStatus, text: words || `HTTP ${httpStatus}` };
 }
 
+/** A 2xx answer the success pattern did not recognise, as the line's pause says it (a code no class names: a pause). */
+const UNMATCHED_CODE = 299;
+
 export function httpGatewayClient(endpoint: Endpoint): UpstreamClient {
-  const sendOne = async (message: OutgoingMessage): Promise<CallResult<true>> =>
-    answerOf(
-      await call(
-        fillTemplate(endpoint.baseUrl, {
-          to: message.receptor,
-          from: endpoint.sender,
-          text: message.text,
-          key: endpoint.apiKey,
-          report: reportUrl(endpoint, message),
-        }),
-        { method: 'GET' },
-        endpoint.timeoutMs,
-      ),
-    );
+  const pattern = endpoint.http?.success ? new RegExp(endpoint.http.success) : null;
+  const sendOne = async (message: OutgoingMessage) => {
+    const { url, init } = requestOf(endpoint, {
+      to: message.receptor,
+      from: endpoint.sender,
+      text: message.text,
+      key: endpoint.apiKey,
+      report: reportUrl(endpoint, message),
+    });
+    return answerOf(await call(url, init, endpoint.timeoutMs), pattern);
+  };
 
   return {
     reportOf,
 
     async send(messages: readonly OutgoingMessage[]): Promise<CallResult<UpstreamRecord[]>> {
-      const results: (CallResult<true> | undefined)[] = new Array(messages.length);
+      const results: (Awaited<ReturnType<typeof sendOne>> | undefined)[] = new Array(messages.length);
       // After an answer for the whole line (the key, a limit, a failure of the gateway, no
       // connection) no further request of the call is made: the rest go again later.
       let stopped: Exclude<CallResult<true>, { kind: 'ok' }> | null = null;
@@ -97,7 +144,13 @@ export function httpGatewayClient(endpoint: Endpoint): UpstreamClient {
             const i = next++;
             const result = await sendOne(messages[i]!);
             results[i] = result;
-            if (result.kind === 'not-sent' || (result.kind === 'error' && !refusesReceiver(result.code)))
+            if (result.kind === 'unmatched')
+              stopped ??= {
+                kind: 'error',
+                code: UNMATCHED_CODE,
+                text: `the gateway's answer does not match the line's success pattern: ${result.text}`,
+              };
+            else if (result.kind === 'not-sent' || (result.kind === 'error' && !refusesReceiver(result.code)))
               stopped ??= result;
           }
         }),
@@ -117,7 +170,8 @@ export function httpGatewayClient(endpoint: Endpoint): UpstreamClient {
         else if (result.kind === 'error' || result.kind === 'not-sent')
           // Not taken: sent again as the answer's class says (a pause, a retry later).
           records.push({ id: m.id, upstreamId: null, status: 0, costRials: null, notTaken: result });
-        // No answer (unknown): left out, so the carrier holds it as unknown; it may have been taken.
+        // No answer (unknown), or words nobody recognises (unmatched): left out, so the carrier
+        // holds it as unknown; it may have been taken.
       }
       return { kind: 'ok', value: records };
     },
@@ -130,14 +184,15 @@ export function httpGatewayClient(endpoint: Endpoint): UpstreamClient {
     async info(): Promise<CallResult<{ creditRials: number | null }>> {
       // A gateway has no account to read: the address is tried without a receiver, which a gateway
       // refuses for its fields (Kannel: 4xx) and answers at all only if it is there and the key holds.
-      const answer = answerOf(
-        await call(
-          fillTemplate(endpoint.baseUrl, { to: '', from: endpoint.sender, text: '', key: endpoint.apiKey, report: '' }),
-          { method: 'GET' },
-          endpoint.timeoutMs,
-        ),
-      );
-      if (answer.kind === 'ok') return { kind: 'ok', value: { creditRials: null } };
+      const { url, init } = requestOf(endpoint, {
+        to: '',
+        from: endpoint.sender,
+        text: '',
+        key: endpoint.apiKey,
+        report: '',
+      });
+      const answer = answerOf(await call(url, init, endpoint.timeoutMs), null);
+      if (answer.kind === 'ok' || answer.kind === 'unmatched') return { kind: 'ok', value: { creditRials: null } };
       if (answer.kind === 'error' && answer.code !== 403 && answer.code < 500)
         return { kind: 'ok', value: { creditRials: null } };
       return answer;

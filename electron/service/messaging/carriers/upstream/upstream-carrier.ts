@@ -1013,6 +1013,7 @@ export class UpstreamCarrier {
       sender: line.gateway.sender ?? line.number,
       timeoutMs: this.timing().timeout_ms,
       reportBase: this.localAddress && `${this.localAddress}/gateway/reports/${line.id}/${this.reportToken(line)}`,
+      http: line.gateway.http,
     };
     if (this.deps.client) return this.deps.client(line.gateway.kind, endpoint);
     return CLIENTS[line.gateway.kind](endpoint);
