@@ -33,6 +33,8 @@ export default defineConfig({
     // Each project runs its files one at a time, and projects without a group order share one
     // sequential queue, so `vitest run` of all three still runs one file at a time.
     fileParallelism: false,
+    // Every temporary folder of the run in one, removed at its end (test/helpers/suite-temp.ts).
+    globalSetup: ['test/helpers/suite-temp.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
