@@ -18,6 +18,8 @@ export interface Kannel {
   sendsms: string;
   /** Messages the fake SMSC received (one line each in its output). */
   received(): string[];
+  /** Lines of smsbox's log that hold `text` (a failed test names what Kannel did with a report). */
+  smsboxLog(text: string): string[];
   stop(): Promise<void>;
 }
 
@@ -88,6 +90,9 @@ log-file = "${dir}/smsbox.log"
 log-level = 2
 max-pending-requests = 512
 immediate-sendsms-reply = false
+# A report callback that finds Chapar down (killed, restarting) is tried again, a second apart.
+http-request-retry = 60
+http-queue-delay = 1
 
 group = sendsms-user
 username = ${KANNEL_USER}
@@ -124,6 +129,11 @@ text = "No service specified"
         .readFileSync(path.join(dir, 'fakesmsc.out'), 'utf8')
         .split('\n')
         .filter((line) => /Got message/i.test(line)),
+    smsboxLog: (text) =>
+      fs
+        .readFileSync(path.join(dir, 'smsbox.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(text)),
     async stop() {
       for (const child of children.reverse()) {
         if (child.exitCode !== null || child.signalCode !== null) continue;

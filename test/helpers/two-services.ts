@@ -44,6 +44,8 @@ export class Service {
    */
   private readonly started = new Set<ServeProcess>();
   private starting: Promise<ServeProcess> | null = null;
+  /** The port it last listened on (a start on the same port comes back there). */
+  private lastPort: number;
   constructor(
     readonly name: string,
     /** The temporary folder holding the workspace and the seed file. */
@@ -55,6 +57,7 @@ export class Service {
   ) {
     this.current = process;
     this.started.add(process);
+    this.lastPort = Number(new URL(process.url).port);
   }
 
   static async start(name: string, seed: Seed, env: NodeJS.ProcessEnv = {}): Promise<Service> {
@@ -102,13 +105,18 @@ export class Service {
     return null;
   }
 
-  /** Starts it again on the same workspace with the same seed file (a new port). */
-  async start(): Promise<void> {
+  /**
+   * Starts it again on the same workspace with the same seed file: on a new port, or on its last
+   * one (`samePort`), as the desktop app comes back where a gateway's reports are addressed.
+   */
+  async start(options: { samePort?: boolean } = {}): Promise<void> {
     if (this.current || this.starting) throw new Error(`${this.name} is running`);
-    this.starting = spawnServe({ dataDir: this.dataDir, seedFile: this.seedFile, webUi: true, env: this.env });
+    const port = options.samePort ? this.lastPort : undefined;
+    this.starting = spawnServe({ dataDir: this.dataDir, seedFile: this.seedFile, webUi: true, env: this.env, port });
     try {
       this.current = await this.starting;
       this.started.add(this.current);
+      this.lastPort = Number(new URL(this.current.url).port);
     } finally {
       this.starting = null;
     }

@@ -5,18 +5,28 @@
 // are measured (to the SMSC, and to the last report).
 import { afterAll, describe, expect, it } from 'vitest';
 import { KANNEL_PASSWORD, KANNEL_USER, kannelInstalled, startKannel, type Kannel } from '../helpers/kannel';
-import { startApp, stopAll, type Service } from '../helpers/two-services';
-import { apiSend, lineMessages, phones, untilSettled } from './support';
+import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
+import { startApp, stopAll, until, type Service } from '../helpers/two-services';
+import { apiSend, lineMessages, lineStates, phones, startCampaign, untilSettled, uploadSegment } from './support';
 import { MessageStatus } from '../../shared/lifecycle';
 
 const MESSAGES = 10_000;
 
 let kannel: Kannel | undefined;
 let app: Service | undefined;
+let proxy: FaultProxy | undefined;
 afterAll(async () => {
   await stopAll([app]);
+  await proxy?.close();
   await kannel?.stop();
 });
+
+/** The receiver of each message the fake SMSC took (its line: `Got message N: <from to text>`). */
+function receiversAtSmsc(kannel: Kannel): string[] {
+  return kannel.received().map((line) => /<\S+ (\S+) /.exec(line)?.[1] ?? '');
+}
+
+const isSend: Match = ({ path }) => path.startsWith('/cgi-bin/sendsms');
 
 // CI installs Kannel (.ci/run); elsewhere the test says it is missing rather than passing silently.
 const installed = kannelInstalled();
@@ -76,4 +86,110 @@ describe.runIf(installed)('Kannel as a line’s HTTP gateway', () => {
     expect((await fetch(`${app!.url}/gateway/reports/x/y?m=1`)).status).toBe(404);
     expect(lineMessages(app!, '30005050').map((message) => message.status)).toEqual(before);
   });
+
+  it('a 10,000-recipient campaign through the fault proxy, with kills: each message at the SMSC once; the reports of the calls cut off prove what Kannel took', async () => {
+    await stopAll([app]);
+    await kannel?.stop();
+    kannel = await startKannel();
+    proxy = await startFaultProxy(new URL(kannel.sendsms).origin);
+    const number = '30006060';
+    const template =
+      `${proxy.url}/cgi-bin/sendsms?username=${KANNEL_USER}&password={key}&from={from}&to={to}` +
+      '&charset=UTF-8&coding=2&dlr-mask=3&dlr-url={report}&text={text}';
+    app = await startApp({
+      lines: [
+        {
+          number,
+          kind: 'http-gateway',
+          base_url: template,
+          api_key: KANNEL_PASSWORD,
+          sender: number,
+          rate_per_second: 20,
+        },
+      ],
+    });
+    const service = app;
+    const log: string[] = [];
+    const kill = async (why: string) => {
+      await service.stop('SIGKILL');
+      log.push(`${why}: ${JSON.stringify(lineStates(service, number))}`);
+      // Back on its port, where the reports Kannel holds are addressed (the desktop app's port is fixed).
+      await service.start({ samePort: true });
+    };
+    const segment = await uploadSegment(service, phones(MESSAGES, 5_000_000), (i) => `مشتری ${i}`);
+    await startCampaign(service, number, segment, 'سلام {{NAME}}، حراج پاییزه');
+
+    // Kannel takes two requests whose answers never come back (accept, then the connection drops).
+    proxy.next(2, { kind: 'drop' }, isSend);
+    await until(
+      'dropped answers',
+      () => proxy!.counts().byFault.drop,
+      (n) => n >= 2,
+      60_000,
+      5,
+    );
+    proxy.next(1, { kind: 'delay', ms: 1_000 }, isSend);
+    await until(
+      'a held answer',
+      () => proxy!.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
+      (call) => call !== undefined,
+      60_000,
+      5,
+    );
+    await kill('killed with an answer on its way');
+    await proxy.waitFor(proxy.log(isSend).length + 1, isSend, 60_000);
+    await kill('killed as a request arrives');
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await kill('killed at an arbitrary moment');
+
+    // Everything ends final, or waits for the user when nothing proves Kannel took it.
+    const states = await until(
+      'final or in review',
+      () => lineStates(service, number),
+      (counts) => (counts.final ?? 0) + (counts.review ?? 0) === MESSAGES,
+      240_000,
+      500,
+    ).catch((error: Error) => {
+      const stuck = lineMessages(service, number)
+        .filter((message) => message.state !== 'final')
+        .slice(0, 3);
+      const told = stuck.map((message) =>
+        kannel!.smsboxLog(`m%3D${message.id}%26`).concat(kannel!.smsboxLog(`m=${message.id}&`)),
+      );
+      console.log(
+        `kannel kills:\n  ${log.join('\n  ')}\n  stuck: ${JSON.stringify(stuck)}\n  smsbox: ${JSON.stringify(told)}`,
+      );
+      throw error;
+    });
+    const atSmsc = receiversAtSmsc(kannel);
+    console.log(
+      `kannel kills:\n  ${log.join('\n  ')}\n  end: ${JSON.stringify(states)}, at the SMSC: ${atSmsc.length}, ` +
+        `dropped answers: ${proxy.counts().byFault.drop}`,
+    );
+    // Nothing twice at the SMSC, and each final message there, delivered.
+    expect(new Set(atSmsc).size).toBe(atSmsc.length);
+    const local = lineMessages(service, number);
+    const taken = new Set(atSmsc);
+    const final = local.filter((message) => message.state === 'final');
+    expect(
+      final.filter((message) => !taken.has(message.receptor) || message.status !== MessageStatus.Delivered),
+    ).toEqual([]);
+    // What waits for review never reached Kannel: every message Kannel took was reported, also the
+    // ones whose answers were cut off, and after the kills (Kannel tries a report again until we answer).
+    const review = local.filter((message) => message.state === 'review');
+    expect(review.filter((message) => taken.has(message.receptor))).toEqual([]);
+    expect(atSmsc.length).toBe(final.length);
+    // The user sends those again (Settings → Lines): then every message is at the SMSC once.
+    if (review.length > 0) {
+      const account = service.read((db) =>
+        db.prepare('SELECT account_id FROM lines WHERE number = ?').pluck().get(number),
+      );
+      await service.invoke('gateways:retry', { account_id: account, number });
+    }
+    expect(await untilSettled(service, number, MESSAGES, 120_000)).toEqual({ final: MESSAGES });
+    const after = receiversAtSmsc(kannel);
+    expect(after).toHaveLength(MESSAGES);
+    expect(new Set(after).size).toBe(MESSAGES);
+    expect(lineMessages(service, number).filter((message) => message.status !== MessageStatus.Delivered)).toEqual([]);
+  }, 480_000);
 });

@@ -6,13 +6,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
 import { PROVIDER_KEY, startApp, stopAll, until, type Service } from '../helpers/two-services';
-import { apiSend, lineMessages, lineStates, phones, untilSettled } from './support';
+import { apiSend, lineMessages, lineStates, phones, startCampaign, untilSettled, uploadSegment } from './support';
 import { startSafirFake, type SafirFake } from './fakes/safir';
 import { safirRequestId } from '../../electron/service/messaging/carriers/upstream/bale-safir';
 
 const BOT = '4455667788';
-const MESSAGES = 2_000;
-const RATE = 5;
+const CAMPAIGN = 10_000;
+const API = 1_000;
+const MESSAGES = CAMPAIGN + API;
+const RATE = 25;
 
 const isSend: Match = ({ path }) => path === '/api/v3/send_message';
 
@@ -25,28 +27,36 @@ afterAll(async () => {
   await fake?.close();
 });
 
+async function setUp(number: string): Promise<{ fake: SafirFake; proxy: FaultProxy; app: Service }> {
+  await stopAll([app]);
+  await proxy?.close();
+  await fake?.close();
+  fake = await startSafirFake({ accessKey: PROVIDER_KEY, bots: [BOT] });
+  proxy = await startFaultProxy(fake.url);
+  app = await startApp({
+    lines: [{ number, kind: 'bale-safir', provider: 'bale', base_url: proxy.url, sender: BOT, rate_per_second: RATE }],
+  });
+  return { fake, proxy, app };
+}
+
 describe('Safir as a Bale line’s gateway', () => {
-  it('after three kills and a dropped answer, exactly one Safir message per local message, each under its request id', async () => {
+  it('a 10,000-recipient campaign: after three kills and dropped answers, exactly one Safir message per local message, each under its request id', async () => {
     const number = '40001111';
-    fake = await startSafirFake({ accessKey: PROVIDER_KEY, bots: [BOT] });
-    proxy = await startFaultProxy(fake.url);
-    app = await startApp({
-      lines: [
-        { number, kind: 'bale-safir', provider: 'bale', base_url: proxy.url, sender: BOT, rate_per_second: RATE },
-      ],
-    });
+    const { fake, proxy, app } = await setUp(number);
     const log: string[] = [];
     const kill = async (why: string) => {
-      await app!.stop('SIGKILL');
+      await app.stop('SIGKILL');
       log.push(`${why}: ${JSON.stringify(lineStates(app!, number))}`);
-      await app!.start();
+      await app.start();
     };
-    for (let i = 0; i < MESSAGES / 500; i++) await apiSend(app, number, phones(500, i * 500), `پیام بله ${i}`);
+    const segment = await uploadSegment(app, phones(CAMPAIGN), (i) => `مشتری ${i}`);
+    await startCampaign(app, number, segment, 'سلام {{NAME}}، سفارش شما آماده است');
+    await apiSend(app, number, phones(API, 1_000_000), 'پیام بله');
 
     proxy.next(2, { kind: 'drop' }, isSend);
     await until(
       'dropped answers',
-      () => proxy!.counts().byFault.drop,
+      () => proxy.counts().byFault.drop,
       (n) => n >= 2,
       60_000,
       5,
@@ -54,7 +64,7 @@ describe('Safir as a Bale line’s gateway', () => {
     proxy.next(1, { kind: 'delay', ms: 1_000 }, isSend);
     await until(
       'a held answer',
-      () => proxy!.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
+      () => proxy.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
       (call) => call !== undefined,
       60_000,
       5,
@@ -83,4 +93,30 @@ describe('Safir as a Bale line’s gateway', () => {
     // The requests cut off were asked again: more requests than messages, never more messages.
     expect(fake.requests).toBeGreaterThan(MESSAGES);
   }, 420_000);
+
+  it('pauses the line when Safir says the credit ran out, and goes on by itself once it takes messages again; retries 429 and 500', async () => {
+    const number = '40002222';
+    const { fake, proxy, app } = await setUp(number);
+    fake.credit = 150;
+    await apiSend(app, number, phones(300, 3_000_000), 'یادآوری نوبت');
+    const paused = await until(
+      'the line paused',
+      () => app.read((db) => db.prepare('SELECT paused_code FROM upstream_lines').pluck().get() as number | null),
+      (code) => code === 418,
+      60_000,
+      100,
+    );
+    expect(paused).toBe(418);
+    expect(fake.messages).toHaveLength(150);
+    fake.limitPerSecond = 2;
+    proxy.next(3, { kind: 'fail500' }, isSend);
+    fake.credit = 10_000;
+    // Safir has no read of the credit: the carrier tries the line again after a while by itself.
+    await until('a 429', () => proxy.log().some((call) => call.upstreamStatus === 429), Boolean, 60_000, 100);
+    fake.limitPerSecond = Infinity;
+    expect(await untilSettled(app, number, 300, 120_000)).toEqual({ expired: 300 });
+    expect(fake.messages).toHaveLength(300);
+    expect(new Set(fake.messages.map((message) => message.requestId)).size).toBe(300);
+    expect(proxy.counts().byFault.fail500).toBe(3);
+  }, 240_000);
 });

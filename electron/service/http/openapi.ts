@@ -354,6 +354,47 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       ...v1Paths(),
       ...emailPaths(),
+      '/gateway/reports/{line}/{token}': Object.fromEntries(
+        (['get', 'post'] as const).map((method) => [
+          method,
+          {
+            summary: "A delivery report from a line's HTTP gateway (extension; Kannel's dlr-url)",
+            description:
+              'Not of the spec. The address is made by Chapar for each message it hands to an HTTP gateway ' +
+              "(the `{report}` placeholder of the line's address template): `?m=<message id>&l=<local id>&type=%d`, " +
+              "where `type` is Kannel's report type (1 delivered, 2 not delivered, 16 refused by the SMSC, 4 and 8 " +
+              "on its way). The token, made from the line's key, is the only credential. A report of a message the " +
+              'line is not waiting on is answered 200 and changes nothing (`applied: false`), so a gateway does not ' +
+              'retry it for ever.',
+            security: [],
+            parameters: [
+              { name: 'line', in: 'path', required: true, schema: { type: 'integer' } },
+              { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'm', in: 'query', schema: { type: 'integer' }, description: "Chapar's message id" },
+              { name: 'l', in: 'query', schema: { type: 'integer' }, description: "The message's local id" },
+              { name: 'type', in: 'query', schema: { type: 'integer' }, description: 'The report type (%d)' },
+            ],
+            responses: {
+              '200': {
+                description: 'Taken: `entries` is `{"applied": true|false}`',
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      properties: {
+                        return: { type: 'object' },
+                        entries: { type: 'object', properties: { applied: { type: 'boolean' } } },
+                      },
+                    },
+                  },
+                },
+              },
+              ...errors(403, 404),
+              ...internal,
+            },
+          },
+        ]),
+      ),
       '/health': {
         get: {
           summary: 'Liveness',

@@ -620,8 +620,15 @@ export class UpstreamCarrier {
   /**
    * Reports the gateway pushed while the call was running, applied now that its answer is: a report
    * proves the gateway took the message (also one the answer left unknown), and a final one ends it.
+   * Also those of a call the app did not live to see answered (killed in between): applied when its
+   * messages, unknown after the restart, are reconciled. Each member is [message id, local id, …].
    */
-  private applyEarlyReports(line: Line, members: readonly CallMember[], now: number, timing: UpstreamTiming): void {
+  private applyEarlyReports(
+    line: Line,
+    members: readonly (readonly [number, number, ...unknown[]])[],
+    now: number,
+    timing: UpstreamTiming,
+  ): void {
     const outcomes: Outcome[] = [];
     const localIds = new Map(members.map((m) => [m[0], m[1]]));
     for (const early of this.handovers.takeEarlyReports(members.map((m) => m[0]))) {
@@ -767,13 +774,23 @@ export class UpstreamCarrier {
     }
     if (!client?.findByLocalIds && client?.findSent) return this.startOutboxSearch(line, client, ids, now, timing);
     if (!client?.findByLocalIds) {
-      // No way to ask the provider about our ids: the user decides (resend, or mark failed).
+      // No way to ask the provider about our ids: the user decides (resend, or mark failed), unless
+      // the gateway's report came before the app lost the call (kept: it proves the gateway took it).
       this.deps.db.transaction(() => {
-        for (const id of ids)
+        if (client?.reportOf)
+          this.applyEarlyReports(
+            line,
+            ids.map((id) => [id, Number(this.handovers.get(id)!.local_id)] as const),
+            now,
+            timing,
+          );
+        for (const id of ids) {
+          if (this.handovers.get(id)?.state !== 'unknown') continue;
           this.handovers.move(id, 'review', now, null, {
             code: this.handovers.get(id)?.code ?? null,
             detail: 'no answer came; the provider cannot be asked whether it took the message',
           });
+        }
         this.queueChanged(line);
       })();
       return true;
