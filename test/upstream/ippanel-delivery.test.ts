@@ -121,7 +121,7 @@ function expectExactlyOnce(fake: IppanelFake, app: Service, number: string): voi
 }
 
 describe('IPPanel Edge as a line’s gateway', () => {
-  it('after four kills and a dropped answer, exactly one IPPanel message per local message, statuses and costs mirrored', async () => {
+  it('after two dropped answers and four kills, exactly one IPPanel message per local message, statuses and costs mirrored', async () => {
     const number = '30003535';
     const { fake, proxy, app } = await setUp(number);
     const started = Date.now();
@@ -195,9 +195,10 @@ describe('IPPanel Edge as a line’s gateway', () => {
     await apiSend(app, number, phones(300, 3_000_000), 'یادآوری نوبت');
     expect(await until('the line paused', pausedCode, (code) => code === 418, 60_000, 100)).toBe(418);
     expect(fake.messages.length).toBe(100);
-    // Rate-limited and failing for a while as well: retried, never sent twice.
+    // Rate-limited and failing for a while as well (sends and status reads): retried, never sent twice.
     fake.limitPerSecond = 1;
     proxy.next(3, { kind: 'fail500' }, isSend);
+    fake.failNext(2, 503, '/v1/api/report/recipients');
     fake.credit = 10_000_000;
     await until('a 429', () => proxy.log().some((call) => call.upstreamStatus === 429), Boolean, 30_000, 100);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -206,6 +207,7 @@ describe('IPPanel Edge as a line’s gateway', () => {
     expect(states).toEqual({ final: 300 });
     expectExactlyOnce(fake, app, number);
     expect(proxy.counts().byFault.fail500).toBe(3);
+    expect(proxy.log().filter((call) => call.upstreamStatus === 503)).toHaveLength(2);
     expect(pausedCode()).toBeNull();
   }, 240_000);
 });

@@ -234,6 +234,10 @@ describe("Chapar's IPPanel Edge client", () => {
       small.limitPerSecond = 0;
       expect(await to(small.url).send(three.slice(0, 2))).toMatchObject({ kind: 'error', code: 429 });
       small.limitPerSecond = Infinity;
+      small.failNext(1, 502, '/v1/api/send');
+      expect(await to(small.url).send(three.slice(0, 2))).toMatchObject({ kind: 'error', code: 502 });
+      small.failNext(1, 500);
+      expect(await to(small.url).status(['1123544244:+989124440001'])).toMatchObject({ kind: 'error', code: 500 });
       expect(await to(small.url, '983000111').send(three.slice(0, 1))).toMatchObject({ kind: 'error', code: 422 });
       expect(small.messages).toHaveLength(0);
     } finally {

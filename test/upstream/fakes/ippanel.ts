@@ -15,7 +15,8 @@
 //   Credit exhaustion at a send: HTTP 422 with words about credit (`اعتبار`), nothing sent [I: its
 //   answer is NOT FOUND; a bulk can also end in state 8 "insufficient credit", which setBulkState
 //   scripts]. More recipients than a call takes: 422 with words saying so [I: the cap is NOT FOUND].
-//   Too many requests: 429 with Retry-After [I: no rate limit documented for Edge].
+//   Too many requests: 429 with Retry-After [I: no rate limit documented for Edge]; the provider's
+//   own failures: a 5xx with a plain page when a test says (failNext) [I].
 // - Paging: per_page / limit default 10 [C], at most 100 [I]. The outbox (new_list) and the inbox
 //   list newest first [I: the inbox example lists 123 before 122]; dates are unix seconds [C: the
 //   examples], ranges inclusive [I]; new_list's `message` filter matches a part of the text [I].
@@ -132,6 +133,11 @@ export interface IppanelFake {
   receive(mobile: string, line: string, text: string): void;
   /** Ends a bulk in a state of its own (3, 4, 7, 8, 9: nothing sent) [C: the states; when: I]. */
   setBulkState(bulkId: number, state: number): void;
+  /**
+   * The next `count` requests (whose path starts with `path`, when given) are answered with `status`
+   * (a 5xx) without being done [I: IPPanel's own failures are not documented; a plain body].
+   */
+  failNext(count: number, status?: number, path?: string): void;
   /** Requests seen, by method and path (the key never logged). */
   readonly requests: readonly { method: string; path: string }[];
   close(): Promise<void>;
@@ -195,6 +201,7 @@ export async function startIppanelFake(options: IppanelFakeOptions): Promise<Ipp
   const requests: { method: string; path: string }[] = [];
   let nextBulk = 1_123_544_244;
   let nextReply = 1;
+  const failures: { left: number; status: number; path: string }[] = [];
   const fake = {
     url: '',
     messages,
@@ -221,6 +228,9 @@ export async function startIppanelFake(options: IppanelFakeOptions): Promise<Ipp
       const bulk = bulks.get(bulkId);
       if (!bulk) throw new Error(`no bulk ${bulkId}`);
       bulk.forcedState = state;
+    },
+    failNext(count: number, status = 500, path = '') {
+      failures.push({ left: count, status, path });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -477,6 +487,13 @@ export async function startIppanelFake(options: IppanelFakeOptions): Promise<Ipp
           },
           { 'retry-after': '1' },
         );
+      const failure = failures.find((f) => f.left > 0 && url.pathname.startsWith(f.path));
+      if (failure) {
+        failure.left -= 1;
+        response.writeHead(failure.status, { 'content-type': 'text/html' });
+        response.end(`<html><body>${failure.status}</body></html>`);
+        return;
+      }
       // [C] `Authorization: <api key>`, no scheme; 401 otherwise.
       if (request.headers.authorization !== options.apiKey) return fail(answer, 401, WRONG_KEY, '400-1');
       let body: unknown = null;
