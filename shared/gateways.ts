@@ -8,7 +8,15 @@
 
 import type { Provider } from './status';
 
-export const GATEWAY_KINDS = ['simulator', 'kavenegar-v1', 'najva-v2', 'smsir', 'bale-safir', 'http-gateway'] as const;
+export const GATEWAY_KINDS = [
+  'simulator',
+  'kavenegar-v1',
+  'najva-v2',
+  'smsir',
+  'ippanel-edge',
+  'bale-safir',
+  'http-gateway',
+] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
 /** Gateways that reach real phones (and cost real money at the provider). */
@@ -83,6 +91,25 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     statusWindowMs: 48 * HOUR,
     // No idempotency key [C: none found]: a lost answer is looked for in the day's outbox instead.
     localIdWindowMs: 0,
+    inbound: true,
+    providers: ['sms'],
+  },
+  'ippanel-edge': {
+    label: { fa: 'آی‌پی‌پنل', en: 'IPPanel Edge' },
+    // The client adds the API's `/v1/api/...` paths [C: the docs' base is https://edge.ippanel.com/v1].
+    defaultBaseUrl: 'https://edge.ippanel.com',
+    // No cap documented [NOT FOUND]: 100 until known [I]; one text goes as one bulk (`webservice`),
+    // own texts as one bulk each in one `peer_to_peer` call.
+    maxPerSend: 100,
+    maxPerArray: 100,
+    // Statuses are read a bulk (one report of its recipients) at a time [C]: 100 ids are one bulk of
+    // a shared text, or up to 100 bulks of own texts [I].
+    maxPerStatus: 100,
+    // How long the recipients' report answers: not documented [NOT FOUND]; 48 h as Kavenegar [I].
+    statusWindowMs: 48 * HOUR,
+    // No idempotency key [NOT FOUND]: a lost answer is looked for in the outbox report (new_list) instead.
+    localIdWindowMs: 0,
+    // Replies: the inbox report [C].
     inbound: true,
     providers: ['sms'],
   },

@@ -1485,6 +1485,8 @@ export const en = {
       'najva-v2': 'Real SMS through your Najva account (its version 2 API).',
       smsir:
         'Real SMS through your SMS.ir account (its API key from the panel). SMS.ir keeps no id of ours: an answer lost on the way is looked for in the day’s outbox before anything is sent again.',
+      'ippanel-edge':
+        'Real SMS through your IPPanel Edge account (an access key from the panel: Developers → Access keys; the line’s number as the panel shows it, e.g. +983000505). IPPanel keeps no id of ours: an answer lost on the way is looked for in its outbox report before anything is sent again.',
       'bale-safir':
         'Bale messages to phone numbers through Bale’s business service Safir (its access key and your bot id as the line’s number there). Safir sends nothing twice for the same request, so an answer lost on the way is simply asked again; it reports no delivery statuses.',
       'http-gateway':

@@ -11,7 +11,14 @@ describe('gateways as the window names them', () => {
   });
 
   it('offers only the gateways that carry the line’s kind', () => {
-    expect(gatewaysFor('sms')).toEqual(['simulator', 'kavenegar-v1', 'najva-v2', 'smsir', 'http-gateway']);
+    expect(gatewaysFor('sms')).toEqual([
+      'simulator',
+      'kavenegar-v1',
+      'najva-v2',
+      'smsir',
+      'ippanel-edge',
+      'http-gateway',
+    ]);
     expect(gatewaysFor('bale')).toEqual(['simulator', 'najva-v2', 'bale-safir']);
     // Nothing to choose: the line's row offers no gateway button.
     expect(gatewaysFor('rubika')).toEqual(['simulator']);

@@ -68,6 +68,7 @@ export class Handovers {
   private readonly moveAllStmt;
   private readonly acceptAllStmts;
   private readonly costStmt2;
+  private readonly costReadsStmt;
   private readonly membersStmt;
   private readonly setFileStmt;
   private readonly waitAddStmt;
@@ -240,6 +241,9 @@ export class Handovers {
       `UPDATE upstream_handovers SET cost_rials = COALESCE(?, cost_rials),
          cost_reads_left = CASE WHEN ? IS NULL THEN MAX(0, cost_reads_left - 1) ELSE 0 END
        WHERE message_id = ?`,
+    );
+    this.costReadsStmt = db.prepare(
+      'UPDATE upstream_handovers SET cost_reads_left = ? WHERE message_id IN (SELECT value FROM json_each(?))',
     );
     this.membersStmt = db.prepare<
       [string],
@@ -467,6 +471,11 @@ export class Handovers {
   /** The provider's cost read (null: this read failed, one fewer left). */
   costRead(messageId: number, costRials: number | null): void {
     this.costStmt2.run(costRials, costRials, messageId);
+  }
+
+  /** These messages' costs are read from the provider, at most `reads` times (with their statuses). */
+  readCosts(messageIds: readonly number[], reads: number): void {
+    if (messageIds.length > 0) this.costReadsStmt.run(reads, JSON.stringify(messageIds));
   }
 
   /** Polls again later (growing intervals). */

@@ -39,6 +39,7 @@ import type { CallResult, Endpoint, UpstreamClient, OutgoingMessage, UpstreamRec
 import { kavenegarV1Client } from './kavenegar-v1';
 import { najvaV2Client } from './najva-v2';
 import { smsIrClient } from './smsir';
+import { ippanelEdgeClient } from './ippanel-edge';
 import { baleSafirClient } from './bale-safir';
 import { httpGatewayClient } from './http-gateway';
 import crypto from 'node:crypto';
@@ -73,6 +74,7 @@ const CLIENTS: Readonly<Record<UpstreamKind, (endpoint: Endpoint) => UpstreamCli
   'kavenegar-v1': kavenegarV1Client,
   'najva-v2': najvaV2Client,
   smsir: smsIrClient,
+  'ippanel-edge': ippanelEdgeClient,
   'bale-safir': baleSafirClient,
   'http-gateway': httpGatewayClient,
 };
@@ -566,6 +568,13 @@ export class UpstreamCarrier {
       }
       // The provider's ids and costs stored in the transaction that applies its answer.
       this.handovers.acceptedAll(line.id, taken, now, timing.poll_first_ms);
+      // An answer without costs, from a provider that tells them later (IPPanel's bulk report):
+      // read with the statuses, as for a message found again by its local id.
+      if (call.client.costs)
+        this.handovers.readCosts(
+          taken.filter((t) => t[2] === null).map((t) => t[0]),
+          COST_READS,
+        );
       this.handovers.materialize(
         line.id,
         refused.map((record) => members.get(record.id)!),
@@ -881,9 +890,11 @@ export class UpstreamCarrier {
         for (const found of result.value) {
           if (this.handovers.get(found.id)?.state !== 'unknown') continue;
           if (found.upstreamId !== null) {
-            this.handovers.accepted(found.id, found.upstreamId, null, at, timing.poll_first_ms, 0);
+            // Its cost, where the provider tells it (client.costs), read with the statuses first.
+            const costReads = client.costs ? COST_READS : 0;
+            this.handovers.accepted(found.id, found.upstreamId, null, at, timing.poll_first_ms, costReads);
             const final = FINAL_AT_PROVIDER.get(found.status);
-            if (final) {
+            if (final && costReads === 0) {
               this.handovers.move(found.id, 'final', at, null);
               outcomes.push({ id: found.id, ...final });
             }
