@@ -1550,10 +1550,10 @@ export const en = {
         baseUrl: 'Address template (URL)',
         baseUrlHint:
           'The gateway’s address for one message. Each placeholder is replaced by its value, URL-encoded: {to} the receiver, {from} the line’s number at the gateway, {text} the text, {key} the password below, {report} the address for delivery reports.',
-        key: 'Gateway password or secret ({key})',
+        key: 'Gateway password or secret',
         keyHint:
           'What the gateway asks for to take a message (Kannel: the password of its sendsms user); it goes where {key} stands.',
-        sender: 'Line’s number at the gateway ({from})',
+        sender: 'Line’s number at the gateway',
         senderHint: 'It goes where {from} stands. Empty: this line’s own number.',
       },
       'ippanel-edge': {

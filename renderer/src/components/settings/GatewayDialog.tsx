@@ -63,6 +63,14 @@ import { NumberField } from '../NumberField';
 
 type TestOutcome = { test: ConnectionTest } | { refused: string };
 
+/**
+ * Technical fields (addresses, keys, numbers at the provider) are written left to right and start at
+ * the left in either language (Mantine aligns a field to the right in Persian whatever its `dir`).
+ */
+const LTR_FIELD = { input: { textAlign: 'left' as const } };
+/** Templates and patterns also in a monospace font: the field only, its label and hint as the rest. */
+const MONOSPACE = { input: { textAlign: 'left' as const, fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 /** Kannel's sendsms as an address template: the example the HTTP gateway's hint shows. */
 export const KANNEL_EXAMPLE =
   'http://127.0.0.1:13013/cgi-bin/sendsms?username=…&password={key}&from={from}&to={to}&text={text}&dlr-mask=3&dlr-url={report}';
@@ -169,7 +177,7 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
                 value={form.baseUrl}
                 onChange={(event) => edit({ baseUrl: event.currentTarget.value })}
                 dir="ltr"
-                ff="monospace"
+                styles={MONOSPACE}
                 maxLength={500}
                 required
                 data-testid="gateway-base-url"
@@ -189,6 +197,7 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
               value={form.baseUrl}
               onChange={(event) => edit({ baseUrl: event.currentTarget.value })}
               dir="ltr"
+              styles={LTR_FIELD}
               maxLength={500}
               data-testid="gateway-base-url"
             />
@@ -203,6 +212,8 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
                 edit({ apiKey: value, ...(value !== '' ? { removeKey: false } : {}) });
               }}
               disabled={form.removeKey}
+              // Left to right with its eye button too (in Persian the button would sit on the text).
+              styles={{ wrapper: { direction: 'ltr' } }}
               // Never offered for saving by the browser, never filled from its store.
               autoComplete="new-password"
               dir="ltr"
@@ -225,6 +236,7 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
               value={form.sender}
               onChange={(event) => edit({ sender: event.currentTarget.value })}
               dir="ltr"
+              styles={LTR_FIELD}
               maxLength={100}
               data-testid="gateway-sender"
             />
@@ -401,7 +413,7 @@ function RequestFields({
               maxRows={10}
               maxLength={4_000}
               dir="ltr"
-              ff="monospace"
+              styles={MONOSPACE}
               spellCheck={false}
               data-testid="gateway-body"
             />
@@ -437,7 +449,7 @@ function RequestFields({
                 onChange={(event) => edit({ contentType: event.currentTarget.value })}
                 error={form.contentType.trim() === '' ? t('gateways.request.customTypeMissing') : undefined}
                 dir="ltr"
-                ff="monospace"
+                styles={MONOSPACE}
                 maxLength={100}
                 data-testid="gateway-custom-type"
               />
@@ -452,7 +464,7 @@ function RequestFields({
         value={form.success}
         onChange={(event) => edit({ success: event.currentTarget.value })}
         dir="ltr"
-        ff="monospace"
+        styles={MONOSPACE}
         maxLength={300}
         spellCheck={false}
         data-testid="gateway-success"
