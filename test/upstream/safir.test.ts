@@ -47,6 +47,15 @@ describe("Chapar's Safir client", () => {
     expect(await client('wrong').send([message(22, '09122222222')])).toMatchObject({ kind: 'error', code: 403 });
     expect(await client('wrong').info()).toMatchObject({ kind: 'error', code: 403 });
     expect(await client().info()).toEqual({ kind: 'ok', value: { creditRials: null } });
+    // A bot the business does not have, and Safir busy: answers, never "connected".
+    const stranger = baleSafirClient({ baseUrl: fake.url, apiKey: KEY, sender: 'nobody', timeoutMs: 5_000 });
+    expect(await stranger.info()).toMatchObject({ kind: 'error', code: 403 });
+    fake.limitPerSecond = 0;
+    try {
+      expect(await client().info()).toMatchObject({ kind: 'error', code: 429 });
+    } finally {
+      fake.limitPerSecond = Infinity;
+    }
 
     const credit = fake.credit;
     fake.credit = 0;

@@ -60,12 +60,26 @@ export class Gateways {
   async test(accountId: number, number: string): Promise<ConnectionTest> {
     const line = this.line(accountId, number);
     if (!isUpstream(line.gateway.kind))
-      return { ok: true, credit_rials: null, code: null, detail: 'the simulator needs no connection' };
+      return {
+        ok: true,
+        credit_rials: null,
+        provider_credit: null,
+        code: null,
+        detail: 'the simulator needs no connection',
+      };
     const answer = await this.upstream.test(line);
-    if (answer.kind === 'ok') return { ok: true, credit_rials: answer.value.creditRials, code: null, detail: null };
+    if (answer.kind === 'ok')
+      return {
+        ok: true,
+        credit_rials: answer.value.creditRials,
+        provider_credit: answer.value.providerCredit ?? null,
+        code: null,
+        detail: null,
+      };
     return {
       ok: false,
       credit_rials: null,
+      provider_credit: null,
       code: answer.kind === 'error' ? answer.code : null,
       detail: answer.text,
     };

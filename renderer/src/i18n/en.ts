@@ -1495,12 +1495,10 @@ export const en = {
     dialog: {
       title: 'Gateway of line {{number}}',
       kind: 'Delivered by',
-      baseUrl: 'Provider’s address',
+      baseUrl: '{{provider}} address',
       baseUrlHint:
-        'Empty: the provider’s own address. Another one (a compatible provider, a test server) starts with http:// or https://.',
-      apiKey: 'API key at the provider',
-      apiKeyHint:
-        'From your account’s panel at the provider. It is kept in this computer’s secret store and never shown again.',
+        'Empty: {{provider}}’s own address, shown in the field. Another one (a compatible provider, a test server) starts with http:// or https://.',
+      keySecret: 'It is kept in this computer’s secret store and never shown again.',
       keyKept: 'A key is kept for this line. Leave the field empty to keep it, or type a new key to replace it.',
       keyMissing: 'No key is kept yet: the line cannot hand over messages without one.',
       keyForgotten:
@@ -1510,8 +1508,6 @@ export const en = {
         'The kept key is removed when you save. The line then hands over no message until it has a key again.',
       removeKey: 'Remove key',
       keepKey: 'Keep the key',
-      sender: 'Line’s number at the provider',
-      senderHint: 'Empty: the line’s own number.',
       rate: 'Calls per second',
       rateHint: 'At most this many calls a second to the provider for this line.',
       save: 'Save',
@@ -1520,10 +1516,89 @@ export const en = {
       saveAndTest: 'Save and test',
       testUsesSaved: 'The test asks the provider with the saved settings; nothing is sent.',
       testOk: 'Connected to {{provider}}. Credit there:',
-      testOkNoCredit: 'Connected to {{provider}}; it did not say its credit.',
+      testOkNoCredit: 'Connected to {{provider}}: it answered, but it does not report its credit.',
+      ownUnit: '(in {{provider}}’s own unit, not rials)',
       testRefused: '{{provider}} answered {{code}}.',
       testUnreachable: 'No answer from {{provider}}.',
       providerSaid: 'In its words:',
+    },
+    // Each gateway's key and line fields in the provider's own words (lib/gateways.ts GATEWAY_FIELDS).
+    fields: {
+      'kavenegar-v1': {
+        key: 'API key at the provider',
+        keyHint: 'From your account’s panel at the provider.',
+        sender: 'Line’s number at the provider',
+        senderHint: 'Empty: the line’s own number.',
+      },
+      'najva-v2': {
+        key: 'API key at the provider',
+        keyHint: 'From your account’s panel at the provider.',
+        sender: 'Line’s number at the provider',
+        senderHint: 'Empty: the line’s own number.',
+      },
+      smsir: {
+        key: 'API key (x-api-key)',
+        keyHint: 'Made in SMS.ir’s panel, in its Developers section; SMS.ir calls it the x-api-key.',
+        sender: 'Line number at SMS.ir',
+        senderHint: 'The line of your SMS.ir account that messages go out from. Empty: this line’s own number.',
+      },
+      'bale-safir': {
+        key: 'Access key (api-access-key)',
+        keyHint: 'The access key Safir gave your business; each request carries it as api-access-key.',
+        sender: 'Bot id (bot_id)',
+        senderHint: 'Your bot’s id at Safir (its bot_id): the messages come from this bot. Empty: this line’s name.',
+      },
+      'http-gateway': {
+        baseUrl: 'Address template (URL)',
+        baseUrlHint:
+          'The gateway’s address for one message. Each placeholder is replaced by its value, URL-encoded: {to} the receiver, {from} the line’s number at the gateway, {text} the text, {key} the password below, {report} the address for delivery reports.',
+        key: 'Gateway password or secret',
+        keyHint:
+          'What the gateway asks for to take a message (Kannel: the password of its sendsms user); it goes where {key} stands.',
+        sender: 'Line’s number at the gateway',
+        senderHint: 'It goes where {from} stands. Empty: this line’s own number.',
+      },
+      'ippanel-edge': {
+        key: 'API key (Authorization)',
+        keyHint: 'The API key from your IPPanel panel; each request carries it in the Authorization header.',
+        sender: 'Line number at IPPanel',
+        senderHint:
+          'The sending line as IPPanel writes it: in +98 form, or as your panel shows it. Empty: this line’s own number.',
+      },
+    },
+    // An HTTP gateway's request beyond its address.
+    request: {
+      insert: 'Insert:',
+      reportNote:
+        '{report} is where delivery reports come back to Chapar: the gateway must be able to reach this computer.',
+      example: 'For example, Kannel’s sendsms:',
+      method: 'Method',
+      methodHint:
+        'GET: everything is in the address (Kannel’s sendsms). POST: a body too, made from the template below.',
+      body: 'Body template',
+      bodyHint:
+        'The same placeholders, each written as the body’s type wants it: URL-encoded in a form, escaped inside a JSON string (so put them in quotes: "{text}"), as it is in plain text.',
+      contentType: 'Body type (Content-Type)',
+      contentTypeHint: 'Sent as the request’s Content-Type; it also says how the placeholders are written.',
+      contentTypes: {
+        form: 'Form (application/x-www-form-urlencoded)',
+        json: 'JSON (application/json)',
+        text: 'Plain text (text/plain)',
+        custom: 'Another type…',
+      },
+      customType: 'Content-Type',
+      customTypeHint: 'As the gateway wants it.',
+      customTypeMissing: 'Write the body’s type.',
+      success: 'Success pattern (optional)',
+      successHint:
+        'A regular expression the gateway’s answer must match for a message to count as taken, such as ^0: Accepted for Kannel. Empty: any 2xx answer counts. An answer that does not match holds its message for your review and pauses the line.',
+    },
+    placeholders: {
+      to: 'The receiver’s number',
+      from: 'The line’s number at the gateway',
+      text: 'The message’s text',
+      key: 'The gateway’s password or secret',
+      report: 'Where delivery reports come back to Chapar',
     },
     states: {
       waiting: 'Waiting',

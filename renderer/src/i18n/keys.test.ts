@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { fa } from './fa';
-import { GATEWAY_KINDS, HANDOVER_STATES } from '../../../shared/gateways';
+import { GATEWAY_KINDS, GATEWAY_TEMPLATE_FIELDS, HANDOVER_STATES } from '../../../shared/gateways';
 
 // Every component and store, as text (Vite's glob import: no file system access needed).
 const sources = import.meta.glob(['../**/*.tsx', '../**/*.ts', '!../**/*.test.ts'], {
@@ -59,6 +59,11 @@ describe('translation keys used in the code', () => {
         expect(typeof lookup(texts, `settings.tabs.${tab}`)).toBe('string');
       // The gateways: each kind's hint, each hand-over state's name and hint, each explained code.
       for (const kind of GATEWAY_KINDS) expect(typeof lookup(texts, `gateways.kindHint.${kind}`)).toBe('string');
+      // The HTTP gateway's placeholders (their chips) and body types.
+      for (const field of GATEWAY_TEMPLATE_FIELDS)
+        expect(typeof lookup(texts, `gateways.placeholders.${field}`)).toBe('string');
+      for (const choice of ['form', 'json', 'text', 'custom'])
+        expect(typeof lookup(texts, `gateways.request.contentTypes.${choice}`)).toBe('string');
       for (const state of HANDOVER_STATES) {
         expect(typeof lookup(texts, `gateways.states.${state}`)).toBe('string');
         expect(typeof lookup(texts, `gateways.stateHints.${state}`)).toBe('string');

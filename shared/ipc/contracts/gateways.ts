@@ -60,6 +60,8 @@ export const ConnectionTestSchema = z.object({
   ok: z.boolean(),
   /** The provider's credit when it says (rials). */
   credit_rials: Rials.nullable(),
+  /** The credit as the provider says it in a unit of its own that is not rials (SMS.ir's), when it does. */
+  provider_credit: z.number().nullable().optional(),
   /** The provider's code and words when the test failed (or a network error's). */
   code: z.number().int().nullable(),
   detail: z.string().nullable(),

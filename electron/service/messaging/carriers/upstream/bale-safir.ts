@@ -119,8 +119,10 @@ export function baleSafirClient(endpoint: Endpoint): UpstreamClient {
           endpoint.timeoutMs,
         ),
       );
-      if (answer.kind === 'error' && upstreamErrorClass(answer.code) === 'pause') return answer;
-      if (answer.kind === 'error' || answer.kind === 'ok') return { kind: 'ok', value: { creditRials: null } };
+      // Only a refusal of the receiver says the key and the bot hold; the key, a wrong address, a
+      // limit or Safir's own failure (429, 5xx) is its answer, never "connected".
+      if (answer.kind === 'ok' || (answer.kind === 'error' && upstreamErrorClass(answer.code) === 'fail'))
+        return { kind: 'ok', value: { creditRials: null } };
       return answer;
     },
   };

@@ -128,8 +128,11 @@ export interface UpstreamClient {
   readonly costs?: (
     upstreamIds: readonly string[],
   ) => Promise<CallResult<{ upstreamId: string; costRials: number | null }[]>>;
-  /** The account's credit at the provider (rials), null when it does not say. */
-  info(): Promise<CallResult<{ creditRials: number | null }>>;
+  /**
+   * The account's credit at the provider (rials), null when it does not say; `providerCredit`, where
+   * the provider says its credit in a unit of its own that is not rials (SMS.ir), is that number as said.
+   */
+  info(): Promise<CallResult<{ creditRials: number | null; providerCredit?: number }>>;
   /**
    * A report the provider pushed to the line's report address (its query, as the client wrote it
    * into the address): which message, and its status now (final, or null while on its way).

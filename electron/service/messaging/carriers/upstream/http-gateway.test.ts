@@ -160,6 +160,19 @@ describe('the HTTP gateway client', () => {
       kind: 'error',
       code: 403,
     });
+    // A 401 is the key too; a wrong path (404, 405) or a busy gateway (429) is not "there".
+    answer = () => ({ status: 401, body: 'Unauthorized' });
+    expect(await httpGatewayClient(endpoint('/send?to={to}&text={text}')).info()).toMatchObject({
+      kind: 'error',
+      code: 403,
+    });
+    for (const status of [404, 405, 429]) {
+      answer = () => ({ status, body: 'no' });
+      expect(await httpGatewayClient(endpoint('/send?to={to}&text={text}')).info()).toMatchObject({
+        kind: 'error',
+        code: status,
+      });
+    }
     const gone = { ...endpoint('/send?to={to}&text={text}'), baseUrl: 'http://127.0.0.1:1/send?to={to}&text={text}' };
     expect((await httpGatewayClient(gone).info()).kind).toBe('not-sent');
   });

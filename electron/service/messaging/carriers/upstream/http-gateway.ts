@@ -191,9 +191,12 @@ export function httpGatewayClient(endpoint: Endpoint): UpstreamClient {
         key: endpoint.apiKey,
         report: '',
       });
+      // A 401 is the key as much as a 403 is (the line's pause for it); 404 and 405 say the address
+      // is not the gateway's, 429 that it is busy: none of them says the gateway is there for us.
       const answer = answerOf(await call(url, init, endpoint.timeoutMs), null);
       if (answer.kind === 'ok' || answer.kind === 'unmatched') return { kind: 'ok', value: { creditRials: null } };
-      if (answer.kind === 'error' && answer.code !== 403 && answer.code < 500)
+      if (answer.kind === 'error' && answer.code === 401) return { ...answer, code: 403 };
+      if (answer.kind === 'error' && answer.code < 500 && ![403, 404, 405, 429].includes(answer.code))
         return { kind: 'ok', value: { creditRials: null } };
       return answer;
     },

@@ -229,15 +229,17 @@ export function smsIrClient(endpoint: Endpoint): UpstreamClient & Required<Pick<
       return { kind: 'ok', value: found };
     },
 
-    async info(): Promise<CallResult<{ creditRials: number | null }>> {
+    async info(): Promise<CallResult<{ creditRials: number | null; providerCredit?: number }>> {
       const answer = await request('GET', '/v1/credit');
       if (answer.kind !== 'ok') return answer;
       // [C] a number (the SDK's type; an object with `credit` in its doc comment): its unit is not
-      // documented, so only whether any is left is passed on.
+      // documented, so as rials only whether any is left is passed on; the number itself goes to
+      // the connection test as SMS.ir says it.
       const credit = numberOf(
         answer.value && typeof answer.value === 'object' ? (answer.value as { credit?: unknown }).credit : answer.value,
       );
-      return { kind: 'ok', value: { creditRials: credit !== null && credit <= 0 ? 0 : null } };
+      const creditRials = credit !== null && credit <= 0 ? 0 : null;
+      return { kind: 'ok', value: credit === null ? { creditRials } : { creditRials, providerCredit: credit } };
     },
 
     async inbox(from: number, to: number, page: number): Promise<CallResult<InboxPage>> {

@@ -295,7 +295,7 @@ export class UpstreamCarrier {
   }
 
   /** The provider's answer to "who am I" with the line's settings: its credit, or its code and words. */
-  async test(line: Line): Promise<CallResult<{ creditRials: number | null }>> {
+  async test(line: Line): ReturnType<UpstreamClient['info']> {
     const client = this.clientOf(line);
     if (!client) return { kind: 'error', code: 403, text: 'no API key is kept for this line' };
     const answer = await client.info();
