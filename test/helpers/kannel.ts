@@ -18,8 +18,6 @@ export interface Kannel {
   sendsms: string;
   /** Messages the fake SMSC received (one line each in its output). */
   received(): string[];
-  /** Lines of smsbox's log that hold `text` (a failed test names what Kannel did with a report). */
-  smsboxLog(text: string): string[];
   stop(): Promise<void>;
 }
 
@@ -129,11 +127,6 @@ text = "No service specified"
         .readFileSync(path.join(dir, 'fakesmsc.out'), 'utf8')
         .split('\n')
         .filter((line) => /Got message/i.test(line)),
-    smsboxLog: (text) =>
-      fs
-        .readFileSync(path.join(dir, 'smsbox.log'), 'utf8')
-        .split('\n')
-        .filter((line) => line.includes(text)),
     async stop() {
       for (const child of children.reverse()) {
         if (child.exitCode !== null || child.signalCode !== null) continue;

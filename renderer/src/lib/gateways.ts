@@ -62,13 +62,8 @@ export interface GatewayFields {
 
 const PROVIDER: GatewayFields = { address: 'provider', request: false };
 
-/**
- * The one table of the dialog's fields, by kind (null: the simulator asks nothing). `ippanel-edge`
- * is written ahead of its kind in shared/gateways.ts: optional until it is there, required after.
- */
-export const GATEWAY_FIELDS: Readonly<Record<GatewayKind, GatewayFields | null>> & {
-  readonly 'ippanel-edge'?: GatewayFields;
-} = {
+/** The one table of the dialog's fields, by kind (null: the simulator asks nothing). */
+export const GATEWAY_FIELDS: Readonly<Record<GatewayKind, GatewayFields | null>> = {
   simulator: null,
   'kavenegar-v1': PROVIDER,
   'najva-v2': PROVIDER,
@@ -78,9 +73,9 @@ export const GATEWAY_FIELDS: Readonly<Record<GatewayKind, GatewayFields | null>>
   'ippanel-edge': PROVIDER,
 };
 
-/** A kind's fields; null for the simulator (and for a kind the table does not know). */
+/** A kind's fields; null for the simulator. */
 export function gatewayFields(kind: GatewayKind): GatewayFields | null {
-  return GATEWAY_FIELDS[kind] ?? null;
+  return GATEWAY_FIELDS[kind];
 }
 
 /** The body types offered by name; any other is typed as it is (`custom`). */
