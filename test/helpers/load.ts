@@ -7,10 +7,11 @@ import type { ConnectionLimits } from '../../electron/service/http/connection-gu
 /**
  * The bridge's limits when the window's client runs in the server's own process, as in these loads.
  * One thread then holds both ends of every kept-alive connection. When that thread is held longer
- * than the keep-alive timeout (5 s; a loaded 2-core machine did it during the 800,000-recipient
- * campaign), the server's idle-connection timer and the next round trip fall in the same turn: the
- * call is written onto a connection the server is closing, and the window reads "connection lost".
- * Holding the thread 6 s reproduced it in 3 of 5 tries; with 60 s, 0 of 5 with 8 s. A window in
+ * than the keep-alive timeout (5 s), the server's idle-connection timer and the next round trip fall
+ * in the same turn: the call is written onto a connection the server is closing, and the window
+ * reads "connection lost" (as one run of the 800,000-recipient campaign test did, with four suites
+ * on two cores; the pause itself was not measured there). Holding the thread 6 s reproduced that
+ * error in 3 of 5 tries; with 60 s, 0 of 5 with 8 s. A window in
  * another process never shares the server's thread, and a browser resends a request that found a
  * reused connection closed: the product keeps Node's 5 s.
  */
