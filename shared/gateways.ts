@@ -39,6 +39,12 @@ export interface GatewayInfo {
   localIdWindowMs: number;
   /** Whether replies can be read from the provider (v1 sms/receive, sms/inboxpaged; v2: none in its API). */
   inbound: boolean;
+  /**
+   * Whether its delivery reports come by calling Chapar's own address back (http-gateway.ts): a
+   * message handed over before the app knows its address would never be reported, so its lines
+   * wait until the app's server listens.
+   */
+  reportsBack?: true;
   /** The kinds of line it can carry (v1: SMS only; v2: SMS and Bale [3p]; Rubika: none documented). */
   providers: readonly Provider[];
 }
@@ -139,6 +145,7 @@ export const GATEWAYS: Readonly<Record<GatewayKind, GatewayInfo>> = {
     statusWindowMs: 48 * HOUR,
     localIdWindowMs: 0,
     inbound: false,
+    reportsBack: true,
     providers: ['sms'],
   },
 };

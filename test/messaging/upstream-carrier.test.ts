@@ -3,6 +3,8 @@
 // points at it. Every message the app hands over must be held by the provider exactly once, with
 // the same status and cost on both sides; a provider out of credit pauses the line until it has
 // credit again. (test/upstream/ runs the same over two `npm run serve` processes, with faults.)
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/service/core';
 import { applySeed } from '../../electron/service/seed';
@@ -613,5 +615,45 @@ describe('an answer that leaves messages out', () => {
       (counts) => counts.unknown === undefined && (counts.accepted ?? 0) + (counts.final ?? 0) === 10,
     );
     expect(messagesOf(server.core)).toHaveLength(10);
+  });
+
+  it('an HTTP gateway line waits (idle, no busy loop) until the app has its own address, so every request names where to report', async () => {
+    const requests: string[] = [];
+    const gateway = http.createServer((request, response) => {
+      requests.push(request.url!);
+      response.writeHead(202).end('0: Accepted for delivery');
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    opened.push({ close: () => new Promise<void>((resolve) => gateway.close(() => resolve())) });
+    const base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const app = appCore(`${base}/cgi-bin/sendsms?to={to}&text={text}&dlr-url={report}`, 'http-gateway');
+    const account = app.accounts.findByName('shop')!;
+    app.messaging.accept.accept({
+      accountId: account.id,
+      origin: 'api-v2',
+      sender: '30001111',
+      text: 'hi',
+      receivers: receivers(3),
+      rule: 'strict',
+    });
+    // No address yet (the server not listening): nothing goes out, and the scheduler goes idle.
+    const idle = await Promise.race([
+      app.scheduler.waitForIdle().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ]);
+    expect(idle).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requests).toEqual([]);
+    expect(app.gateways.queues(account.id)[0]!.paused).toBeNull();
+    app.setLocalAddress('http://127.0.0.1:18080');
+    await until(
+      'handed over',
+      () => requests.length,
+      (n) => n === 3,
+    );
+    for (const url of requests)
+      expect(new URL(url, base).searchParams.get('dlr-url')).toMatch(
+        /^http:\/\/127\.0\.0\.1:18080\/gateway\/reports\/\d+\/[\w-]{32}\?m=\d+&l=\d+&type=%d$/,
+      );
   });
 });

@@ -9,7 +9,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
 import { PROVIDER_KEY, startApp, stopAll, until, type Service } from '../helpers/two-services';
-import { apiSend, lineMessages, lineStates, phones, startCampaign, untilSettled, uploadSegment } from './support';
+import {
+  apiSend,
+  dropAnswers,
+  killAnywhere,
+  killDuringSearch,
+  killer,
+  killMidCall,
+  lineMessages,
+  phones,
+  startCampaign,
+  settleWithClock,
+  uploadSegment,
+} from './support';
 import { IPPANEL_PRICES, IppanelStatus, startIppanelFake, type IppanelFake } from './fakes/ippanel';
 import { MessageStatus } from '../../shared/lifecycle';
 
@@ -65,16 +77,6 @@ async function setUp(number: string): Promise<{ fake: IppanelFake; proxy: FaultP
   return { fake, proxy, app };
 }
 
-/** Moves the fake's clock on (delivery progresses) until the line's messages are settled. */
-async function settle(fake: IppanelFake, app: Service, number: string, total: number): Promise<Record<string, number>> {
-  const clock = setInterval(() => fake.advance(60_000), 500);
-  try {
-    return await untilSettled(app, number, total, 300_000);
-  } finally {
-    clearInterval(clock);
-  }
-}
-
 /** The provider's cost of the line's messages as the app recorded them (its hand-over records). */
 function lineCost(app: Service, number: string): number {
   return app.read(
@@ -126,11 +128,7 @@ describe('IPPanel Edge as a line’s gateway', () => {
     const { fake, proxy, app } = await setUp(number);
     const started = Date.now();
     const log: string[] = [];
-    const kill = async (why: string) => {
-      await app.stop('SIGKILL');
-      log.push(`${why} (${Math.round((Date.now() - started) / 1000)} s): ${JSON.stringify(lineStates(app, number))}`);
-      await app.start();
-    };
+    const kill = killer(app, number, log);
     const segment = await uploadSegment(app, phones(CAMPAIGN), (i) => `مشتری ${i}`);
     // A text each: peer-to-peer calls, a bulk a message.
     await startCampaign(app, number, segment, 'سلام {{NAME}}، تخفیف بهاره');
@@ -139,38 +137,12 @@ describe('IPPanel Edge as a line’s gateway', () => {
     const total = CAMPAIGN + API;
 
     // IPPanel took a call of each kind; the connection drops before its answer: found in the outbox.
-    proxy.next(1, { kind: 'drop' }, isWebservice);
-    proxy.next(1, { kind: 'drop' }, isPeerToPeer);
-    await until(
-      'two dropped answers',
-      () => proxy.counts().byFault.drop,
-      (n) => n === 2,
-      60_000,
-      5,
-    );
-    // An answer held on its way when the app dies.
-    proxy.next(1, { kind: 'delay', ms: 1_000 }, isPeerToPeer);
-    await until(
-      'a held answer',
-      () => proxy.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
-      (call) => call !== undefined,
-      60_000,
-      5,
-    );
-    await kill('killed with an answer on its way');
-    await proxy.waitFor(proxy.log(isSend).length + 1, isSend, 60_000);
-    await kill('killed as a call arrives');
-    // The search waits for a token the line's sends leave (they come first): often until they are done.
-    const searches = proxy.log(isOutboxRead).length;
-    const searched = await proxy.waitFor(searches + 1, isOutboxRead, 120_000).then(
-      () => true,
-      () => false,
-    );
-    await kill(searched ? 'killed during the outbox search' : 'killed (no search came)');
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    await kill('killed at an arbitrary moment');
+    await dropAnswers(proxy, [isWebservice, isPeerToPeer]);
+    await killMidCall(proxy, isSend, kill, isPeerToPeer);
+    await killDuringSearch(proxy, isOutboxRead, kill, 120_000);
+    await killAnywhere(kill);
 
-    const states = await settle(fake, app, number, total);
+    const states = await settleWithClock(fake, app, number, total);
     const bulks = new Map<string, number>();
     for (const bulk of fake.bulks.values()) bulks.set(bulk.type, (bulks.get(bulk.type) ?? 0) + 1);
     console.log(
@@ -203,7 +175,7 @@ describe('IPPanel Edge as a line’s gateway', () => {
     await until('a 429', () => proxy.log().some((call) => call.upstreamStatus === 429), Boolean, 30_000, 100);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     fake.limitPerSecond = Infinity;
-    const states = await settle(fake, app, number, 300);
+    const states = await settleWithClock(fake, app, number, 300);
     expect(states).toEqual({ final: 300 });
     expectExactlyOnce(fake, app, number);
     expect(proxy.counts().byFault.fail500).toBe(3);

@@ -6,7 +6,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
 import { PROVIDER_KEY, startApp, stopAll, until, type Service } from '../helpers/two-services';
-import { apiSend, lineMessages, lineStates, phones, startCampaign, untilSettled, uploadSegment } from './support';
+import {
+  apiSend,
+  dropAnswers,
+  killAnywhere,
+  killer,
+  killMidCall,
+  lineMessages,
+  phones,
+  startCampaign,
+  untilSettled,
+  uploadSegment,
+} from './support';
 import { startSafirFake, type SafirFake } from './fakes/safir';
 import { safirRequestId } from '../../electron/service/messaging/carriers/upstream/bale-safir';
 
@@ -44,36 +55,14 @@ describe('Safir as a Bale line’s gateway', () => {
     const number = '40001111';
     const { fake, proxy, app } = await setUp(number);
     const log: string[] = [];
-    const kill = async (why: string) => {
-      await app.stop('SIGKILL');
-      log.push(`${why}: ${JSON.stringify(lineStates(app!, number))}`);
-      await app.start();
-    };
+    const kill = killer(app, number, log);
     const segment = await uploadSegment(app, phones(CAMPAIGN), (i) => `مشتری ${i}`);
     await startCampaign(app, number, segment, 'سلام {{NAME}}، سفارش شما آماده است');
     await apiSend(app, number, phones(API, 1_000_000), 'پیام بله');
 
-    proxy.next(2, { kind: 'drop' }, isSend);
-    await until(
-      'dropped answers',
-      () => proxy.counts().byFault.drop,
-      (n) => n >= 2,
-      60_000,
-      5,
-    );
-    proxy.next(1, { kind: 'delay', ms: 1_000 }, isSend);
-    await until(
-      'a held answer',
-      () => proxy.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
-      (call) => call !== undefined,
-      60_000,
-      5,
-    );
-    await kill('killed with an answer on its way');
-    await proxy.waitFor(proxy.log(isSend).length + 1, isSend, 60_000);
-    await kill('killed as a request arrives');
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    await kill('killed at an arbitrary moment');
+    await dropAnswers(proxy, [isSend, isSend]);
+    await killMidCall(proxy, isSend, kill);
+    await killAnywhere(kill);
 
     const states = await untilSettled(app, number, MESSAGES, 240_000);
     console.log(`safir kills:\n  ${log.join('\n  ')}\n  end: ${JSON.stringify(states)}`);

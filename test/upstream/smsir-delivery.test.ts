@@ -7,7 +7,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy, type Match } from '../helpers/fault-proxy';
 import { PROVIDER_KEY, startApp, stopAll, until, type Service } from '../helpers/two-services';
-import { apiSend, lineMessages, lineStates, phones, startCampaign, untilSettled, uploadSegment } from './support';
+import {
+  apiSend,
+  dropAnswers,
+  killAnywhere,
+  killDuringSearch,
+  killer,
+  killMidCall,
+  lineMessages,
+  phones,
+  startCampaign,
+  settleWithClock,
+  uploadSegment,
+} from './support';
 import { SmsIrState, startSmsIrFake, type SmsIrFake } from './fakes/smsir';
 import { MessageStatus } from '../../shared/lifecycle';
 
@@ -64,16 +76,6 @@ async function setUp(number: string): Promise<{ fake: SmsIrFake; proxy: FaultPro
   return { fake, proxy, app };
 }
 
-/** Moves the fake's clock on (delivery progresses) until the line's messages are settled. */
-async function settle(fake: SmsIrFake, app: Service, number: string, total: number): Promise<Record<string, number>> {
-  const clock = setInterval(() => fake.advance(60_000), 500);
-  try {
-    return await untilSettled(app, number, total, 240_000);
-  } finally {
-    clearInterval(clock);
-  }
-}
-
 /** Every local message once in the fake, under its id there, with the fake's final state as ours. */
 function expectExactlyOnce(fake: SmsIrFake, app: Service, number: string): void {
   const local = lineMessages(app, number);
@@ -102,47 +104,19 @@ describe('SMS.ir as a line’s gateway', () => {
     const number = '30003333';
     const { fake, proxy, app } = await setUp(number);
     const log: string[] = [];
-    const kill = async (why: string) => {
-      await app.stop('SIGKILL');
-      log.push(`${why}: ${JSON.stringify(lineStates(app, number))}`);
-      await app.start();
-    };
+    const kill = killer(app, number, log);
     const segment = await uploadSegment(app, phones(CAMPAIGN), (i) => `مشتری ${i}`);
     await startCampaign(app, number, segment, 'سلام {{NAME}}، تخفیف بهاره');
     await apiSend(app, number, phones(API, 1_000_000), 'حراج آخر هفته');
     const total = CAMPAIGN + API;
 
     // SMS.ir took a call; the connection drops before its answer: found in the outbox.
-    proxy.next(1, { kind: 'drop' }, isSend);
-    await until(
-      'a dropped answer',
-      () => proxy.counts().byFault.drop,
-      (n) => n > 0,
-      60_000,
-      5,
-    );
-    // An answer held on its way when the app dies.
-    proxy.next(1, { kind: 'delay', ms: 1_000 }, isSend);
-    await until(
-      'a held answer',
-      () => proxy.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
-      (call) => call !== undefined,
-      60_000,
-      5,
-    );
-    await kill('killed with an answer on its way');
-    await proxy.waitFor(proxy.log(isSend).length + 1, isSend, 60_000);
-    await kill('killed as a call arrives');
-    const searches = proxy.log(isOutboxRead).length;
-    const searched = await proxy.waitFor(searches + 1, isOutboxRead, 15_000).then(
-      () => true,
-      () => false,
-    );
-    await kill(searched ? 'killed during the outbox search' : 'killed (no search came)');
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    await kill('killed at an arbitrary moment');
+    await dropAnswers(proxy, [isSend]);
+    await killMidCall(proxy, isSend, kill);
+    await killDuringSearch(proxy, isOutboxRead, kill, 15_000);
+    await killAnywhere(kill);
 
-    const states = await settle(fake, app, number, total);
+    const states = await settleWithClock(fake, app, number, total);
     console.log(`smsir kills:\n  ${log.join('\n  ')}\n  end: ${JSON.stringify(states)}`);
     expect(states).toEqual({ final: total });
     expectExactlyOnce(fake, app, number);
@@ -170,7 +144,7 @@ describe('SMS.ir as a line’s gateway', () => {
     await until('a 429', () => proxy!.log().some((call) => call.upstreamStatus === 429), Boolean, 30_000, 100);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     fake.limitPerSecond = Infinity;
-    const states = await settle(fake, app, number, 300);
+    const states = await settleWithClock(fake, app, number, 300);
     expect(states).toEqual({ final: 300 });
     expectExactlyOnce(fake, app, number);
     expect(proxy.counts().byFault.fail500).toBe(3);

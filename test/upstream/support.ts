@@ -278,3 +278,95 @@ export function handedOver(proxy: FaultProxy, providerLine?: string): { calls: s
     .map(receptorsOf);
   return { calls, messages: calls.reduce((sum, call) => sum + call.length, 0) };
 }
+
+/**
+ * A SIGKILL of the app and a start on the same workspace and port (where a gateway's reports are
+ * addressed, as the desktop app's port is fixed), logged with the line's hand-over states then.
+ */
+export function killer(app: Service, number: string, log: string[]): (why: string) => Promise<void> {
+  const started = Date.now();
+  return async (why) => {
+    await app.stop('SIGKILL');
+    log.push(`${why} (${Math.round((Date.now() - started) / 1000)} s): ${JSON.stringify(lineStates(app, number))}`);
+    await app.start({ samePort: true });
+  };
+}
+
+/** The provider takes `count` send calls and the connection drops before each answer (one rule a matcher). */
+export async function dropAnswers(proxy: FaultProxy, sends: readonly Match[]): Promise<void> {
+  const before = proxy.counts().byFault.drop;
+  for (const match of sends) proxy.next(1, { kind: 'drop' }, match);
+  await until(
+    'dropped answers',
+    () => proxy.counts().byFault.drop - before,
+    (n) => n >= sends.length,
+    60_000,
+    5,
+  );
+}
+
+/**
+ * The two kills every gateway's delivery test makes in the middle of a call: one while the
+ * provider's answer is held on its way (it took the messages; the app never hears it), one as
+ * the next send call arrives.
+ */
+export async function killMidCall(
+  proxy: FaultProxy,
+  isSend: Match,
+  kill: (why: string) => Promise<void>,
+  heldOn: Match = isSend,
+): Promise<void> {
+  proxy.next(1, { kind: 'delay', ms: 1_000 }, heldOn);
+  await until(
+    'a held answer',
+    () => proxy.log(isSend).find((call) => call.fault === 'delay' && call.upstreamStatus !== null),
+    (call) => call !== undefined,
+    60_000,
+    5,
+  );
+  await kill('killed with an answer on its way');
+  await proxy.waitFor(proxy.log(isSend).length + 1, isSend, 60_000);
+  await kill('killed as a call arrives');
+}
+
+/**
+ * A kill while the app looks a lost answer up in the provider's outbox (`isOutboxRead`), if a
+ * search comes within `waitMs` (it waits for a token the line's sends leave: often until they end).
+ */
+export async function killDuringSearch(
+  proxy: FaultProxy,
+  isOutboxRead: Match,
+  kill: (why: string) => Promise<void>,
+  waitMs: number,
+): Promise<void> {
+  const searched = await proxy.waitFor(proxy.log(isOutboxRead).length + 1, isOutboxRead, waitMs).then(
+    () => true,
+    () => false,
+  );
+  await kill(searched ? 'killed during the outbox search' : 'killed (no search came)');
+}
+
+/** A kill at a moment no fault chose. */
+export async function killAnywhere(kill: (why: string) => Promise<void>): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1_300));
+  await kill('killed at an arbitrary moment');
+}
+
+/**
+ * Moves a fake provider's delivery clock on (a minute every half second) until the line's
+ * messages are settled: the provider's statuses progress while the app polls them.
+ */
+export async function settleWithClock(
+  fake: { advance(ms: number): void },
+  app: Service,
+  number: string,
+  total: number,
+  timeoutMs = 300_000,
+): Promise<Record<string, number>> {
+  const clock = setInterval(() => fake.advance(60_000), 500);
+  try {
+    return await untilSettled(app, number, total, timeoutMs);
+  } finally {
+    clearInterval(clock);
+  }
+}

@@ -205,6 +205,17 @@ export class UpstreamCarrier {
   /** The app's own address, where a gateway calls back with reports. */
   setLocalAddress(url: string): void {
     this.localAddress = url.replace(/\/+$/, '');
+    // Lines whose gateway reports back waited for it (awaitsAddress).
+    this.deps.poke();
+  }
+
+  /**
+   * Whether a line's gateway reports by calling the app back and the app has no address yet (its
+   * server not listening: at start, or with the desktop app's HTTP API off): its messages wait, as
+   * a message handed over without a report address would never be reported.
+   */
+  private awaitsAddress(line: Line): boolean {
+    return GATEWAYS[line.gateway.kind].reportsBack === true && this.localAddress === null;
   }
 
   /**
@@ -345,7 +356,8 @@ export class UpstreamCarrier {
       const token = this.tokenAt(line);
       const after = (at: number | null) => (at === null ? null : Math.max(at, token));
       // Without a key only waiting messages are work: the first of them pauses the line, saying why.
-      if (this.running(line.id, 'send') < timing.concurrency) take(after(this.handovers.nextWaiting(line.id)));
+      if (this.running(line.id, 'send') < timing.concurrency && !this.awaitsAddress(line))
+        take(after(this.handovers.nextWaiting(line.id)));
       if (!line.gateway.key_set) continue;
       if (this.idle(line.id, 'reconcile')) take(after(this.handovers.nextDue(line.id, 'unknown')));
       if (this.idle(line.id, 'poll')) take(after(this.handovers.nextDue(line.id, 'accepted')));
@@ -523,10 +535,15 @@ export class UpstreamCarrier {
 
   /**
    * Whether a line (not paused) may start a call now: fewer in flight than its cap (`ending`: calls
-   * counted as running that are being answered) and a token in its bucket.
+   * counted as running that are being answered), a token in its bucket, and a report address if
+   * its gateway needs one.
    */
   private maySend(line: Line, now: number, timing: UpstreamTiming, ending = 0): boolean {
-    return this.running(line.id, 'send') - ending < timing.concurrency && this.hasToken(line, now);
+    return (
+      this.running(line.id, 'send') - ending < timing.concurrency &&
+      this.hasToken(line, now) &&
+      !this.awaitsAddress(line)
+    );
   }
 
   /** A call's answer applied: the provider's ids and costs stored. Inside answered()'s transaction. */
