@@ -138,4 +138,15 @@ describe('hand-over records', () => {
       );
     }
   });
+
+  it('reports kept before their answer are taken once, and forgotten with their messages', () => {
+    handovers.keepEarlyReport(LINE, 5, 105, 10, 1_000);
+    handovers.keepEarlyReport(LINE, 6, 106, null, 1_000);
+    // A report of an id the line never sends: kept too, until retention forgets that range.
+    handovers.keepEarlyReport(LINE, 900, 1900, 10, 1_000);
+    expect(handovers.takeEarlyReports([5, 7])).toEqual([{ message_id: 5, local_id: 105, status: 10 }]);
+    expect(handovers.takeEarlyReports([5])).toEqual([]);
+    handovers.forget(1, 1_000);
+    expect(db.prepare('SELECT COUNT(*) FROM upstream_early_reports').pluck().get()).toBe(0);
+  });
 });

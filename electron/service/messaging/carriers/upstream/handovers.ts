@@ -56,6 +56,7 @@ export class Handovers {
   private readonly listStmt;
   private readonly orphanStmt;
   private readonly forgetStmt;
+  private readonly earlyForgetStmt;
   private readonly lineStmt;
   private readonly pauseStmt;
   private readonly inboxStmt;
@@ -205,6 +206,7 @@ export class Handovers {
     );
     this.orphanStmt = db.prepare('DELETE FROM upstream_handovers WHERE message_id = ?');
     this.forgetStmt = db.prepare('DELETE FROM upstream_handovers WHERE message_id BETWEEN ? AND ?');
+    this.earlyForgetStmt = db.prepare('DELETE FROM upstream_early_reports WHERE message_id BETWEEN ? AND ?');
     this.lineStmt = db.prepare<
       [number],
       {
@@ -491,6 +493,8 @@ export class Handovers {
   forget(firstId: number, lastId: number): void {
     this.forgetStmt.run(firstId, lastId);
     this.waitForgetStmt.run(firstId, lastId);
+    // Also a report a gateway pushed for an id its line never sent: nothing else would take it.
+    this.earlyForgetStmt.run(firstId, lastId);
   }
 
   /** The line's messages by state, those waiting in runs and those in calls included. */
