@@ -66,6 +66,17 @@ function appCore(providerUrl: string, kind: GatewayKind, clock?: ManualClock): C
   return core;
 }
 
+/**
+ * Whether the app's scheduler goes idle: a busy loop never does; the bound only ends the wait,
+ * generous for a busy machine.
+ */
+function goesIdle(app: Core): Promise<boolean> {
+  return Promise.race([
+    app.scheduler.waitForIdle().then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+  ]);
+}
+
 function receivers(n: number, from = 0): string[] {
   return Array.from({ length: n }, (_, i) => `0912${String(10_000_000 + from + i).slice(1)}`);
 }
@@ -414,12 +425,7 @@ describe('delivery through a provider account', () => {
     app.gateways.set({ account_id: account.id, number: '30001111', kind: 'kavenegar-v1', api_key: '' });
     // Their polls fall due and cannot run: the scheduler goes idle all the same.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // A busy loop never goes idle; the bound only ends the wait, generous for a busy machine.
-    const idle = await Promise.race([
-      app.scheduler.waitForIdle().then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-    ]);
-    expect(idle).toBe(true);
+    expect(await goesIdle(app)).toBe(true);
     send();
     const paused = await until(
       'paused',
@@ -637,11 +643,7 @@ describe('an answer that leaves messages out', () => {
       rule: 'strict',
     });
     // No address yet (the server not listening): nothing goes out, and the scheduler goes idle.
-    const idle = await Promise.race([
-      app.scheduler.waitForIdle().then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-    ]);
-    expect(idle).toBe(true);
+    expect(await goesIdle(app)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(requests).toEqual([]);
     expect(app.gateways.queues(account.id)[0]!.paused).toBeNull();
