@@ -28,6 +28,7 @@ import type { Origin } from '../../../shared/lines';
 import { LocalIds, type EarlierMessage } from './local-ids';
 import { messageTextSql } from './message-text';
 import { groupsOf, type Repeats, type SendItem } from './item-groups';
+import { GroupCommit } from '../db/group-commit';
 
 export interface AcceptCommand {
   accountId: number;
@@ -151,6 +152,7 @@ export class Accept {
   private readonly nextMessageId;
   private readonly byKey;
   private readonly recorded;
+  private readonly together: GroupCommit;
 
   constructor(
     private readonly db: Db,
@@ -162,6 +164,7 @@ export class Accept {
     private readonly deps: AcceptDeps,
   ) {
     this.localIds = new LocalIds(db);
+    this.together = new GroupCommit(db);
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
          message_count, own_texts, total_rials, idempotency_key, created_at)
@@ -282,6 +285,19 @@ export class Accept {
     })();
     this.deps.onAccepted();
     return { ...plan, sendId: recorded.sendId, firstMessageId: recorded.firstId };
+  }
+
+  /**
+   * accept() for one of many requests in flight (the APIs): committed together with the others of
+   * this turn of the event loop, settled after that commit (db/group-commit.ts).
+   */
+  acceptInGroup(command: AcceptCommand): Promise<Recorded> {
+    return this.together.run(() => this.accept(command));
+  }
+
+  /** acceptItems() committed together with the other requests in flight, as acceptInGroup. */
+  acceptItemsInGroup(command: ItemsCommand): Promise<ItemsAcceptance> {
+    return this.together.run(() => this.acceptItems(command));
   }
 
   /**

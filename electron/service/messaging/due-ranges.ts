@@ -36,6 +36,36 @@ export class DueRanges {
     return this.firstStmt.get(now);
   }
 
+  /**
+   * One batch of due work: the ranges due at `now`, earliest first, read with `read` (rows of
+   * first..last, at most `limit`) until `limit` rows are taken, each range taken off as far as its
+   * rows were read. Many ranges, not one: a program sending one message per request leaves a range
+   * of one message per request, and a batch per range would make a transaction per message.
+   * Returns each range's rows (in its own array: moves that go over a range at once, as the
+   * lifecycle's hand-over, must not reach past it), or null when nothing was due. Inside the
+   * caller's transaction.
+   */
+  takeDue<T>(
+    now: number,
+    limit: number,
+    read: (firstId: number, lastId: number, limit: number) => T[],
+    idOf: (row: T) => number,
+  ): T[][] | null {
+    const taken: T[][] = [];
+    let due = false;
+    // Each range costs one of the budget at least: a range whose messages are all gone still ends.
+    for (let budget = limit; budget > 0;) {
+      const range = this.firstStmt.get(now);
+      if (!range) break;
+      due = true;
+      const rows = read(range.first_id, range.last_id, budget);
+      this.consume(range, rows.length < budget ? range.last_id : idOf(rows[rows.length - 1]!));
+      if (rows.length > 0) taken.push(rows);
+      budget -= Math.max(1, rows.length);
+    }
+    return due ? taken : null;
+  }
+
   /** When the next range is due (ms), or null when none waits. */
   nextDueAt(): number | null {
     return this.nextStmt.get()?.due ?? null;
@@ -59,16 +89,22 @@ export class DueRanges {
 
 /**
  * Collects ids moved in ascending order into runs that share their next due time, and adds each
- * run as one range. An id that does not wait (final) between two of a run stays inside it: passing
- * over it later costs less than a range per gap.
+ * run as one range. With `acrossGaps`, an id that does not wait (final) between two of a run stays
+ * inside it: passing over it later costs less than a range per gap. That holds only where every id
+ * between is known to be one of the same moves (one due range of one send): ids gathered from
+ * several ranges break a run at each gap, since the id between may be another send's.
  */
 export class DueRuns {
   private run: DueRange | null = null;
 
-  constructor(private readonly ranges: DueRanges) {}
+  constructor(
+    private readonly ranges: DueRanges,
+    private readonly acrossGaps = true,
+  ) {}
 
   push(id: number, dueAt: number): void {
-    if (this.run !== null && this.run.due_at === dueAt) this.run.last_id = id;
+    if (this.run !== null && this.run.due_at === dueAt && (this.acrossGaps || id === this.run.last_id + 1))
+      this.run.last_id = id;
     else {
       this.flush();
       this.run = { due_at: dueAt, first_id: id, last_id: id };

@@ -172,7 +172,64 @@ describe('simulator gateway', () => {
     expect(core.messaging.lifecycle.step()).toBeNull();
   });
 
-  it('passes over messages already final inside a range, and an opted-out receiver leaves no gap in it', async () => {
+  it('moves sends made one by one together: one step takes the due ranges of many sends, up to 500 messages', async () => {
+    const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
+    // 700 one-receiver sends, as a program sending one message per request makes them: 700 ranges,
+    // due at 70 different times.
+    for (let i = 0; i < 700; i++) {
+      send(core, account.id, ['0912' + String(i).padStart(7, '0')]);
+      if (i % 10 === 9) clock.advance(1);
+    }
+    expect(core.db.prepare('SELECT COUNT(*) AS n FROM message_due').get()).toEqual({ n: 700 });
+    clock.advance(1000);
+    const first = core.messaging.lifecycle.step()!;
+    expect(first).toHaveLength(500);
+    expect(first.every((change) => change.status === 4)).toBe(true);
+    // In id order, the earliest due first.
+    expect(first.map((change) => change.id)).toEqual([...first.map((change) => change.id)].sort((x, y) => x - y));
+    expect(core.messaging.lifecycle.step()!).toHaveLength(200);
+    expect(core.messaging.lifecycle.step()).toBeNull();
+    // The simulator's reports, one batch of 500 too.
+    clock.advance(5000);
+    expect(await core.messaging.lifecycle.carrier.worker!.runDue()).toBe(true);
+    expect(statuses(core).filter((m) => m.status === 10)).toHaveLength(500);
+    await core.scheduler.drain();
+    expect(statuses(core).every((m) => m.status === 10)).toBe(true);
+  });
+
+  it("hands a step of several sends to each line's carrier: the simulator never reports a provider line's message", async () => {
+    const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
+    // 30002222 delivers through a provider (no key kept: its messages wait, handed over).
+    core.accounts.setGateway(account.id, { number: '30002222', kind: 'kavenegar-v1', base_url: 'http://127.0.0.1:9' });
+    const one = (sender: string, receiver: string) =>
+      core.messaging.accept.accept({
+        accountId: account.id,
+        origin: 'panel',
+        sender,
+        text: 'hi',
+        receivers: [receiver],
+        rule: 'strict',
+      }).firstMessageId;
+    const a = one('30001111', '09120000001');
+    const b = one('30002222', '09120000002');
+    const c = one('30001111', '09120000003');
+    expect([b, c]).toEqual([a + 1, a + 2]);
+    clock.advance(1000);
+    expect(core.messaging.lifecycle.step()!.map((change) => [change.id, change.status])).toEqual([
+      [a, 4],
+      [b, 4],
+      [c, 4],
+    ]);
+    clock.advance(5000);
+    await core.messaging.lifecycle.carrier.worker!.runDue();
+    expect(statuses(core)).toEqual([
+      { id: a, status: 10 },
+      { id: b, status: 4 },
+      { id: c, status: 10 },
+    ]);
+  });
+
+  it("passes over messages already final inside a range; the carrier's ranges pass over no id it was not handed", async () => {
     const { core, clock, account } = makeCore({ seed: 1, handoff_ms: 0, delivery_ms: 0, outcomes: { '10': 1 } });
     core.db
       .prepare('INSERT INTO optouts (account_id, phone, created_at) VALUES (?, ?, 0)')
@@ -184,9 +241,13 @@ describe('simulator gateway', () => {
       { id: b, account_id: account.id, status: 14 },
       { id: c, account_id: account.id, status: 4 },
     ]);
-    // One range over all three: the 14 in the middle is final and will be passed over.
+    // The carrier's ranges never pass over an id it was not handed: a step may gather several
+    // sends, and the id between two of them may be another send's, on another line.
     expect(core.db.prepare('SELECT first_id, last_id FROM message_due').all()).toEqual([]);
-    expect(core.db.prepare('SELECT first_id, last_id FROM simulator_due').all()).toEqual([{ first_id: a, last_id: c }]);
+    expect(core.db.prepare('SELECT first_id, last_id FROM simulator_due').all()).toEqual([
+      { first_id: a, last_id: a },
+      { first_id: c, last_id: c },
+    ]);
     // Everything in a range may be final by then (here: cancelled by hand): the step changes
     // nothing, but the range goes.
     core.db.prepare('UPDATE messages SET status = 13').run();

@@ -101,7 +101,7 @@ export class Lifecycle implements CarrierReports {
   }
 
   /**
-   * Moves one batch of due messages, the first up to BATCH ids of the earliest due range: scheduled
+   * Moves one batch of due messages, up to BATCH ids of the earliest due ranges: scheduled
    * ones are released into the queue, queued ones handed to the carrier (or blocked before it when
    * opted out). Returns the changes made, and null when nothing was due.
    */
@@ -109,43 +109,58 @@ export class Lifecycle implements CarrierReports {
     const now = this.clock.now();
     const handoffMs = this.settings.simulator().handoff_ms;
     const changes = this.moves(() => {
-      const range = this.due.firstDue(now);
-      if (!range) return null;
-      const read = this.rangeStmt.all(range.first_id, range.last_id, BATCH);
-      // This batch covers first_id..through; the rest of the range stays due as it was.
-      this.due.consume(range, read.length < BATCH ? range.last_id : read[read.length - 1]![0]);
-      const rows = this.withSends(read);
-
+      const ranges = this.due.takeDue(
+        now,
+        BATCH,
+        (first, last, limit) => this.rangeStmt.all(first, last, limit),
+        (row) => row[0],
+      );
+      if (ranges === null) return null;
       const changes: StatusChange[] = [];
       const handovers: Handover[] = [];
-      const handed: MessageRow[] = [];
-      const released = new DueRuns(this.due);
-      for (const row of rows) {
-        if (row.status === MessageStatus.Scheduled) {
-          if (this.apply(row, MessageStatus.Queued, now)) {
-            changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Queued });
-            released.push(row.id, now + handoffMs);
-          }
-        } else if (row.status === MessageStatus.Queued) {
-          // An opted-out receiver is blocked before the carrier: never sent, so refunded.
-          if (!this.isOptedOut(row.account_id, row.receptor)) handed.push(row);
-          else if (this.apply(row, MessageStatus.Blocked, now))
-            changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Blocked });
-        }
-        // Anything else has moved on since it was scheduled: the carrier reports it.
-      }
-      for (const row of this.handOver(rows, handed, now)) {
-        changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.HandedToCarrier });
-        handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
-      }
+      for (const read of ranges) this.stepRange(this.withSends(read), now, handoffMs, changes, handovers);
       // In the order of the messages, as they are told (the hand-overs were moved together).
       changes.sort((x, y) => x.id - y.id);
-      released.flush();
       if (handovers.length > 0) this.carrier.accept(handovers, now);
       return changes;
     });
     if (changes !== null && changes.length > 0) this.onChanges(changes);
     return changes;
+  }
+
+  /**
+   * One due range's messages of a step: released, blocked or handed over. Its own released runs:
+   * a run may pass over ids between its messages, which in one range are the same send's, but
+   * between two ranges may be another send's, due at another time.
+   */
+  private stepRange(
+    rows: MessageRow[],
+    now: number,
+    handoffMs: number,
+    changes: StatusChange[],
+    handovers: Handover[],
+  ): void {
+    const handed: MessageRow[] = [];
+    const released = new DueRuns(this.due);
+    for (const row of rows) {
+      if (row.status === MessageStatus.Scheduled) {
+        if (this.apply(row, MessageStatus.Queued, now)) {
+          changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Queued });
+          released.push(row.id, now + handoffMs);
+        }
+      } else if (row.status === MessageStatus.Queued) {
+        // An opted-out receiver is blocked before the carrier: never sent, so refunded.
+        if (!this.isOptedOut(row.account_id, row.receptor)) handed.push(row);
+        else if (this.apply(row, MessageStatus.Blocked, now))
+          changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Blocked });
+      }
+      // Anything else has moved on since it was scheduled: the carrier reports it.
+    }
+    for (const row of this.handOver(rows, handed, now)) {
+      changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.HandedToCarrier });
+      handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
+    }
+    released.flush();
   }
 
   /**

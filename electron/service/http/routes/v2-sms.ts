@@ -64,7 +64,7 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
       const parsed = SendRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const { message, sender, receivers, file_id } = parsed.data;
-      const acceptance = core.messaging.accept.accept({
+      const acceptance = await core.messaging.accept.acceptInGroup({
         accountId: request.account.id,
         origin: 'api-v2',
         sender,
@@ -84,7 +84,7 @@ export async function v2SmsRoutes(app: FastifyInstance, { core }: { core: Core }
       const parsed = P2pSendRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const { messages, sender, file_id } = parsed.data;
-      const sent = core.messaging.accept.acceptItems({
+      const sent = await core.messaging.accept.acceptItemsInGroup({
         accountId: request.account.id,
         origin: 'api-v2',
         items: messages.map(({ message, receiver }) => ({ sender, receptor: receiver, text: message })),

@@ -20,14 +20,16 @@ export const V1_MAX_IDS = 500;
 export type V1MessageEntry = MessageInfo;
 
 /** Sends a call's items, all or nothing (Accept.acceptItems); entries in submitted order. */
-function sendItems(
+async function sendItems(
   core: Core,
   accountId: number,
   items: readonly SendItem[],
   dueAt: number | null,
   repeats: Repeats,
-): V1MessageEntry[] {
-  return itemInfos(core.messaging.accept.acceptItems({ accountId, origin: 'api-v1', items, repeats, dueAt }));
+): Promise<V1MessageEntry[]> {
+  return itemInfos(
+    await core.messaging.accept.acceptItemsInGroup({ accountId, origin: 'api-v1', items, repeats, dueAt }),
+  );
 }
 
 /** A list of ids the method needs (400 when absent), at most V1_MAX_IDS (414). */
@@ -47,7 +49,7 @@ function arrayLocalIds(params: V1Params): (string | undefined)[] | undefined {
   return undefined;
 }
 
-function send({ core, account, params }: V1Call): V1MessageEntry[] {
+function send({ core, account, params }: V1Call): Promise<V1MessageEntry[]> {
   const receptors = params.list('receptor') ?? [];
   if (receptors.length === 0) throw new ServiceError(ApiCode.BadRequest, 'receptor is required');
   if (receptors.length > V1_MAX_RECEPTORS)
@@ -62,7 +64,7 @@ function send({ core, account, params }: V1Call): V1MessageEntry[] {
   return sendItems(core, account.id, items, dueAt, 'duplicate');
 }
 
-function sendArray({ core, account, params }: V1Call): V1MessageEntry[] {
+function sendArray({ core, account, params }: V1Call): Promise<V1MessageEntry[]> {
   const receptors = params.array('receptor');
   const senders = params.array('sender');
   const texts = params.array('message');

@@ -123,7 +123,9 @@ export class SimulatorCarrier implements Carrier {
   }
 
   accept(batch: readonly Handover[], now: number): void {
-    const runs = new DueRuns(this.pending);
+    // A hand-over may gather several sends (several due ranges, maybe of other lines between them):
+    // a run never passes over an id it was not given.
+    const runs = new DueRuns(this.pending, false);
     const at = now + this.settings.simulator().delivery_ms;
     for (const message of batch) runs.push(message.id, at);
     runs.flush();
@@ -138,10 +140,9 @@ export class SimulatorCarrier implements Carrier {
   private deliver(): boolean {
     const simulator = this.settings.simulator();
     return this.db.transaction(() => {
-      const range = this.pending.firstDue(this.clock.now());
-      if (!range) return false;
-      const ids = this.messages.handedOver(range.first_id, range.last_id, BATCH);
-      this.pending.consume(range, ids.length < BATCH ? range.last_id : ids[ids.length - 1]!);
+      const ranges = this.pending.takeDue(this.clock.now(), BATCH, this.messages.handedOver, (id) => id);
+      if (ranges === null) return false;
+      const ids = ranges.flat();
       const outcomes: Outcome[] = ids.map((id) => ({ id, status: outcomeFor(simulator, id) }));
       // Nested in this transaction: the reports, the replies they bring and the range taken off
       // commit together.

@@ -1,0 +1,221 @@
+// single1k: one message per request, as most programs send (order notices, one-time codes). Twelve
+// clients on keep-alive connections send 1,000 one-receiver requests (`POST /v2/sms/send`, and v1's
+// `sms/send.json` with one receptor) to the headless server in its own process (as users run it,
+// web UI on), next to the floor measured in the same run, interleaved: a minimal Fastify server
+// (bench/support/single-floor.ts) that parses the body, looks the key up, checks the number, debits
+// the credit and inserts the message in one transaction and answers the envelope.
+// Also reported: how long after the last answer the last message of a round is final (simulator
+// 10 ms / 10 ms), the window's round trips (credit:balance over the web bridge every 5 ms) during
+// the load, and the resting RSS of `serve` before any work.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { PENDING_STATUSES } from '../../shared/lifecycle';
+import { ROOT, spawnServe, tempDir, testSeed, KEY } from '../../test/helpers/server';
+import { median, percentile, type BenchCase } from '../case';
+
+const REQUESTS = 1_000;
+const CLIENTS = 12;
+const WARMUP = 2;
+const RUNS = 7;
+const PING_EVERY_MS = 5;
+const TOKEN = 'bench-single-token';
+const TEXT = 'Your order 4512 has shipped. Code: 8841';
+
+type Generation = 'v2' | 'v1';
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function request(agent: http.Agent, url: URL, pathName: string, headers: http.OutgoingHttpHeaders, body: string) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      { agent, host: url.hostname, port: url.port, path: pathName, method: 'POST', headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One request of a round: the receiver is distinct across the whole case. */
+function sendOnce(agent: http.Agent, base: URL, generation: Generation, receiver: string): Promise<Answer> {
+  if (generation === 'v2') {
+    const body = JSON.stringify({ message: TEXT, sender: '30001111', receivers: [receiver] });
+    return request(agent, base, '/v2/sms/send', {
+      'content-type': 'application/json',
+      authorization: `Bearer ${KEY}`,
+      'content-length': Buffer.byteLength(body),
+    }, body);
+  }
+  const body = new URLSearchParams({ receptor: receiver, sender: '30001111', message: TEXT }).toString();
+  return request(agent, base, `/v1/${KEY}/sms/send.json`, {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': Buffer.byteLength(body),
+  }, body);
+}
+
+let nextReceiver = 0;
+
+/** 1,000 requests from 12 clients; the time until the last answer, and the ids answered. */
+async function round(agent: http.Agent, base: URL, generation: Generation): Promise<{ ms: number; ids: number[] }> {
+  const first = nextReceiver;
+  nextReceiver += REQUESTS;
+  let issued = 0;
+  const ids: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (issued < REQUESTS) {
+        const receiver = '0912' + String(first + issued++).padStart(7, '0');
+        const answer = await sendOnce(agent, base, generation, receiver);
+        if (answer.status !== 200) throw new Error(`${generation} send failed: ${answer.status} ${answer.body}`);
+        ids.push((JSON.parse(answer.body) as { entries: Array<{ messageid: number }> }).entries[0]!.messageid);
+      }
+    }),
+  );
+  return { ms: performance.now() - start, ids };
+}
+
+/** Milliseconds from now until none of `ids` is pending any more (polled every 20 ms). */
+async function untilFinal(agent: http.Agent, base: URL, ids: number[]): Promise<number> {
+  const start = performance.now();
+  const pending = new Set<number>(PENDING_STATUSES);
+  const body = JSON.stringify({ messageids: ids });
+  for (;;) {
+    const answer = await request(agent, base, '/v2/sms/status', {
+      'content-type': 'application/json',
+      authorization: `Bearer ${KEY}`,
+      'content-length': Buffer.byteLength(body),
+    }, body);
+    const entries = (JSON.parse(answer.body) as { entries: Array<{ status: number }> }).entries;
+    if (entries.every((entry) => !pending.has(entry.status))) return performance.now() - start;
+    if (performance.now() - start > 60_000) throw new Error('messages still pending after 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The window's round trips while `work` runs: credit:balance over the bridge every 5 ms. */
+async function pinged<T>(agent: http.Agent, base: URL, work: () => Promise<T>, times: number[]): Promise<T> {
+  let done = false;
+  const body = JSON.stringify({ account_id: 1 });
+  const loop = (async () => {
+    while (!done) {
+      const start = performance.now();
+      const answer = await request(agent, base, '/bridge/invoke/credit:balance', {
+        'content-type': 'application/json',
+        authorization: `Bearer ${TOKEN}`,
+        'content-length': Buffer.byteLength(body),
+      }, body);
+      if (answer.status !== 200) throw new Error(`bridge: ${answer.status} ${answer.body}`);
+      times.push(performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
+    }
+  })();
+  try {
+    return await work();
+  } finally {
+    done = true;
+    await loop;
+  }
+}
+
+function startFloor(file: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/single-floor.ts'), file], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /floor listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match)
+        resolve({
+          url: match[1]!,
+          stop: () => new Promise<void>((done) => (child.once('exit', () => done()), child.kill('SIGTERM'))),
+        });
+    });
+    child.once('exit', (code) => reject(new Error(`floor exited with ${code}: ${output}`)));
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+const single1k: BenchCase = {
+  name: 'single1k',
+  async run() {
+    const dir = tempDir('chapar-bench-');
+    const seedFile = path.join(dir, 'seed.json');
+    const seed = testSeed();
+    seed.accounts![0]!.credit_rials = 1_000_000_000_000;
+    seed.simulator = { seed: 7, handoff_ms: 10, delivery_ms: 10, outcomes: { '10': 1 } };
+    fs.writeFileSync(seedFile, JSON.stringify(seed));
+    const server = await spawnServe({
+      dataDir: path.join(dir, 'data'),
+      seedFile,
+      env: { CHAPAR_WEB_TOKEN: TOKEN },
+    });
+    const floor = await startFloor(path.join(dir, 'floor.db'));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS + 2 });
+    const chapar = new URL(server.url);
+    const floorUrl = new URL(floor.url);
+    const times: Record<string, number[]> = { v2: [], v1: [], floorV2: [], floorV1: [] };
+    const finals: number[] = [];
+    const roundTrips: number[] = [];
+    // Resting: started, seeded, nothing sent yet (a moment for start-up work to settle).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const restingRss = rssMb(server.child.pid!);
+    try {
+      for (let run = 0; run < WARMUP + RUNS; run++) {
+        for (const generation of ['v2', 'v1'] as const) {
+          const chaparRound = await pinged(agent, chapar, () => round(agent, chapar, generation), run >= WARMUP ? roundTrips : []);
+          const final = await untilFinal(agent, chapar, chaparRound.ids);
+          const floorRound = await round(agent, floorUrl, generation);
+          if (run < WARMUP) continue;
+          times[generation]!.push(chaparRound.ms);
+          times[generation === 'v2' ? 'floorV2' : 'floorV1']!.push(floorRound.ms);
+          finals.push(final);
+        }
+      }
+    } finally {
+      agent.destroy();
+      await server.stop();
+      await floor.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const ms = median(times.v2!);
+    const floorMs = median(times.floorV2!);
+    const v1Ratio = median(times.v1!) / median(times.floorV1!);
+    return {
+      name: 'single1k',
+      ms,
+      floorMs,
+      ratio: ms / floorMs,
+      target: 'ratio <= 1.5 (v2 and v1), last final <= 1 s after the last answer, IPC p99 < 100 ms',
+      extra: {
+        'v2 req/s': Math.round((REQUESTS / ms) * 1000),
+        'floor v2 req/s': Math.round((REQUESTS / floorMs) * 1000),
+        'v1 ratio': v1Ratio.toFixed(2),
+        'v1 req/s': Math.round((REQUESTS / median(times.v1!)) * 1000),
+        'final after last answer ms (max)': Math.round(Math.max(...finals)),
+        'IPC p99 ms': percentile(roundTrips, 99).toFixed(1),
+        'resting RSS MB': restingRss,
+        runs: RUNS,
+      },
+    };
+  },
+};
+
+export default single1k;

@@ -1,0 +1,52 @@
+// Group commit: the writes of concurrent requests committed together. A program sending one message
+// per request keeps a dozen requests in flight; each alone would pay a whole commit (its pages
+// written to the WAL: about two thirds of a one-message send's time, profiled). Requests that
+// arrive in the same turn of the event loop are run one after another inside one transaction, each
+// in its own savepoint (so one refused or failed request rolls back only itself), and every
+// promise settles only after the commit: no answer speaks of a write that could still be lost.
+// Nothing waits for a timer: the group is whatever arrived before the loop's next check phase, so
+// a lone request is committed as soon as it would have been without grouping.
+import type { Db } from './database';
+
+interface Waiting {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommit {
+  private waiting: Waiting[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  /** Runs `work` in a transaction shared with the other work of this turn; settles after the commit. */
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.waiting.length === 1) setImmediate(() => this.commit());
+    });
+  }
+
+  private commit(): void {
+    const group = this.waiting;
+    this.waiting = [];
+    const outcomes = new Array<{ ok: boolean; value: unknown }>(group.length);
+    try {
+      this.db.transaction(() => {
+        group.forEach((waiting, i) => {
+          try {
+            // Nested: a savepoint, rolled back alone when this work throws.
+            outcomes[i] = { ok: true, value: this.db.transaction(waiting.work)() };
+          } catch (error) {
+            outcomes[i] = { ok: false, value: error };
+          }
+        });
+      })();
+    } catch (error) {
+      // The commit itself failed: nothing of the group was written.
+      for (const waiting of group) waiting.reject(error);
+      return;
+    }
+    group.forEach((waiting, i) => (outcomes[i]!.ok ? waiting.resolve : waiting.reject)(outcomes[i]!.value));
+  }
+}
