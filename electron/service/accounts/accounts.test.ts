@@ -162,3 +162,60 @@ describe('account names', () => {
     expect(refusal(() => core.accounts.update(acme, { name: 'other' }))).toBe('account_name_taken');
   });
 });
+
+// What the API reads on every request (a key's account, the sender line) is kept in memory
+// (read-cache.ts): every change a user makes must still count from the next request on.
+describe('what API requests read, kept between them', () => {
+  it('a revoked key, a deactivated account and a changed allow-list count at the next request', () => {
+    const { core, acme } = makeCore();
+    const { key, info } = core.accounts.createApiKey(acme, 'shop');
+    expect(core.accounts.authenticate(key)).toMatchObject({ ok: true, account: { id: acme } });
+    core.accounts.update(acme, { ip_allowlist: ['10.0.0.1'] });
+    expect(core.accounts.authenticate(key)).toMatchObject({ ok: true, account: { ip_allowlist: ['10.0.0.1'] } });
+    core.accounts.update(acme, { active: false });
+    expect(core.accounts.authenticate(key)).toEqual({ ok: false, code: 401 });
+    core.accounts.update(acme, { active: true });
+    expect(core.accounts.authenticate(key)).toMatchObject({ ok: true });
+    core.accounts.revokeApiKey(info.id);
+    expect(core.accounts.authenticate(key)).toEqual({ ok: false, code: 403 });
+    // The account it answers holds no credit to go stale: the credit is Credit's.
+    const fresh = core.accounts.createApiKey(acme).key;
+    const found = core.accounts.authenticate(fresh);
+    expect(found.ok && 'credit_rials' in found.account).toBe(false);
+  });
+
+  it('a line changed, deactivated or deleted counts at once; one written in a transaction that rolled back is not kept', () => {
+    const { core, acme } = makeCore();
+    expect(core.accounts.findLine(acme, '30002222')!.can_send_api_campaign).toBe(false);
+    core.accounts.upsertLine(acme, { number: '30002222', provider: 'sms', permissions: [...BOTH] });
+    expect(core.accounts.findLine(acme, '30002222')!.can_send_api_campaign).toBe(true);
+    core.accounts.setGateway(acme, { number: '30002222', kind: 'kavenegar-v1', base_url: 'http://127.0.0.1:9' });
+    expect(core.accounts.findLine(acme, '30002222')!.gateway.kind).toBe('kavenegar-v1');
+    core.accounts.removeLine(acme, '30002222');
+    expect(core.accounts.findLine(acme, '30002222')!.active).toBe(false);
+    core.accounts.addLine(acme, { number: '30003333', provider: 'sms', permissions: [...BOTH] });
+    expect(core.accounts.findLine(acme, '30003333')).toBeDefined();
+    core.accounts.deleteLine(acme, '30003333');
+    expect(core.accounts.findLine(acme, '30003333')).toBeUndefined();
+
+    // Added and read inside a transaction that then fails: gone, and not found afterwards.
+    expect(() =>
+      core.db.transaction(() => {
+        core.accounts.addLine(acme, { number: '30004444', provider: 'sms', permissions: [...BOTH] });
+        expect(core.accounts.findLine(acme, '30004444')).toBeDefined();
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    expect(core.accounts.findLine(acme, '30004444')).toBeUndefined();
+    // Changed inside a transaction that rolls back: the line as it was.
+    core.accounts.findLine(acme, '30001111');
+    expect(() =>
+      core.db.transaction(() => {
+        core.accounts.removeLine(acme, '30001111');
+        expect(core.accounts.findLine(acme, '30001111')!.active).toBe(false);
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    expect(core.accounts.findLine(acme, '30001111')!.active).toBe(true);
+  });
+});

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
+import { ReadCache } from './read-cache';
 import { ApiCode, type LinePermission, type Provider } from '../../../shared/status';
 import { lineNumberFault, normalizeLineNumber, senderLineFault, type Origin } from '../../../shared/lines';
 import { toAsciiDigits } from '../../../shared/digits';
@@ -163,7 +164,10 @@ export function canonicalAllowlist(entries: readonly string[]): string[] {
   return [...new Set(canonical)];
 }
 
-export type Authentication = { ok: true; account: Account } | { ok: false; code: 401 | 403 };
+/** An API key's account, without its credit (read that from Credit: it changes with every send). */
+export type ApiAccount = Omit<Account, 'credit_rials'>;
+
+export type Authentication = { ok: true; account: ApiAccount } | { ok: false; code: 401 | 403 };
 
 /**
  * Whose secret the stored key hashes are sealed with: this workspace's ('current'), none yet (a
@@ -187,6 +191,9 @@ export class Accounts {
   private readonly lineBusy: LineUse[] = [];
   private readonly upstreamStmt;
   private keyKept: KeyKept = () => false;
+  /** API keys' accounts (by the key as given) and lines (by account and number): read-cache.ts. */
+  private readonly keyAccounts: ReadCache<ApiAccount>;
+  private readonly lineRows: ReadCache<LineRow>;
 
   constructor(
     private readonly db: Db,
@@ -194,6 +201,8 @@ export class Accounts {
     private readonly credit: Credit,
     private readonly hasher: KeyHasher,
   ) {
+    this.keyAccounts = new ReadCache(db);
+    this.lineRows = new ReadCache(db);
     this.byId = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
     this.byKeyHash = db.prepare<[string], AccountRow>(
       `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -270,6 +279,7 @@ export class Accounts {
     this.db
       .prepare('UPDATE accounts SET name = ?, active = ?, ip_allowlist = ? WHERE id = ?')
       .run(changes.name ?? current.name, (changes.active ?? current.active) ? 1 : 0, JSON.stringify(allowlist), id);
+    this.changed();
     return this.get(id);
   }
 
@@ -284,6 +294,7 @@ export class Accounts {
     this.get(id);
     if (!isTimeZone(zone)) throw new ServiceError(ApiCode.BadRequest, `unknown time zone ${zone}`);
     this.db.prepare('UPDATE accounts SET time_zone = ? WHERE id = ?').run(zone, id);
+    this.changed();
   }
 
   // ---- API keys
@@ -301,6 +312,7 @@ export class Accounts {
     const info = this.db
       .prepare('INSERT INTO api_keys (account_id, key_hash, hint, label, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(accountId, this.hasher.hash(key), key.slice(-4), label, this.clock.now());
+    this.changed();
     return { key, info: this.apiKey(Number(info.lastInsertRowid)) };
   }
 
@@ -330,6 +342,7 @@ export class Accounts {
    */
   adoptKeyHashes(onForeign: 'keep' | 'revoke'): { state: KeyHashState; revoked: number } {
     return this.db.transaction(() => {
+      this.changed();
       const fingerprint = this.db
         .prepare<[], string | null>('SELECT secret_fingerprint FROM api_key_hashing WHERE id = 1')
         .pluck()
@@ -373,16 +386,33 @@ export class Accounts {
 
   revokeApiKey(id: number): ApiKeyInfo {
     this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.clock.now(), id);
+    this.changed();
     return this.apiKey(id);
   }
 
   /** Spec 5 rule 2: an unknown or revoked key is 403, a known key of an inactive account 401. */
   authenticate(key: string | undefined): Authentication {
     if (!key) return { ok: false, code: 403 };
-    const row = this.byKeyHash.get(this.hasher.hash(key));
-    if (!row) return { ok: false, code: 403 };
-    if (row.active !== 1) return { ok: false, code: 401 };
-    return { ok: true, account: toAccount(row) };
+    const account = this.keyAccounts.get(key, () => {
+      const row = this.byKeyHash.get(this.hasher.hash(key));
+      if (!row) return undefined;
+      const { credit_rials: _credit, ...account } = toAccount(row);
+      return account;
+    });
+    if (!account) return { ok: false, code: 403 };
+    if (!account.active) return { ok: false, code: 401 };
+    return { ok: true, account };
+  }
+
+  /** The database was replaced under the connection (a restore): nothing read before holds. */
+  reload(): void {
+    this.changed();
+  }
+
+  /** Accounts, keys or lines were written: what the caches hold goes. */
+  private changed(): void {
+    this.keyAccounts.changed();
+    this.lineRows.changed();
   }
 
   // ---- lines
@@ -423,6 +453,7 @@ export class Accounts {
            can_send_panel_campaign = excluded.can_send_panel_campaign, active = excluded.active`,
       )
       .run(accountId, number, input.provider, api, panel, input.active === false ? 0 : 1, this.clock.now());
+    this.changed();
     return this.findLine(accountId, number)!;
   }
 
@@ -442,7 +473,8 @@ export class Accounts {
    * sender written in Persian digits is not the line, as the spec's letter says.
    */
   findLine(accountId: number, number: string): Line | undefined {
-    const row = this.lineByNumber.get(accountId, number);
+    // The row is kept, not the line: whether its key is kept is the secrets store's, asked each time.
+    const row = this.lineRows.get(`${accountId}\u0000${number}`, () => this.lineByNumber.get(accountId, number));
     return row ? toLine(row, this.keyKept) : undefined;
   }
 
@@ -479,6 +511,7 @@ export class Accounts {
   removeLine(accountId: number, number: string): Line {
     const line = this.knownLine(accountId, number);
     this.db.prepare('UPDATE lines SET active = 0 WHERE id = ?').run(line.id);
+    this.changed();
     return this.findLine(accountId, line.number)!;
   }
 
@@ -501,6 +534,7 @@ export class Accounts {
       if (this.lineUses.some((inUse) => inUse(line)))
         throw new ServiceError(ApiCode.BadRequest, `line ${line.number} has history`, 'line_has_messages');
       this.db.prepare('DELETE FROM lines WHERE id = ?').run(line.id);
+      this.changed();
     })();
   }
 
@@ -593,6 +627,7 @@ export class Accounts {
           'UPDATE lines SET gateway = ?, gateway_base_url = ?, gateway_sender = ?, gateway_rate = ?, gateway_options = ? WHERE id = ?',
         )
         .run(kind, baseUrl, sender, rate, http && JSON.stringify(http), line.id);
+      this.changed();
       const moved = kind !== line.gateway.kind || baseUrl !== line.gateway.base_url;
       const key: 'keep' | 'forget' | { set: string } =
         !isUpstream(kind) || input.api_key === ''

@@ -3,12 +3,12 @@
 // make the server parse a large body.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../core';
-import type { Account } from '../accounts/accounts';
+import type { ApiAccount } from '../accounts/accounts';
 import { sendError } from './envelope';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    account: Account;
+    account: ApiAccount;
   }
 }
 

@@ -14,9 +14,19 @@ export interface Worker {
 
 const MAX_SLEEP_MS = 1000;
 
+/**
+ * A wake-up for future work is put off to the next multiple of this: work due at nearby times (a
+ * program's one-message sends, each its own due range a few ms apart) then runs as one batch, one
+ * transaction, instead of a batch a message. 20 ms is nothing on a message's way to its final
+ * status, and much against a batch's fixed cost.
+ */
+export const GATHER_MS = 20;
+
 export class Scheduler {
   private readonly workers: Worker[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires (clock ms); null without one. */
+  private wakeAt: number | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
@@ -45,21 +55,30 @@ export class Scheduler {
   /** Stops the loop after the batch in progress; no batch is cut in half. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.clearTimer();
     await this.running;
     this.flushIdle();
   }
 
-  /** Something became due (a send, a clock move): run soon. */
-  poke(): void {
+  /**
+   * Something became due (a clock move, a setting): run soon. With `at`, work that becomes due at
+   * that time (a send's hand-over): the loop wakes by then, gathered with other work due near it,
+   * and a wake-up already set earlier stands (a busy API pokes once a request: none of them makes
+   * a round of every worker).
+   */
+  poke(at?: number): void {
     if (this.stopped) return;
+    const now = this.clock.now();
+    if (at !== undefined && at > now) {
+      // A running loop looks for the next due time when it ends; a timer due sooner stands.
+      if (this.running || (this.wakeAt !== null && this.wakeAt <= gathered(at))) return;
+      return this.setTimer(gathered(at), now);
+    }
     if (this.running) {
       this.again = true;
       return;
     }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.loop(), 0);
+    this.setTimer(now, now);
   }
 
   /** Resolves once no worker has work due at the current clock time. */
@@ -86,6 +105,7 @@ export class Scheduler {
 
   private loop(): void {
     this.timer = null;
+    this.wakeAt = null;
     this.running = (async () => {
       do {
         this.again = false;
@@ -121,9 +141,19 @@ export class Scheduler {
       const due = worker.nextDueAt();
       if (due !== null && (next === null || due < next)) next = due;
     }
-    const delay = next === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
+    this.setTimer(next === null || next > now ? gathered(Math.min(next ?? Infinity, now + MAX_SLEEP_MS)) : now, now);
+  }
+
+  private setTimer(at: number, now: number): void {
+    this.clearTimer();
+    this.wakeAt = at;
+    this.timer = setTimeout(() => this.loop(), Math.min(MAX_SLEEP_MS, Math.max(0, at - now)));
+  }
+
+  private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.loop(), delay);
+    this.timer = null;
+    this.wakeAt = null;
   }
 
   private flushIdle(): void {
@@ -131,4 +161,9 @@ export class Scheduler {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** The time work due at `at` runs: the next multiple of GATHER_MS. */
+function gathered(at: number): number {
+  return Math.ceil(at / GATHER_MS) * GATHER_MS;
 }

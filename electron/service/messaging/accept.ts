@@ -136,7 +136,8 @@ export interface AcceptDeps {
   schedule(dueAt: number, firstId: number, lastId: number): void;
   handoffMs(): number;
   countOptedOut(accountId: number, phones: readonly string[]): number;
-  onAccepted(): void;
+  /** A send was recorded whose messages are due at `dueAt` (ms). */
+  onAccepted(dueAt: number): void;
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
   /** The message states (message-states.ts): a send's messages, one key, in its transaction. */
@@ -283,7 +284,7 @@ export class Accept {
       }
       return { sendId, firstId };
     })();
-    this.deps.onAccepted();
+    this.deps.onAccepted(dueAt);
     return { ...plan, sendId: recorded.sendId, firstMessageId: recorded.firstId };
   }
 

@@ -136,7 +136,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
     handoffMs: () => settings.simulator().handoff_ms,
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
-    onAccepted: () => scheduler.poke(),
+    onAccepted: (dueAt) => scheduler.poke(dueAt),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
     placed: (firstId, lastId, key) => states.placed(firstId, lastId, key),
   });

@@ -35,7 +35,7 @@ export interface BackupCore {
   readonly db: Db;
   readonly scheduler: Pick<Scheduler, 'isRunning' | 'stop' | 'start' | 'poke'>;
   readonly jobs: Pick<Jobs, 'pause' | 'resume'>;
-  readonly accounts: Pick<Accounts, 'adoptKeyHashes'>;
+  readonly accounts: Pick<Accounts, 'adoptKeyHashes' | 'reload'>;
   readonly settings: Pick<Settings, 'reload'>;
   readonly messaging: {
     readonly states: Pick<MessageStates, 'reset'>;
@@ -302,6 +302,7 @@ async function restoreNow(
     // A backup holds the database only, never the workspace's secret.key: its API keys work again
     // here when it was taken here (or before keys were keyed); a backup from another workspace
     // has keys sealed with that one's secret, which are revoked and counted in the result.
+    core.accounts.reload();
     keys = core.accounts.adoptKeyHashes('revoke');
     core.settings.reload();
     core.messaging.states.reset();

@@ -6,7 +6,7 @@
 // (sms.ts, reads.ts, account.ts, verify.ts) only map parameters onto the core and entries back.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
-import type { Account } from '../../accounts/accounts';
+import type { ApiAccount } from '../../accounts/accounts';
 import { ipAllowed } from '../../accounts/ip-allowlist';
 import { ServiceError } from '../../errors';
 import { ApiCode } from '../../../../shared/status';
@@ -17,7 +17,7 @@ import { refusalCode, sendInternalError } from '../envelope';
 export interface V1Call {
   core: Core;
   /** The key's account; methods that take key `0` (utils/getdate) get none. */
-  account: Account;
+  account: ApiAccount;
   params: V1Params;
   request: FastifyRequest;
 }
@@ -47,7 +47,11 @@ export function redactedPath(url: string): string {
   return url.replace(/^(\/v1\/)[^/?]+/, '$1***');
 }
 
-function authenticate(core: Core, request: FastifyRequest<{ Params: { apiKey: string } }>, method: V1Method): Account {
+function authenticate(
+  core: Core,
+  request: FastifyRequest<{ Params: { apiKey: string } }>,
+  method: V1Method,
+): ApiAccount {
   const result = core.accounts.authenticate(request.params.apiKey);
   if (!result.ok) throw new ServiceError(result.code);
   const account = result.account;
