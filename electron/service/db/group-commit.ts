@@ -8,6 +8,11 @@
 // a lone request is committed as soon as it would have been without grouping.
 import type { Db } from './database';
 
+interface Outcome {
+  ok: boolean;
+  value: unknown;
+}
+
 interface Waiting {
   work: () => unknown;
   resolve: (value: unknown) => void;
@@ -16,8 +21,24 @@ interface Waiting {
 
 export class GroupCommit {
   private waiting: Waiting[] = [];
+  // Made once: better-sqlite3 builds a transaction function anew on each db.transaction() call
+  // (about 10 µs each, profiled: a one-message send made three).
+  private readonly outer: (group: Waiting[], outcomes: Outcome[]) => void;
+  /** Nested in `outer`: a savepoint, rolled back alone when its work throws. */
+  private readonly inner: (work: () => unknown) => unknown;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.inner = db.transaction((work: () => unknown) => work());
+    this.outer = db.transaction((group: Waiting[], outcomes: Outcome[]) => {
+      group.forEach((waiting, i) => {
+        try {
+          outcomes[i] = { ok: true, value: this.inner(waiting.work) };
+        } catch (error) {
+          outcomes[i] = { ok: false, value: error };
+        }
+      });
+    });
+  }
 
   /** Runs `work` in a transaction shared with the other work of this turn; settles after the commit. */
   run<T>(work: () => T): Promise<T> {
@@ -30,18 +51,9 @@ export class GroupCommit {
   private commit(): void {
     const group = this.waiting;
     this.waiting = [];
-    const outcomes = new Array<{ ok: boolean; value: unknown }>(group.length);
+    const outcomes = new Array<Outcome>(group.length);
     try {
-      this.db.transaction(() => {
-        group.forEach((waiting, i) => {
-          try {
-            // Nested: a savepoint, rolled back alone when this work throws.
-            outcomes[i] = { ok: true, value: this.db.transaction(waiting.work)() };
-          } catch (error) {
-            outcomes[i] = { ok: false, value: error };
-          }
-        });
-      })();
+      this.outer(group, outcomes);
     } catch (error) {
       // The commit itself failed: nothing of the group was written.
       for (const waiting of group) waiting.reject(error);

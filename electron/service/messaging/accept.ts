@@ -154,6 +154,17 @@ export class Accept {
   private readonly byKey;
   private readonly recorded;
   private readonly together: GroupCommit;
+  /** write() as a transaction, made once (better-sqlite3 builds one anew per db.transaction() call). */
+  private readonly record: (
+    command: AcceptCommand,
+    plan: Acceptance & { fileId: string | null },
+    dueAt: number,
+  ) => { sendId: number; firstId: number };
+  private readonly recordItems: (
+    command: ItemsCommand,
+    fresh: Parameters<typeof groupsOf>[1],
+    earlier: readonly (EarlierMessage | undefined)[],
+  ) => ItemGroup[];
 
   constructor(
     private readonly db: Db,
@@ -166,6 +177,8 @@ export class Accept {
   ) {
     this.localIds = new LocalIds(db);
     this.together = new GroupCommit(db);
+    this.record = db.transaction((command, plan, dueAt) => this.write(command, plan, dueAt));
+    this.recordItems = db.transaction((command, fresh, earlier) => this.writeItems(command, fresh, earlier));
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
          message_count, own_texts, total_rials, idempotency_key, created_at)
@@ -210,80 +223,8 @@ export class Accept {
     const refusal = refusalOf(plan, this.credit.spendable(command.accountId, command.reservationId));
     if (refusal !== null) throw new ServiceError(refusal);
 
-    const { line, classified, price, texts, costs, status, createdAt } = plan;
-    const dueAt = status === MessageStatus.Scheduled ? command.dueAt! : createdAt + this.deps.handoffMs();
-    const recorded = this.db.transaction(() => {
-      const sendId = Number(
-        this.insertSend.run(
-          command.accountId,
-          line.id,
-          line.number,
-          line.provider,
-          price.text,
-          price.pages,
-          storedOrigin(command.origin),
-          apiVersion(command.origin),
-          plan.fileId,
-          plan.accepted,
-          // Messages whose own text differs from the send's keep it (the others store NULL).
-          texts === null ? 0 : texts.reduce((own, text) => (text === price.text ? own : own + 1), 0),
-          plan.totalRials,
-          command.idempotencyKey ?? null,
-          createdAt,
-        ).lastInsertRowid,
-      );
-      // Inside the transaction again: the balance read and the debit are one atomic step.
-      this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId);
-      // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
-      // consecutive ones, the n-th accepted receiver's being firstId + n.
-      const firstId = this.nextMessageId.get()!.next;
-      const receptors = classified.valid.map((i) => classified.receptors[i]!);
-      if (texts === null)
-        this.insertShared.run(
-          firstId,
-          sendId,
-          command.accountId,
-          status,
-          price.costRials,
-          createdAt,
-          JSON.stringify(receptors),
-        );
-      else
-        for (let n = 0; n < receptors.length; n++) {
-          const text = texts[n]!;
-          this.insertOwn.run(
-            firstId + n,
-            sendId,
-            command.accountId,
-            receptors[n],
-            status,
-            costs![n],
-            createdAt,
-            text === price.text ? null : text,
-          );
-        }
-      if (command.localIds) {
-        const pairs: (readonly [string, number])[] = [];
-        classified.valid.forEach((i, n) => {
-          const localId = command.localIds![i];
-          if (localId !== undefined) pairs.push([localId, firstId + n]);
-        });
-        this.localIds.record(command.accountId, pairs);
-      }
-      this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
-      if (plan.accepted > 0) {
-        const key: CountKey = {
-          account_id: command.accountId,
-          created_at: createdAt,
-          status,
-          sender: line.number,
-          origin: storedOrigin(command.origin),
-        };
-        this.deps.placed(firstId, firstId + plan.accepted - 1, key);
-        this.deps.counted(key, plan.accepted, plan.totalRials);
-      }
-      return { sendId, firstId };
-    })();
+    const dueAt = plan.status === MessageStatus.Scheduled ? command.dueAt! : plan.createdAt + this.deps.handoffMs();
+    const recorded = this.record(command, plan, dueAt);
     this.deps.onAccepted(dueAt);
     return { ...plan, sendId: recorded.sendId, firstMessageId: recorded.firstId };
   }
@@ -314,36 +255,119 @@ export class Accept {
       command.accountId,
       items.map((item) => item.localId),
     );
-    const groups = this.db.transaction(() => {
-      const groups = groupsOf(items, fresh, command.repeats).map((indexes): ItemGroup => {
-        const first = items[indexes[0]!]!;
-        const receivers = indexes.map((i) => items[i]!.receptor);
-        let recorded: Recorded | null = null;
-        try {
-          recorded = this.accept({
-            accountId: command.accountId,
-            origin: command.origin,
-            sender: first.sender,
-            text: first.text,
-            receivers,
-            texts: indexes.map((i) => (items[i]!.text === first.text ? undefined : items[i]!.text)),
-            rule: 'strict',
-            dueAt: command.dueAt ?? null,
-            fileId: command.fileId ?? null,
-            localIds: indexes.map((i) => items[i]!.localId),
-          });
-        } catch (error) {
-          // A group without one valid receptor is reported item by item; the call is 411 only
-          // when nothing in it was valid (below).
-          if (!(error instanceof ServiceError && error.code === ApiCode.InvalidReceiver)) throw error;
-        }
-        return { indexes, recorded, classified: recorded?.classified ?? classifyReceivers(receivers, 'strict') };
-      });
-      if (groups.every((group) => group.recorded === null) && earlier.every((message) => message === undefined))
-        throw new ServiceError(ApiCode.InvalidReceiver);
-      return groups;
-    })();
+    const groups = this.recordItems(command, fresh, earlier);
     return { earlier, groups };
+  }
+
+  /** The writes of an acceptance, in one transaction (a savepoint inside a caller's). */
+  private write(command: AcceptCommand, plan: Acceptance & { fileId: string | null }, dueAt: number) {
+    const { line, classified, price, texts, costs, status, createdAt } = plan;
+    const sendId = Number(
+      this.insertSend.run(
+        command.accountId,
+        line.id,
+        line.number,
+        line.provider,
+        price.text,
+        price.pages,
+        storedOrigin(command.origin),
+        apiVersion(command.origin),
+        plan.fileId,
+        plan.accepted,
+        // Messages whose own text differs from the send's keep it (the others store NULL).
+        texts === null ? 0 : texts.reduce((own, text) => (text === price.text ? own : own + 1), 0),
+        plan.totalRials,
+        command.idempotencyKey ?? null,
+        createdAt,
+      ).lastInsertRowid,
+    );
+    // Inside the transaction again: the balance read and the debit are one atomic step.
+    this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId);
+    // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
+    // consecutive ones, the n-th accepted receiver's being firstId + n.
+    const firstId = this.nextMessageId.get()!.next;
+    const receptors = classified.valid.map((i) => classified.receptors[i]!);
+    if (texts === null)
+      this.insertShared.run(
+        firstId,
+        sendId,
+        command.accountId,
+        status,
+        price.costRials,
+        createdAt,
+        JSON.stringify(receptors),
+      );
+    else
+      for (let n = 0; n < receptors.length; n++) {
+        const text = texts[n]!;
+        this.insertOwn.run(
+          firstId + n,
+          sendId,
+          command.accountId,
+          receptors[n],
+          status,
+          costs![n],
+          createdAt,
+          text === price.text ? null : text,
+        );
+      }
+    if (command.localIds) {
+      const pairs: (readonly [string, number])[] = [];
+      classified.valid.forEach((i, n) => {
+        const localId = command.localIds![i];
+        if (localId !== undefined) pairs.push([localId, firstId + n]);
+      });
+      this.localIds.record(command.accountId, pairs);
+    }
+    this.deps.schedule(dueAt, firstId, firstId + plan.accepted - 1);
+    if (plan.accepted > 0) {
+      const key: CountKey = {
+        account_id: command.accountId,
+        created_at: createdAt,
+        status,
+        sender: line.number,
+        origin: storedOrigin(command.origin),
+      };
+      this.deps.placed(firstId, firstId + plan.accepted - 1, key);
+      this.deps.counted(key, plan.accepted, plan.totalRials);
+    }
+    return { sendId, firstId };
+  }
+
+  /** An items call's acceptances, in one transaction: all or nothing. */
+  private writeItems(
+    command: ItemsCommand,
+    fresh: Parameters<typeof groupsOf>[1],
+    earlier: readonly (EarlierMessage | undefined)[],
+  ): ItemGroup[] {
+    const { items } = command;
+    const groups = groupsOf(items, fresh, command.repeats).map((indexes): ItemGroup => {
+      const first = items[indexes[0]!]!;
+      const receivers = indexes.map((i) => items[i]!.receptor);
+      let recorded: Recorded | null = null;
+      try {
+        recorded = this.accept({
+          accountId: command.accountId,
+          origin: command.origin,
+          sender: first.sender,
+          text: first.text,
+          receivers,
+          texts: indexes.map((i) => (items[i]!.text === first.text ? undefined : items[i]!.text)),
+          rule: 'strict',
+          dueAt: command.dueAt ?? null,
+          fileId: command.fileId ?? null,
+          localIds: indexes.map((i) => items[i]!.localId),
+        });
+      } catch (error) {
+        // A group without one valid receptor is reported item by item; the call is 411 only
+        // when nothing in it was valid (below).
+        if (!(error instanceof ServiceError && error.code === ApiCode.InvalidReceiver)) throw error;
+      }
+      return { indexes, recorded, classified: recorded?.classified ?? classifyReceivers(receivers, 'strict') };
+    });
+    if (groups.every((group) => group.recorded === null) && earlier.every((message) => message === undefined))
+      throw new ServiceError(ApiCode.InvalidReceiver);
+    return groups;
   }
 
   /** The same steps as accept(), recording nothing: what it would record, cost and refuse. */
