@@ -36,6 +36,23 @@ export class ReadCache<V> {
   /** The domain wrote: nothing kept holds any more. */
   changed(): void {
     this.entries.clear();
-    if (this.db.inTransaction) this.unsettled = true;
+    if (this.db.inTransaction && !this.unsettled) {
+      this.unsettled = true;
+      this.settleLater();
+    }
+  }
+
+  /**
+   * Transactions here are synchronous (better-sqlite3): the one that wrote has ended, committed or
+   * rolled back, by the next turn of the event loop. Readers that only ever read inside other
+   * transactions (a send's sender line, in its group commit) would otherwise never see it end.
+   */
+  private settleLater(): void {
+    setImmediate(() => {
+      if (!this.db.open) return;
+      if (this.db.inTransaction) return this.settleLater();
+      this.unsettled = false;
+      this.entries.clear();
+    });
   }
 }

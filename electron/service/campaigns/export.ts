@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 // Loaded with the module, as messaging/export.ts does: loading it takes 150-350 ms of one thread,
 // which must not land in the middle of an export while the window waits.
-import ExcelJS from 'exceljs';
 import type { Db } from '../db/database';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
@@ -315,7 +314,9 @@ interface ZipEntryInput extends NodeJS.EventEmitter {
 const XLSX_PENDING_BYTES = 4 << 20;
 
 async function xlsxReportWriter(file: string, language: ReportLanguage, timeZone: string): Promise<ReportWriter> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  // Loaded on first use: exceljs is large (25 MB of a resting process), and most exports are CSV.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({
     filename: file,
     useSharedStrings: false,
     useStyles: false,

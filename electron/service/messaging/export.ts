@@ -8,7 +8,6 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import Papa from 'papaparse';
-import ExcelJS from 'exceljs';
 import type { MessageFilter, MessageRow } from '../../../shared/ipc/schemas';
 import type { MessageQueries } from './queries';
 import { discardPartial, workbookStream } from '../files/partial-file';
@@ -121,7 +120,7 @@ export class Exporter {
     this.onProgress({ export_id: exportId, state: 'running', done, total });
     let writer: RowWriter | null = null;
     try {
-      writer = format === 'csv' ? await csvWriter(partial, locale) : xlsxWriter(partial, locale);
+      writer = format === 'csv' ? await csvWriter(partial, locale) : await xlsxWriter(partial, locale);
       let lastReport = 0;
       // Pages of 500: formatting a page (dates in the reader's calendar) runs on the main thread.
       for await (const page of this.queries.pages(filter, 500)) {
@@ -180,8 +179,10 @@ async function csvWriter(file: string, locale: ExportLocale): Promise<RowWriter>
   };
 }
 
-function xlsxWriter(file: string, locale: ExportLocale): RowWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+async function xlsxWriter(file: string, locale: ExportLocale): Promise<RowWriter> {
+  // Loaded on first use: exceljs is large (25 MB of a resting process), and most exports are CSV.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({
     filename: file,
     useSharedStrings: false,
     useStyles: false,

@@ -5,7 +5,6 @@
 // Read in keyset pages with a turn of the event loop between them; written as `file.part` and
 // renamed when whole.
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/database';
 import { CsvWriter } from '../../contacts/csv';
 import { discardPartial, workbookStream } from '../../files/partial-file';
@@ -46,8 +45,10 @@ interface RowWriter {
   abort(): Promise<void>;
 }
 
-function xlsxWriter(file: string, language: ExportLanguage): RowWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+async function xlsxWriter(file: string, language: ExportLanguage): Promise<RowWriter> {
+  // Loaded on first use: exceljs is large (25 MB of a resting process), and most exports are CSV.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({
     filename: file,
     useSharedStrings: false,
     useStyles: false,
@@ -91,7 +92,7 @@ export async function exportRecipients(
     )
     .raw();
   const partial = request.file + '.part';
-  const writer = request.format === 'xlsx' ? xlsxWriter(partial, request.language) : csvWriter(partial);
+  const writer = request.format === 'xlsx' ? await xlsxWriter(partial, request.language) : csvWriter(partial);
   const local = zonedTimeFormatter(localTimeStyle(request.language), request.timeZone);
   const iso = zonedTimeFormatter('iso', request.timeZone);
   const texts = EMAIL_STATUS_LABELS[request.language];
