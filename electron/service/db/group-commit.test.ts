@@ -76,6 +76,23 @@ describe('group commit', () => {
     expect(names()).toEqual(['a', 'c']);
   });
 
+  it('wraps no savepoint around atomic work, whose own transaction rolls it back', async () => {
+    const { db, names } = databases();
+    const group = new GroupCommit(db);
+    const insert = db.prepare('INSERT INTO rows (name) VALUES (?)');
+    const own = db.transaction((name: string, fail: boolean) => {
+      insert.run(name);
+      if (fail) throw new Error('refused');
+    });
+    const results = await Promise.allSettled([
+      group.run(() => own('a', false), { atomic: true }),
+      group.run(() => own('b', true), { atomic: true }),
+      group.run(() => own('c', false), { atomic: true }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(names()).toEqual(['a', 'c']);
+  });
+
   it('rejects every work of the group when the commit itself fails, with nothing written', async () => {
     const { db, names } = databases();
     const group = new GroupCommit(db);

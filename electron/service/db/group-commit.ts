@@ -15,6 +15,8 @@ interface Outcome {
 
 interface Waiting {
   work: () => unknown;
+  /** The work rolls back its own writes when it throws (it runs them in db.transaction()). */
+  atomic: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -32,7 +34,7 @@ export class GroupCommit {
     this.outer = db.transaction((group: Waiting[], outcomes: Outcome[]) => {
       group.forEach((waiting, i) => {
         try {
-          outcomes[i] = { ok: true, value: this.inner(waiting.work) };
+          outcomes[i] = { ok: true, value: waiting.atomic ? waiting.work() : this.inner(waiting.work) };
         } catch (error) {
           outcomes[i] = { ok: false, value: error };
         }
@@ -40,10 +42,14 @@ export class GroupCommit {
     });
   }
 
-  /** Runs `work` in a transaction shared with the other work of this turn; settles after the commit. */
-  run<T>(work: () => T): Promise<T> {
+  /**
+   * Runs `work` in a transaction shared with the other work of this turn; settles after the commit.
+   * `atomic`: the work's writes are already all or nothing (its own db.transaction(), a savepoint
+   * here), so no savepoint more is wrapped around it.
+   */
+  run<T>(work: () => T, { atomic = false } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ work, atomic, resolve: resolve as (value: unknown) => void, reject });
       if (this.waiting.length === 1) setImmediate(() => this.commit());
     });
   }

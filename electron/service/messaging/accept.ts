@@ -234,12 +234,12 @@ export class Accept {
    * this turn of the event loop, settled after that commit (db/group-commit.ts).
    */
   acceptInGroup(command: AcceptCommand): Promise<Recorded> {
-    return this.together.run(() => this.accept(command));
+    return this.together.run(() => this.accept(command), { atomic: true });
   }
 
   /** acceptItems() committed together with the other requests in flight, as acceptInGroup. */
   acceptItemsInGroup(command: ItemsCommand): Promise<ItemsAcceptance> {
-    return this.together.run(() => this.acceptItems(command));
+    return this.together.run(() => this.acceptItems(command), { atomic: true });
   }
 
   /**
