@@ -50,17 +50,29 @@ function request(agent: http.Agent, url: URL, pathName: string, headers: http.Ou
 function sendOnce(agent: http.Agent, base: URL, generation: Generation, receiver: string): Promise<Answer> {
   if (generation === 'v2') {
     const body = JSON.stringify({ message: TEXT, sender: '30001111', receivers: [receiver] });
-    return request(agent, base, '/v2/sms/send', {
-      'content-type': 'application/json',
-      authorization: `Bearer ${KEY}`,
-      'content-length': Buffer.byteLength(body),
-    }, body);
+    return request(
+      agent,
+      base,
+      '/v2/sms/send',
+      {
+        'content-type': 'application/json',
+        authorization: `Bearer ${KEY}`,
+        'content-length': Buffer.byteLength(body),
+      },
+      body,
+    );
   }
   const body = new URLSearchParams({ receptor: receiver, sender: '30001111', message: TEXT }).toString();
-  return request(agent, base, `/v1/${KEY}/sms/send.json`, {
-    'content-type': 'application/x-www-form-urlencoded',
-    'content-length': Buffer.byteLength(body),
-  }, body);
+  return request(
+    agent,
+    base,
+    `/v1/${KEY}/sms/send.json`,
+    {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': Buffer.byteLength(body),
+    },
+    body,
+  );
 }
 
 let nextReceiver = 0;
@@ -91,11 +103,17 @@ async function untilFinal(agent: http.Agent, base: URL, ids: number[]): Promise<
   const pending = new Set<number>(PENDING_STATUSES);
   const body = JSON.stringify({ messageids: ids });
   for (;;) {
-    const answer = await request(agent, base, '/v2/sms/status', {
-      'content-type': 'application/json',
-      authorization: `Bearer ${KEY}`,
-      'content-length': Buffer.byteLength(body),
-    }, body);
+    const answer = await request(
+      agent,
+      base,
+      '/v2/sms/status',
+      {
+        'content-type': 'application/json',
+        authorization: `Bearer ${KEY}`,
+        'content-length': Buffer.byteLength(body),
+      },
+      body,
+    );
     const entries = (JSON.parse(answer.body) as { entries: Array<{ status: number }> }).entries;
     if (entries.every((entry) => !pending.has(entry.status))) return performance.now() - start;
     if (performance.now() - start > 60_000) throw new Error('messages still pending after 60 s');
@@ -110,11 +128,17 @@ async function pinged<T>(agent: http.Agent, base: URL, work: () => Promise<T>, t
   const loop = (async () => {
     while (!done) {
       const start = performance.now();
-      const answer = await request(agent, base, '/bridge/invoke/credit:balance', {
-        'content-type': 'application/json',
-        authorization: `Bearer ${TOKEN}`,
-        'content-length': Buffer.byteLength(body),
-      }, body);
+      const answer = await request(
+        agent,
+        base,
+        '/bridge/invoke/credit:balance',
+        {
+          'content-type': 'application/json',
+          authorization: `Bearer ${TOKEN}`,
+          'content-length': Buffer.byteLength(body),
+        },
+        body,
+      );
       if (answer.status !== 200) throw new Error(`bridge: ${answer.status} ${answer.body}`);
       times.push(performance.now() - start);
       await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
@@ -180,7 +204,12 @@ const single1k: BenchCase = {
     try {
       for (let run = 0; run < WARMUP + RUNS; run++) {
         for (const generation of ['v2', 'v1'] as const) {
-          const chaparRound = await pinged(agent, chapar, () => round(agent, chapar, generation), run >= WARMUP ? roundTrips : []);
+          const chaparRound = await pinged(
+            agent,
+            chapar,
+            () => round(agent, chapar, generation),
+            run >= WARMUP ? roundTrips : [],
+          );
           const final = await untilFinal(agent, chapar, chaparRound.ids);
           const floorRound = await round(agent, floorUrl, generation);
           if (run < WARMUP) continue;

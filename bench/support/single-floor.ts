@@ -54,7 +54,12 @@ app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string
 app.post<{ Body: { sender?: string; receivers?: string[]; message?: string } }>('/v2/sms/send', (request, reply) => {
   const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
   const receivers = request.body?.receivers;
-  const { code, body } = send(key, request.body?.sender, receivers?.length === 1 ? receivers[0] : null, request.body?.message);
+  const { code, body } = send(
+    key,
+    request.body?.sender,
+    receivers?.length === 1 ? receivers[0] : null,
+    request.body?.message,
+  );
   return reply.code(code).send(body);
 });
 app.post<{ Params: { key: string }; Body: Record<string, string> }>('/v1/:key/sms/send.json', (request, reply) => {
