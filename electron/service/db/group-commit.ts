@@ -29,17 +29,26 @@ export class GroupCommit {
   /** Nested in `outer`: a savepoint, rolled back alone when its work throws. */
   private readonly inner: (work: () => unknown) => unknown;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /**
+     * Runs the whole group: writes its work keeps in memory until the end of a batch (the
+     * messaging aggregates) are then written once for the group.
+     */
+    around: <T>(work: () => T) => T = (work) => work(),
+  ) {
     this.inner = db.transaction((work: () => unknown) => work());
-    this.outer = db.transaction((group: Waiting[], outcomes: Outcome[]) => {
-      group.forEach((waiting, i) => {
-        try {
-          outcomes[i] = { ok: true, value: waiting.atomic ? waiting.work() : this.inner(waiting.work) };
-        } catch (error) {
-          outcomes[i] = { ok: false, value: error };
-        }
-      });
-    });
+    this.outer = db.transaction((group: Waiting[], outcomes: Outcome[]) =>
+      around(() =>
+        group.forEach((waiting, i) => {
+          try {
+            outcomes[i] = { ok: true, value: waiting.atomic ? waiting.work() : this.inner(waiting.work) };
+          } catch (error) {
+            outcomes[i] = { ok: false, value: error };
+          }
+        }),
+      ),
+    );
   }
 
   /**

@@ -140,6 +140,12 @@ export interface AcceptDeps {
   onAccepted(dueAt: number): void;
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
+  /**
+   * The aggregates' batch (counts.ts): what `counted` recorded is written at the end of the
+   * outermost batch, so the sends of a group commit write their counts once; an inner batch that
+   * throws takes its counts back.
+   */
+  batch<T>(work: () => T): T;
   /** The message states (message-states.ts): a send's messages, one key, in its transaction. */
   placed(firstId: number, lastId: number, key: CountKey): void;
 }
@@ -176,9 +182,11 @@ export class Accept {
     private readonly deps: AcceptDeps,
   ) {
     this.localIds = new LocalIds(db);
-    this.together = new GroupCommit(db);
-    this.record = db.transaction((command, plan, dueAt) => this.write(command, plan, dueAt));
-    this.recordItems = db.transaction((command, fresh, earlier) => this.writeItems(command, fresh, earlier));
+    this.together = new GroupCommit(db, deps.batch);
+    this.record = db.transaction((command, plan, dueAt) => deps.batch(() => this.write(command, plan, dueAt)));
+    this.recordItems = db.transaction((command, fresh, earlier) =>
+      deps.batch(() => this.writeItems(command, fresh, earlier)),
+    );
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
          message_count, own_texts, total_rials, idempotency_key, created_at)

@@ -142,6 +142,38 @@ describe('message counts', () => {
     );
   }, 120_000);
 
+  it('equal a full scan after group commits in which a request is refused half-way', async () => {
+    const { core, account } = makeCore();
+    const one = (receiver: string) =>
+      core.messaging.accept.acceptInGroup({
+        accountId: account.id,
+        origin: 'api-v2',
+        sender: '30001111',
+        text: 'hi',
+        receivers: [receiver],
+        rule: 'strict',
+      });
+    // An items call whose first message is recorded (and counted) before its second sender is
+    // refused (412): the whole call rolls back, in the middle of a group of sends that commit.
+    const refused = core.messaging.accept.acceptItemsInGroup({
+      accountId: account.id,
+      origin: 'api-v1',
+      items: [
+        { sender: '30001111', receptor: '09120000003', text: 'a' },
+        { sender: '99999999', receptor: '09120000004', text: 'b' },
+      ],
+      repeats: 'send',
+    });
+    const results = await Promise.allSettled([one('09120000001'), refused, one('09120000002')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 412 });
+    expect(core.db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 2 });
+    expectAggregatesEqualScan(core.db);
+    expect(core.db.prepare('SELECT SUM(n) AS n FROM message_totals WHERE account_id = ?').get(account.id)).toEqual({
+      n: 2,
+    });
+  });
+
   it('are rebuilt by the migration for an older workspace, and by a restore', async () => {
     const { core, clock, dataDir, account } = makeCore();
     for (let i = 0; i < 5; i++) {

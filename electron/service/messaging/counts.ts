@@ -37,10 +37,12 @@ interface Delta {
 }
 
 export class MessageCounts {
-  private readonly pending = new Map<string, Delta>();
+  private pending = new Map<string, Delta>();
   private readonly batches = new PendingBatch(
     () => this.flush(),
     () => this.pending.clear(),
+    () => copyDeltas(this.pending),
+    (mark) => (this.pending = copyDeltas(mark)),
   );
   private readonly upsertSlot: Statement<
     [number, number, number, string, string, number, number, number],
@@ -155,4 +157,11 @@ export class MessageCounts {
     }
     this.pending.clear();
   }
+}
+
+/** Deltas are changed in place as moves add up: a mark holds copies. */
+function copyDeltas(deltas: ReadonlyMap<string, Delta>): Map<string, Delta> {
+  const copy = new Map<string, Delta>();
+  for (const [id, delta] of deltas) copy.set(id, { ...delta });
+  return copy;
 }

@@ -138,6 +138,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: (dueAt) => scheduler.poke(dueAt),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
+    batch: (work) => counts.batch(work),
     placed: (firstId, lastId, key) => states.placed(firstId, lastId, key),
   });
   scheduler.register({
