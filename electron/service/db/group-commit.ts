@@ -4,8 +4,8 @@
 // arrive in the same turn of the event loop are run one after another inside one transaction, each
 // in its own savepoint (so one refused or failed request rolls back only itself), and every
 // promise settles only after the commit: no answer speaks of a write that could still be lost.
-// Nothing waits for a timer: the group is whatever arrived before the loop's next check phase, so
-// a lone request is committed as soon as it would have been without grouping.
+// Nothing waits for a timer: the group is whatever arrived within two turns of the event loop, so
+// a lone request is committed a few microseconds later than it would have been without grouping.
 import type { Db } from './database';
 
 interface Outcome {
@@ -59,7 +59,10 @@ export class GroupCommit {
   run<T>(work: () => T, { atomic = false } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ work, atomic, resolve: resolve as (value: unknown) => void, reject });
-      if (this.waiting.length === 1) setImmediate(() => this.commit());
+      // Two turns of the loop, not one: the clients answered by the previous commit send their next
+      // requests meanwhile, and join this group instead of making the next (a dozen clients made
+      // two alternating halves; one group of them is about a tenth more sends a second, measured).
+      if (this.waiting.length === 1) setImmediate(() => setImmediate(() => this.commit()));
     });
   }
 
