@@ -1,7 +1,7 @@
 // Group commit: the writes of concurrent requests committed together. A program sending one message
 // per request keeps a dozen requests in flight; each alone would pay a whole commit (its pages
-// written to the WAL: about two thirds of a one-message send's time, profiled). Requests that
-// arrive in the same turn of the event loop are run one after another inside one transaction, each
+// written to the WAL: about a third of a one-message send's time, profiled). Requests that
+// arrive together are run one after another inside one transaction, each
 // in its own savepoint (so one refused or failed request rolls back only itself), and every
 // promise settles only after the commit: no answer speaks of a write that could still be lost.
 // Nothing waits for a timer: the group is whatever arrived within two turns of the event loop, so
