@@ -10,15 +10,21 @@ export interface Worker {
   runDue(): boolean | Promise<boolean>;
   /** The earliest due time (ms) of this worker's work, or null when it has none. */
   nextDueAt(): number | null;
+  /**
+   * Its future work may wait to be gathered (GATHER_MS): many small pieces due at nearby times
+   * (the lifecycle's one-message sends) run as one batch. Work paced to a rate (a provider's
+   * calls) must not: it wakes when due.
+   */
+  readonly gathers?: boolean;
 }
 
 const MAX_SLEEP_MS = 1000;
 
 /**
- * A wake-up for future work is put off to the next multiple of this: work due at nearby times (a
- * program's one-message sends, each its own due range a few ms apart) then runs as one batch, one
- * transaction, instead of a batch a message. 20 ms is nothing on a message's way to its final
- * status, and much against a batch's fixed cost.
+ * A gathering worker's wake-up for future work is put off to the next multiple of this: work due at
+ * nearby times (a program's one-message sends, each its own due range a few ms apart) then runs as
+ * one batch, one transaction, instead of a batch a message. 20 ms is nothing on a message's way to
+ * its final status, and much against a batch's fixed cost.
  */
 export const GATHER_MS = 20;
 
@@ -61,10 +67,10 @@ export class Scheduler {
   }
 
   /**
-   * Something became due (a clock move, a setting): run soon. With `at`, work that becomes due at
-   * that time (a send's hand-over): the loop wakes by then, gathered with other work due near it,
-   * and a wake-up already set earlier stands (a busy API pokes once a request: none of them makes
-   * a round of every worker).
+   * Something became due (a clock move, a setting): run soon. With `at`, gathering work that
+   * becomes due at that time (a send's hand-over): the loop wakes by then, gathered with other work
+   * due near it, and a wake-up already set earlier stands (a busy API pokes once a request: none
+   * of them makes a round of every worker).
    */
   poke(at?: number): void {
     if (this.stopped) return;
@@ -138,10 +144,11 @@ export class Scheduler {
     const now = this.clock.now();
     let next: number | null = null;
     for (const worker of this.workers) {
-      const due = worker.nextDueAt();
+      let due = worker.nextDueAt();
+      if (due !== null && due > now && worker.gathers) due = gathered(due);
       if (due !== null && (next === null || due < next)) next = due;
     }
-    this.setTimer(next === null || next > now ? gathered(Math.min(next ?? Infinity, now + MAX_SLEEP_MS)) : now, now);
+    this.setTimer(Math.max(now, Math.min(next ?? Infinity, now + MAX_SLEEP_MS)), now);
   }
 
   private setTimer(at: number, now: number): void {

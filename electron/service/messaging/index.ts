@@ -143,6 +143,9 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   });
   scheduler.register({
     name: 'lifecycle',
+    // Sends made one by one are handed over together (the simulator's reports follow at the same
+    // times, so they are gathered too); a provider's paced calls (the carriers) are not.
+    gathers: true,
     nextDueAt: () => lifecycle.nextDueAt(),
     runDue: () => lifecycle.step() !== null,
   });
