@@ -168,7 +168,7 @@ export class Accept {
   ) => { sendId: number; firstId: number };
   private readonly recordItems: (
     command: ItemsCommand,
-    fresh: Parameters<typeof groupsOf>[1],
+    grouped: readonly number[][],
     earlier: readonly (EarlierMessage | undefined)[],
   ) => ItemGroup[];
 
@@ -184,8 +184,8 @@ export class Accept {
     this.localIds = new LocalIds(db);
     this.together = new GroupCommit(db, deps.batch);
     this.record = db.transaction((command, plan, dueAt) => deps.batch(() => this.write(command, plan, dueAt)));
-    this.recordItems = db.transaction((command, fresh, earlier) =>
-      deps.batch(() => this.writeItems(command, fresh, earlier)),
+    this.recordItems = db.transaction((command, grouped, earlier) =>
+      deps.batch(() => this.writeItems(command, grouped, earlier)),
     );
     this.insertSend = db.prepare(
       `INSERT INTO sends (account_id, line_id, sender, provider, text, pages, origin, api_version, file_id,
@@ -263,7 +263,11 @@ export class Accept {
       command.accountId,
       items.map((item) => item.localId),
     );
-    const groups = this.recordItems(command, fresh, earlier);
+    const indexes = groupsOf(items, fresh, command.repeats);
+    // One acceptance is all or nothing by itself (the common v1 send of one receptor): no
+    // transaction around its own.
+    const groups =
+      indexes.length === 1 ? this.writeItems(command, indexes, earlier) : this.recordItems(command, indexes, earlier);
     return { earlier, groups };
   }
 
@@ -342,14 +346,14 @@ export class Accept {
     return { sendId, firstId };
   }
 
-  /** An items call's acceptances, in one transaction: all or nothing. */
+  /** An items call's acceptances: all or nothing (recordItems runs more than one in one transaction). */
   private writeItems(
     command: ItemsCommand,
-    fresh: Parameters<typeof groupsOf>[1],
+    grouped: readonly number[][],
     earlier: readonly (EarlierMessage | undefined)[],
   ): ItemGroup[] {
     const { items } = command;
-    const groups = groupsOf(items, fresh, command.repeats).map((indexes): ItemGroup => {
+    const groups = grouped.map((indexes): ItemGroup => {
       const first = items[indexes[0]!]!;
       const receivers = indexes.map((i) => items[i]!.receptor);
       let recorded: Recorded | null = null;
