@@ -13,27 +13,22 @@ export interface DueRange {
 }
 
 export class DueRanges {
-  private readonly firstStmt;
+  private readonly dueStmt;
+  private readonly dropThroughStmt;
   private readonly nextStmt;
-  private readonly dropStmt;
   private readonly shrinkStmt;
   private readonly addStmt;
   private readonly withdrawStmt;
 
   constructor(db: Db, table: 'message_due' | 'simulator_due') {
-    this.firstStmt = db.prepare<[number], DueRange>(
-      `SELECT due_at, first_id, last_id FROM ${table} WHERE due_at <= ? ORDER BY due_at, first_id LIMIT 1`,
+    this.dueStmt = db.prepare<[number, number], DueRange>(
+      `SELECT due_at, first_id, last_id FROM ${table} WHERE due_at <= ? ORDER BY due_at, first_id LIMIT ?`,
     );
+    this.dropThroughStmt = db.prepare(`DELETE FROM ${table} WHERE (due_at, first_id) <= (?, ?)`);
     this.nextStmt = db.prepare<[], { due: number | null }>(`SELECT MIN(due_at) AS due FROM ${table}`);
-    this.dropStmt = db.prepare(`DELETE FROM ${table} WHERE due_at = ? AND first_id = ?`);
     this.shrinkStmt = db.prepare(`UPDATE ${table} SET first_id = ? WHERE due_at = ? AND first_id = ?`);
     this.addStmt = db.prepare(`INSERT INTO ${table} (due_at, first_id, last_id) VALUES (?, ?, ?)`);
     this.withdrawStmt = db.prepare(`DELETE FROM ${table} WHERE first_id >= ? AND last_id <= ?`);
-  }
-
-  /** The earliest range due at `now`, or undefined. */
-  firstDue(now: number): DueRange | undefined {
-    return this.firstStmt.get(now);
   }
 
   /**
@@ -51,19 +46,31 @@ export class DueRanges {
     read: (firstId: number, lastId: number, limit: number) => T[],
     idOf: (row: T) => number,
   ): T[][] | null {
-    const taken: T[][] = [];
-    let due = false;
     // Each range costs one of the budget at least: a range whose messages are all gone still ends.
-    for (let budget = limit; budget > 0;) {
-      const range = this.firstStmt.get(now);
-      if (!range) break;
-      due = true;
+    const ranges = this.dueStmt.all(now, limit);
+    if (ranges.length === 0) return null;
+    const taken: T[][] = [];
+    let budget = limit;
+    // The ranges read to their end, from the first: taken off together below.
+    let whole = 0;
+    for (const range of ranges) {
+      if (budget <= 0) break;
       const rows = read(range.first_id, range.last_id, budget);
-      this.consume(range, rows.length < budget ? range.last_id : idOf(rows[rows.length - 1]!));
       if (rows.length > 0) taken.push(rows);
-      budget -= Math.max(1, rows.length);
+      if (rows.length < budget) {
+        whole++;
+        budget -= Math.max(1, rows.length);
+      } else {
+        // The budget ends in this range: the rest of it stays due as it was.
+        const through = idOf(rows[rows.length - 1]!);
+        if (through >= range.last_id) whole++;
+        else this.shrinkStmt.run(through + 1, range.due_at, range.first_id);
+        budget = 0;
+      }
     }
-    return due ? taken : null;
+    // They were the first in (due_at, first_id) order: every range up to the last of them goes.
+    if (whole > 0) this.dropThroughStmt.run(ranges[whole - 1]!.due_at, ranges[whole - 1]!.first_id);
+    return taken;
   }
 
   /** When the next range is due (ms), or null when none waits. */
@@ -78,12 +85,6 @@ export class DueRanges {
   /** Removes the ranges lying inside firstId..lastId (a whole send's, or what is left of it); returns how many. */
   withdraw(firstId: number, lastId: number): number {
     return this.withdrawStmt.run(firstId, lastId).changes;
-  }
-
-  /** Takes first_id..through off the front of a range (the whole range when through reaches its end). */
-  consume(range: DueRange, through: number): void {
-    if (through >= range.last_id) this.dropStmt.run(range.due_at, range.first_id);
-    else this.shrinkStmt.run(through + 1, range.due_at, range.first_id);
   }
 }
 
