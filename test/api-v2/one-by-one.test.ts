@@ -1,5 +1,5 @@
 // One message per request, as most programs send (issue 34): twelve clients on keep-alive
-// connections send one-receiver requests over v2 and v1 at once. Concurrent requests are committed
+// connections send one-receiver requests over v2, v1 and v3 at once. Concurrent requests are committed
 // together (db/group-commit.ts) and moved downstream together (many due ranges a step): every
 // answer stands for its own committed message, the credit pays each exactly once, and every
 // message reaches its final status soon after the last answer, in far fewer steps than messages.
@@ -57,8 +57,9 @@ describe('one message per request', () => {
       Array.from({ length: 12 }, async (_, client) => {
         for (let i = 0; i < PER_CLIENT; i++) {
           const receiver = '0912' + String(next++).padStart(7, '0');
+          const generation = (['v2', 'v1', 'v3'] as const)[client % 3]!;
           const answer =
-            client % 3 === 2
+            generation === 'v1'
               ? await request(
                   agent,
                   server.url,
@@ -73,11 +74,15 @@ describe('one message per request', () => {
               : await request(
                   agent,
                   server.url,
-                  '/v2/sms/send',
+                  `/${generation}/sms/send`,
                   { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-                  JSON.stringify({ message: 'Order 4512 shipped', sender: '30001111', receivers: [receiver] }),
+                  JSON.stringify(
+                    generation === 'v2'
+                      ? { message: 'Order 4512 shipped', sender: '30001111', receivers: [receiver] }
+                      : { message: 'Order 4512 shipped', senders: { sms: '30001111' }, receivers: [receiver] },
+                  ),
                 );
-          answers.push({ ...answer, generation: client % 3 === 2 ? 'v1' : 'v2' });
+          answers.push({ ...answer, generation });
         }
       }),
     );

@@ -238,16 +238,22 @@ export class Accept {
   }
 
   /**
-   * accept() for one of many requests in flight (the APIs): committed together with the others of
-   * this turn of the event loop, settled after that commit (db/group-commit.ts).
+   * Runs an acceptance that is all or nothing by itself (accept(), acceptItems(), a multichannel
+   * send, a verify lookup) for one of many requests in flight (the APIs): committed together with
+   * the others of these turns of the event loop, settled after that commit (db/group-commit.ts).
    */
-  acceptInGroup(command: AcceptCommand): Promise<Recorded> {
-    return this.together.run(() => this.accept(command), { atomic: true });
+  inGroup<T>(work: () => T): Promise<T> {
+    return this.together.run(work, { atomic: true });
   }
 
-  /** acceptItems() committed together with the other requests in flight, as acceptInGroup. */
+  /** accept() for one of many requests in flight: inGroup. */
+  acceptInGroup(command: AcceptCommand): Promise<Recorded> {
+    return this.inGroup(() => this.accept(command));
+  }
+
+  /** acceptItems() for one of many requests in flight: inGroup. */
   acceptItemsInGroup(command: ItemsCommand): Promise<ItemsAcceptance> {
-    return this.together.run(() => this.acceptItems(command), { atomic: true });
+    return this.inGroup(() => this.acceptItems(command));
   }
 
   /**

@@ -51,6 +51,11 @@ export class Multichannel {
     private readonly accept: Accept,
   ) {}
 
+  /** send() for one of many requests in flight (the API): committed with them (Accept.inGroup). */
+  sendInGroup(command: MultichannelCommand): Promise<ChannelAcceptance[]> {
+    return this.accept.inGroup(() => this.send(command));
+  }
+
   /** Records one send per channel, in CHANNELS order, or throws the first refusal with nothing recorded. */
   send(command: MultichannelCommand): ChannelAcceptance[] {
     const channels = CHANNELS.filter((channel) => command.senders[channel] != null);

@@ -55,8 +55,13 @@ export class Verify {
   constructor(
     private readonly accounts: Accounts,
     private readonly templates: Pick<Templates, 'find'>,
-    private readonly accept: Pick<Accept, 'accept'>,
+    private readonly accept: Pick<Accept, 'accept' | 'inGroup'>,
   ) {}
+
+  /** lookup() for one of many requests in flight (the API): committed with them (Accept.inGroup). */
+  lookupInGroup(accountId: number, request: VerifyRequest): Promise<Recorded> {
+    return this.accept.inGroup(() => this.lookup(accountId, request));
+  }
 
   /**
    * Sends the template filled with the tokens to the one receptor, through Accept; its refusals

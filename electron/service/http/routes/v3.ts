@@ -34,7 +34,7 @@ export async function v3Routes(app: FastifyInstance, { core }: { core: Core }) {
       const parsed = V3SendRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, ApiCode.BadRequest);
       const { message, receivers, senders, files } = parsed.data;
-      const accepted = multichannel.send({
+      const accepted = await multichannel.sendInGroup({
         accountId: request.account.id,
         origin: 'api-v3',
         text: message,

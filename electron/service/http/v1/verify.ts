@@ -23,13 +23,13 @@ function messageEntry(recorded: Recorded): MessageInfo {
 
 export const verifyMethods: V1Methods = {
   'verify/lookup': {
-    handler: ({ core, account, params }) => {
+    handler: async ({ core, account, params }) => {
       const tokens: Partial<Record<TemplateToken, string>> = {};
       for (const name of TEMPLATE_TOKENS) {
         const value = params.string(name);
         if (value !== undefined) tokens[name] = value;
       }
-      const recorded = core.verify.lookup(account.id, {
+      const recorded = await core.verify.lookupInGroup(account.id, {
         receptors: params.list('receptor') ?? [],
         template: params.required('template'),
         tokens,
