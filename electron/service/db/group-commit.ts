@@ -1,11 +1,11 @@
 // Group commit: the writes of concurrent requests committed together. A program sending one message
 // per request keeps a dozen requests in flight; each alone would pay a whole commit (its pages
-// written to the WAL: about a third of a one-message send's time, profiled). Requests that
-// arrive together are run one after another inside one transaction, each
-// in its own savepoint (so one refused or failed request rolls back only itself), and every
-// promise settles only after the commit: no answer speaks of a write that could still be lost.
-// Nothing waits for a timer: the group is whatever arrived within two turns of the event loop, so
-// a lone request is committed a few microseconds later than it would have been without grouping.
+// written to the WAL: about a third of a one-message send's time, profiled). Requests that arrive
+// together are run one after another inside one transaction, each in a savepoint of its own (so a
+// refused or failed request rolls back only itself), and every promise settles only after the
+// commit: no answer speaks of a write that could still be lost. Nothing waits for a timer: the
+// group is whatever arrived within two turns of the event loop, so a lone request is committed a
+// few microseconds later than it would have been alone.
 import type { Db } from './database';
 
 interface Outcome {
@@ -52,7 +52,7 @@ export class GroupCommit {
   }
 
   /**
-   * Runs `work` in a transaction shared with the other work of this turn; settles after the commit.
+   * Runs `work` in a transaction shared with the other work of these turns; settles after the commit.
    * `atomic`: the work's writes are already all or nothing (its own db.transaction(), a savepoint
    * here), so no savepoint more is wrapped around it.
    */

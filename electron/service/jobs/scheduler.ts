@@ -31,7 +31,7 @@ export const GATHER_MS = 20;
 export class Scheduler {
   private readonly workers: Worker[] = [];
   private timer: NodeJS.Timeout | null = null;
-  /** When the timer fires (clock ms); null without one. */
+  /** When the timer fires (clock ms, MAX_SLEEP_MS at the latest); null without one. */
   private wakeAt: number | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
@@ -153,8 +153,9 @@ export class Scheduler {
 
   private setTimer(at: number, now: number): void {
     this.clearTimer();
-    this.wakeAt = at;
-    this.timer = setTimeout(() => this.loop(), Math.min(MAX_SLEEP_MS, Math.max(0, at - now)));
+    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - now));
+    this.wakeAt = now + delay;
+    this.timer = setTimeout(() => this.loop(), delay);
   }
 
   private clearTimer(): void {

@@ -5,7 +5,8 @@
 //   text, pages and cost per message (shared/pricing.ts) -> total -> refusal (411, 418) ->
 //   credit debited and messages recorded in one transaction, as 1 (queued) or 2 (scheduled).
 // A call of messages given one by one (v1 send and sendarray, v2 send-p2p) is several commands in
-// one transaction (acceptItems, grouped by item-groups.ts).
+// one transaction (acceptItems, grouped by item-groups.ts). The APIs' requests in flight are
+// accepted together, one commit for a group of them (inGroup, db/group-commit.ts).
 // Transports map their wire formats onto AcceptCommand and the Acceptance back; none holds a rule.
 import type { Db } from '../db/database';
 import type { CountKey } from './counts';
