@@ -289,18 +289,8 @@ export class Lifecycle implements CarrierReports {
       if (row) rows.set(row.id, row);
       return rows;
     }
-    for (const [
-      id,
-      account_id,
-      receptor,
-      status,
-      cost_rials,
-      created_at,
-      send_id,
-      sender,
-      origin,
-    ] of this.byIdsStmt.all(JSON.stringify(ids)))
-      rows.set(id, { id, account_id, receptor, status, cost_rials, created_at, send_id, sender, origin });
+    for (const row of this.byIdsStmt.all(JSON.stringify(ids)))
+      rows.set(row[0], messageRow(row, { sender: row[7], origin: row[8] }));
     return rows;
   }
 
@@ -362,7 +352,7 @@ export class Lifecycle implements CarrierReports {
 }
 
 function messageRow(
-  [id, account_id, receptor, status, cost_rials, created_at, send_id]: StoredRow,
+  [id, account_id, receptor, status, cost_rials, created_at, send_id]: StoredRow | ReportRow,
   send: { sender: string; origin: string },
 ): MessageRow {
   return {
