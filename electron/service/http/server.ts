@@ -103,13 +103,13 @@ function rawAnswer(socket: Socket, method: string | undefined, status: string, t
   setTimeout(() => socket.destroy(), RAW_ANSWER_GRACE_MS).unref();
 }
 
-/** Request ids drawn per call: randomBytes() is a system call each, about 20 µs a request (profiled). */
+/** Request ids come from a pool: a randomBytes() call per request was a system call, about 20 µs (profiled). */
 const ID_BYTES = 6;
 const ID_POOL = 4096;
 let idPool = Buffer.alloc(0);
 let idAt = 0;
 
-/** 6 random bytes in hex, from a pool refilled a few hundred ids at a time. */
+/** 6 random bytes in hex, from a pool refilled 682 ids at a time. */
 export function requestId(): string {
   if (idAt + ID_BYTES > idPool.length) {
     idPool = randomBytes(ID_POOL);
