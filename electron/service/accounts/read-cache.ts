@@ -18,11 +18,7 @@ export class ReadCache<V> {
 
   /** The value under `key`, loaded (and kept, when found) on a miss. */
   get(key: string, load: () => V | undefined): V | undefined {
-    if (this.unsettled) {
-      if (this.db.inTransaction) return load();
-      this.unsettled = false;
-      this.entries.clear();
-    }
+    if (this.unsettled) return load();
     const kept = this.entries.get(key);
     if (kept !== undefined) return kept;
     const value = load();
@@ -44,15 +40,14 @@ export class ReadCache<V> {
 
   /**
    * Transactions here are synchronous (better-sqlite3): the one that wrote has ended, committed or
-   * rolled back, by the next turn of the event loop. Readers that only ever read inside other
-   * transactions (a send's sender line, in its group commit) would otherwise never see it end.
+   * rolled back, by the next turn of the event loop (unless another is open then: it waits on).
+   * Until then every read loads.
    */
   private settleLater(): void {
     setImmediate(() => {
       if (!this.db.open) return;
       if (this.db.inTransaction) return this.settleLater();
       this.unsettled = false;
-      this.entries.clear();
     });
   }
 }

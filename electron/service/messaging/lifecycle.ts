@@ -284,11 +284,6 @@ export class Lifecycle implements CarrierReports {
   /** These messages with their sends' line and origin, by id (one whose send is gone is left out). */
   private byIds(ids: readonly number[]): Map<number, MessageRow> {
     const rows = new Map<number, MessageRow>();
-    if (ids.length === 1) {
-      const row = this.byId(ids[0]!);
-      if (row) rows.set(row.id, row);
-      return rows;
-    }
     for (const row of this.byIdsStmt.all(JSON.stringify(ids)))
       rows.set(row[0], messageRow(row, { sender: row[7], origin: row[8] }));
     return rows;
