@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { PENDING_STATUSES } from '../../shared/lifecycle';
-import { ROOT, spawnServe, tempDir, testSeed, KEY } from '../../test/helpers/server';
+import { ROOT, postOn, spawnServe, tempDir, testSeed, KEY } from '../../test/helpers/server';
 import { median, percentile, type BenchCase } from '../case';
 
 const REQUESTS = 1_000;
@@ -25,60 +25,28 @@ const TEXT = 'Your order 4512 has shipped. Code: 8841';
 
 type Generation = 'v2' | 'v1';
 
-interface Answer {
-  status: number;
-  body: string;
-}
+type Answer = { status: number; text: string };
 
-function request(agent: http.Agent, url: URL, pathName: string, headers: http.OutgoingHttpHeaders, body: string) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: pathName, method: 'POST', headers },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+/** A JSON body with a bearer key (the API's, or the web bridge's token). */
+function postJson(agent: http.Agent, base: string, path: string, bearer: string, value: unknown): Promise<Answer> {
+  return postOn(agent, base, path, JSON.stringify(value), {
+    'content-type': 'application/json',
+    authorization: `Bearer ${bearer}`,
   });
 }
 
 /** One request of a round: the receiver is distinct across the whole case. */
-function sendOnce(agent: http.Agent, base: URL, generation: Generation, receiver: string): Promise<Answer> {
-  if (generation === 'v2') {
-    const body = JSON.stringify({ message: TEXT, sender: '30001111', receivers: [receiver] });
-    return request(
-      agent,
-      base,
-      '/v2/sms/send',
-      {
-        'content-type': 'application/json',
-        authorization: `Bearer ${KEY}`,
-        'content-length': Buffer.byteLength(body),
-      },
-      body,
-    );
-  }
+function sendOnce(agent: http.Agent, base: string, generation: Generation, receiver: string): Promise<Answer> {
+  if (generation === 'v2')
+    return postJson(agent, base, '/v2/sms/send', KEY, { message: TEXT, sender: '30001111', receivers: [receiver] });
   const body = new URLSearchParams({ receptor: receiver, sender: '30001111', message: TEXT }).toString();
-  return request(
-    agent,
-    base,
-    `/v1/${KEY}/sms/send.json`,
-    {
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-length': Buffer.byteLength(body),
-    },
-    body,
-  );
+  return postOn(agent, base, `/v1/${KEY}/sms/send.json`, body, { 'content-type': 'application/x-www-form-urlencoded' });
 }
 
 let nextReceiver = 0;
 
 /** 1,000 requests from 12 clients; the time until the last answer, and the ids answered. */
-async function round(agent: http.Agent, base: URL, generation: Generation): Promise<{ ms: number; ids: number[] }> {
+async function round(agent: http.Agent, base: string, generation: Generation): Promise<{ ms: number; ids: number[] }> {
   const first = nextReceiver;
   nextReceiver += REQUESTS;
   let issued = 0;
@@ -89,8 +57,8 @@ async function round(agent: http.Agent, base: URL, generation: Generation): Prom
       while (issued < REQUESTS) {
         const receiver = '0912' + String(first + issued++).padStart(7, '0');
         const answer = await sendOnce(agent, base, generation, receiver);
-        if (answer.status !== 200) throw new Error(`${generation} send failed: ${answer.status} ${answer.body}`);
-        ids.push((JSON.parse(answer.body) as { entries: Array<{ messageid: number }> }).entries[0]!.messageid);
+        if (answer.status !== 200) throw new Error(`${generation} send failed: ${answer.status} ${answer.text}`);
+        ids.push((JSON.parse(answer.text) as { entries: Array<{ messageid: number }> }).entries[0]!.messageid);
       }
     }),
   );
@@ -98,23 +66,12 @@ async function round(agent: http.Agent, base: URL, generation: Generation): Prom
 }
 
 /** Milliseconds from now until none of `ids` is pending any more (polled every 20 ms). */
-async function untilFinal(agent: http.Agent, base: URL, ids: number[]): Promise<number> {
+async function untilFinal(agent: http.Agent, base: string, ids: number[]): Promise<number> {
   const start = performance.now();
   const pending = new Set<number>(PENDING_STATUSES);
-  const body = JSON.stringify({ messageids: ids });
   for (;;) {
-    const answer = await request(
-      agent,
-      base,
-      '/v2/sms/status',
-      {
-        'content-type': 'application/json',
-        authorization: `Bearer ${KEY}`,
-        'content-length': Buffer.byteLength(body),
-      },
-      body,
-    );
-    const entries = (JSON.parse(answer.body) as { entries: Array<{ status: number }> }).entries;
+    const answer = await postJson(agent, base, '/v2/sms/status', KEY, { messageids: ids });
+    const entries = (JSON.parse(answer.text) as { entries: Array<{ status: number }> }).entries;
     if (entries.every((entry) => !pending.has(entry.status))) return performance.now() - start;
     if (performance.now() - start > 60_000) throw new Error('messages still pending after 60 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -122,24 +79,13 @@ async function untilFinal(agent: http.Agent, base: URL, ids: number[]): Promise<
 }
 
 /** The window's round trips while `work` runs: credit:balance over the bridge every 5 ms. */
-async function pinged<T>(agent: http.Agent, base: URL, work: () => Promise<T>, times: number[]): Promise<T> {
+async function pinged<T>(agent: http.Agent, base: string, work: () => Promise<T>, times: number[]): Promise<T> {
   let done = false;
-  const body = JSON.stringify({ account_id: 1 });
   const loop = (async () => {
     while (!done) {
       const start = performance.now();
-      const answer = await request(
-        agent,
-        base,
-        '/bridge/invoke/credit:balance',
-        {
-          'content-type': 'application/json',
-          authorization: `Bearer ${TOKEN}`,
-          'content-length': Buffer.byteLength(body),
-        },
-        body,
-      );
-      if (answer.status !== 200) throw new Error(`bridge: ${answer.status} ${answer.body}`);
+      const answer = await postJson(agent, base, '/bridge/invoke/credit:balance', TOKEN, { account_id: 1 });
+      if (answer.status !== 200) throw new Error(`bridge: ${answer.status} ${answer.text}`);
       times.push(performance.now() - start);
       await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
     }
@@ -193,8 +139,8 @@ const single1k: BenchCase = {
     });
     const floor = await startFloor(path.join(dir, 'floor.db'));
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS + 2 });
-    const chapar = new URL(server.url);
-    const floorUrl = new URL(floor.url);
+    const chapar = server.url;
+    const floorUrl = floor.url;
     const times: Record<string, number[]> = { v2: [], v1: [], floorV2: [], floorV1: [] };
     const finals: number[] = [];
     const roundTrips: number[] = [];

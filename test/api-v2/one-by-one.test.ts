@@ -5,37 +5,13 @@
 // message reaches its final status soon after the last answer, in far fewer steps than messages.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, KEY, startServer, testSeed, type TestServer } from '../helpers/server';
+import { eventually, KEY, postOn, startServer, testSeed, type TestServer } from '../helpers/server';
 import { accountId, counts } from './support';
 
 const open: TestServer[] = [];
 afterEach(async () => {
   while (open.length > 0) await open.pop()!.close();
 });
-
-function request(agent: http.Agent, url: string, path: string, headers: http.OutgoingHttpHeaders, body: string) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const req = http.request(
-      {
-        agent,
-        host: hostname,
-        port,
-        path,
-        method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('one message per request', () => {
   it('answers each after its own commit, charges each once, and every message is final soon after', async () => {
@@ -60,29 +36,29 @@ describe('one message per request', () => {
           const generation = (['v2', 'v1', 'v3'] as const)[client % 3]!;
           const answer =
             generation === 'v1'
-              ? await request(
+              ? await postOn(
                   agent,
                   server.url,
                   `/v1/${KEY}/sms/send.json`,
-                  { 'content-type': 'application/x-www-form-urlencoded' },
                   new URLSearchParams({
                     receptor: receiver,
                     sender: '30001111',
                     message: 'Order 4512 shipped',
                   }).toString(),
+                  { 'content-type': 'application/x-www-form-urlencoded' },
                 )
-              : await request(
+              : await postOn(
                   agent,
                   server.url,
                   `/${generation}/sms/send`,
-                  { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
                   JSON.stringify(
                     generation === 'v2'
                       ? { message: 'Order 4512 shipped', sender: '30001111', receivers: [receiver] }
                       : { message: 'Order 4512 shipped', senders: { sms: '30001111' }, receivers: [receiver] },
                   ),
+                  { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
                 );
-          answers.push({ ...answer, generation });
+          answers.push({ status: answer.status, body: JSON.parse(answer.text), generation });
         }
       }),
     );

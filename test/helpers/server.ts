@@ -3,6 +3,7 @@
 // runs `npm run serve` itself as a child process, for restart and signal tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +133,40 @@ export async function post(
     parsed = undefined;
   }
   return { status: response.status, body: parsed, text };
+}
+
+/**
+ * POSTs `body` over `agent`'s connections (kept alive, as a program's HTTP client keeps them, where
+ * fetch would use a pool of its own): the status and the text of the answer.
+ */
+export function postOn(
+  agent: http.Agent,
+  url: string,
+  path: string,
+  body: string,
+  headers: http.OutgoingHttpHeaders,
+): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: hostname,
+        port,
+        path,
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface ServeProcess {
