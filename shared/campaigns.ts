@@ -262,6 +262,35 @@ export const CampaignQuoteSchema = z.object({
 });
 export type CampaignQuote = z.infer<typeof CampaignQuoteSchema>;
 
+/** Of an execution's failed recipients, those a resend leaves out because it cannot reach them. */
+export const ResendLeftOutSchema = z.object({
+  /** On the opt-out list now. */
+  opted_out: z.number().int(),
+  /** Their message was blocked (by the carrier, or as opted out then). */
+  blocked: z.number().int(),
+  /** Not a mobile number. */
+  invalid: z.number().int(),
+});
+export type ResendLeftOut = z.infer<typeof ResendLeftOutSchema>;
+
+/**
+ * "Resend to failed" before it is asked: the new campaign as it would be created (its generated
+ * name, the original's line, text, links, send rate and quiet hours, sent now), quoted by the
+ * same dry run as the editor's, with who is left out and why; `resent` when this execution was
+ * resent already (a resend happens once).
+ */
+export const ResendQuoteSchema = CampaignQuoteSchema.extend({
+  name: z.string(),
+  sender: z.string(),
+  send_rate: z.number().int().nullable(),
+  quiet_hours: z.string().nullable(),
+  /** How many of the report's failed recipients were read. */
+  failed: z.number().int(),
+  left_out: ResendLeftOutSchema,
+  resent: z.object({ campaign_id: z.number().int(), execution_id: z.number().int().nullable() }).nullable(),
+});
+export type ResendQuote = z.infer<typeof ResendQuoteSchema>;
+
 /** A point of an execution's delivery chart: messages that reached a final status in [at, at + bucket). */
 export const DeliveryPointSchema = z.object({
   at: z.number().int(),

@@ -188,6 +188,7 @@ export class Core {
         settings: this.settings,
         segments: this.segments,
         imports: this.imports,
+        optouts: this.optouts,
         messaging: this.messaging,
         dataDir: this.dataDir,
         closing: this.writers.signal,

@@ -83,6 +83,7 @@ export const CHANNEL_NAMES = [
   'campaigns:cancel',
   'campaigns:export',
   'campaigns:segmentFromResults',
+  'campaigns:resendQuote',
   'campaigns:resendFailed',
   'campaigns:linkSettings',
   'campaigns:setLinkSettings',

@@ -20,13 +20,14 @@ import type { Jobs } from '../jobs/jobs';
 import type { Accounts } from '../accounts/accounts';
 import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
-import type { Imports, Segments } from '../contacts';
+import type { Imports, OptOuts, Segments } from '../contacts';
 import type { Messaging } from '../messaging';
 import { RangeMessages } from '../messaging/id-ranges';
 import type {
   CampaignDraftFields,
   CampaignForm,
   CampaignQuote,
+  ResendQuote,
   CreateCampaignResult,
   ExecutionMessage,
   ExecutionReport,
@@ -55,6 +56,8 @@ export interface CampaignsDeps {
   settings: Settings;
   segments: Segments;
   imports: Imports;
+  /** Whether a number is opted out now: a resend leaves those out. */
+  optouts: Pick<OptOuts, 'has'>;
   messaging: Messaging;
   dataDir: string;
   /** Aborted when the workspace closes: a report being written stops and its partial file goes. */
@@ -119,6 +122,7 @@ export class Campaigns {
       credit: deps.credit,
       settings: deps.settings,
       segments: deps.segments,
+      optouts: deps.optouts,
       dataDir: deps.dataDir,
       store,
       drafts: this.drafts,
@@ -184,10 +188,14 @@ export class Campaigns {
     return this.creation.quote(accountId, fields, options);
   }
 
+  resendQuote(accountId: number, executionId: number, language?: 'fa' | 'en'): Promise<ResendQuote> {
+    return this.creation.resendQuote(accountId, executionId, language);
+  }
+
   resendToFailed(
     accountId: number,
     executionId: number,
-    options: { name?: string; send_datetime?: string } = {},
+    options: { name?: string; send_datetime?: string; language?: 'fa' | 'en' } = {},
   ): Promise<CreateCampaignResult & { segment_id: number }> {
     return this.creation.resendToFailed(accountId, executionId, options);
   }

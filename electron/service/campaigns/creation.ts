@@ -12,7 +12,14 @@ import type { Settings } from '../settings/settings';
 import type { Segments } from '../contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import type { CampaignDraftFields, CampaignForm, CampaignQuote, CreateCampaignResult } from '../../../shared/campaigns';
+import type {
+  CampaignDraftFields,
+  CampaignForm,
+  CampaignQuote,
+  CreateCampaignResult,
+  ResendLeftOut,
+  ResendQuote,
+} from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
@@ -21,6 +28,8 @@ import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';
 import { linkReachFault } from './link-reach';
 import type { Reports } from './reports';
+import type { OptOuts } from '../contacts';
+import { leftOutReason, resendName, resendNumber, resendRecipients } from './resend';
 
 export interface CreationDeps {
   db: Db;
@@ -29,6 +38,7 @@ export interface CreationDeps {
   credit: Credit;
   settings: Settings;
   segments: Segments;
+  optouts: Pick<OptOuts, 'has'>;
   dataDir: string;
   store: CampaignStore;
   drafts: Drafts;
@@ -195,41 +205,150 @@ export class Creation {
     }
   }
 
+  /** The campaign and the settings a resend of this execution would have, and who already resent it. */
+  private resendPlan(accountId: number, executionId: number, language: 'fa' | 'en' | undefined) {
+    const { store, reports } = this.deps;
+    const execution = reports.execution(accountId, executionId);
+    const campaign = store.campaign.get(execution.campaign_id)!;
+    const fields: CampaignDraftFields = {
+      name: resendName(campaign.name, resendNumber(this.db, campaign.id), language),
+      sender: campaign.sender,
+      template_body: campaign.template_body,
+      inclusion_segments: [],
+      exclusion_segments: [],
+      links: store.linksOf(campaign.id).map((link) => ({ actual_url: link.actual_url, has_utm: link.has_utm })),
+      utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
+      send_rate: campaign.send_rate,
+      quiet_hours: quietHoursText(campaign),
+      send_datetime: null,
+      time_zone: null,
+      track_links: campaign.track_links === 1,
+    };
+    const resent = this.db
+      .prepare<[number], { campaign_id: number; execution_id: number | null }>(
+        `SELECT c.id AS campaign_id, (SELECT max(e.id) FROM campaign_executions e WHERE e.campaign_id = c.id) AS execution_id
+         FROM campaigns c WHERE c.resent_from = ? ORDER BY c.id LIMIT 1`,
+      )
+      .get(execution.id);
+    return { execution, campaign, fields, resent: resent ?? null };
+  }
+
+  /** Whether the account's opt-out list holds the number now. */
+  private optedOut(accountId: number) {
+    return (phone: string) => this.deps.optouts.has(accountId, phone);
+  }
+
+  /**
+   * "Resend to failed" before it is asked: the new campaign as resendToFailed would create it
+   * (now), quoted by the editor's dry run over the failed recipients a resend reaches, with those
+   * it leaves out counted by reason. Nothing is written or held.
+   */
+  async resendQuote(accountId: number, executionId: number, language?: 'fa' | 'en'): Promise<ResendQuote> {
+    const { execution, fields, resent } = this.resendPlan(accountId, executionId, language);
+    const now = this.deps.clock.now();
+    let problem: CampaignQuote['problem'] = null;
+    try {
+      this.deps.accounts.senderLine(accountId, fields.sender, 'campaign');
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      problem = {
+        code: error.code,
+        field: 'sender',
+        detail: error.detail ?? error.message,
+        reason: error.reason ?? null,
+      };
+    }
+    const leftOut: ResendLeftOut = { opted_out: 0, blocked: 0, invalid: 0 };
+    const quote = await quoteCampaign(
+      {
+        db: this.db,
+        accountId,
+        now,
+        segment: () => null,
+        provider: this.deps.accounts.findLine(accountId, fields.sender)?.provider ?? null,
+        pricing: this.deps.settings.pricing(),
+        credit: this.deps.credit.available(accountId),
+        linkBase: this.deps.linkBase(),
+        timeZone: this.deps.accounts.timeZone(accountId),
+        problem,
+        stale: () => false,
+        recipients: {
+          columns: segmentColumns(execution.segment_columns),
+          chunks: resendRecipients(this.db, execution.id, this.optedOut(accountId), leftOut),
+        },
+      },
+      fields,
+      1,
+    );
+    return {
+      ...quote,
+      name: fields.name,
+      sender: fields.sender,
+      send_rate: fields.send_rate,
+      quiet_hours: fields.quiet_hours,
+      failed: quote.audience.recipients + leftOut.opted_out + leftOut.blocked + leftOut.invalid,
+      left_out: leftOut,
+      resent,
+    };
+  }
+
+  /** Executions whose resend is being made: a second call meanwhile is refused. */
+  private readonly resending = new Set<number>();
+
   /**
    * "Resend to failed": a new campaign like this execution's (line, text, links, UTM, rate, quiet
-   * hours) to the recipients whose messages failed, as a new segment; due at `send_datetime`, or
-   * now. Its execution waits while that segment is being imported.
+   * hours) to the recipients whose messages failed and may still succeed (resend.ts leaves out the
+   * opted-out, the blocked and the invalid), as a new segment; due at `send_datetime`, or now. Its
+   * execution waits while that segment is being imported. An execution is resent once.
    */
   async resendToFailed(
     accountId: number,
     executionId: number,
-    options: { name?: string; send_datetime?: string } = {},
+    options: { name?: string; send_datetime?: string; language?: 'fa' | 'en' } = {},
   ): Promise<CreateCampaignResult & { segment_id: number }> {
     const { store, reports } = this.deps;
-    const execution = reports.execution(accountId, executionId);
-    const campaign = store.campaign.get(execution.campaign_id)!;
-    const name = options.name?.trim() || `${campaign.name} (resend #${execution.id})`;
-    const { segmentId } = await reports.segmentFromResults(accountId, executionId, 'failed', name);
-    const created = this.create(accountId, {
-      sender: campaign.sender,
-      name,
-      template_body: campaign.template_body,
-      send_datetime: options.send_datetime ?? new Date(this.deps.clock.now()).toISOString(),
-      inclusion_segments: [String(segmentId)],
-      exclusion_segments: [],
-      links: store.linksOf(campaign.id).map((link) => ({
-        index: link.idx,
-        actual_url: link.actual_url,
-        has_utm: link.has_utm ? 'true' : 'false',
-      })),
-      utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
-      send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
-      quiet_hours: quietHoursText(campaign) ?? undefined,
-      track_links: campaign.track_links === 1 ? 'true' : 'false',
-    });
-    this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
-    return { ...created, segment_id: segmentId };
+    const { execution, campaign, fields, resent } = this.resendPlan(accountId, executionId, options.language);
+    if (resent !== null || this.resending.has(execution.id))
+      throw new ServiceError(ApiCode.BadRequest, `execution ${execution.id} was resent already`, 'already_resent');
+    this.resending.add(execution.id);
+    try {
+      const name = options.name?.trim() || fields.name;
+      const optedOut = this.optedOut(accountId);
+      const { segmentId } = await reports.segmentFromResults(
+        accountId,
+        executionId,
+        'failed',
+        name,
+        (phone, status) => leftOutReason(phone, status, optedOut) === null,
+      );
+      const created = this.create(accountId, {
+        sender: campaign.sender,
+        name,
+        template_body: campaign.template_body,
+        send_datetime: options.send_datetime ?? new Date(this.deps.clock.now()).toISOString(),
+        inclusion_segments: [String(segmentId)],
+        exclusion_segments: [],
+        links: store.linksOf(campaign.id).map((link) => ({
+          index: link.idx,
+          actual_url: link.actual_url,
+          has_utm: link.has_utm ? 'true' : 'false',
+        })),
+        utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
+        send_rate: campaign.send_rate === null ? undefined : String(campaign.send_rate),
+        quiet_hours: quietHoursText(campaign) ?? undefined,
+        track_links: campaign.track_links === 1 ? 'true' : 'false',
+      });
+      this.db.prepare('UPDATE campaigns SET resent_from = ? WHERE id = ?').run(execution.id, created.campaign_id);
+      return { ...created, segment_id: segmentId };
+    } finally {
+      this.resending.delete(execution.id);
+    }
   }
+}
+
+/** An execution's frozen columns of each segment (segment_columns), by segment id. */
+function segmentColumns(stored: string | null): Record<number, string[]> {
+  return JSON.parse(stored ?? '{}') as Record<number, string[]>;
 }
 
 /** The form field a fault of spec 4.3's checks names (its detail starts with it), when it names one. */

@@ -22,7 +22,7 @@ import {
   type SampleKind,
 } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
-import { audienceChunks, audienceView } from '../contacts/audience';
+import { audienceChunks, audienceView, type AudienceRow } from '../contacts/audience';
 import { compileTemplate, TextBuilder, untrackedLinks } from './template';
 import { campaignUtm, MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH, taggedAddress } from './links';
 import { SendPlan } from './plan';
@@ -49,7 +49,20 @@ export interface QuoteDeps {
   problem: CampaignQuote['problem'];
   /** True once a newer quote replaced this one: it stops at the next chunk. */
   stale: () => boolean;
+  /**
+   * Recipients given as they are rather than read from the drafted segments ("resend to failed":
+   * an execution's failed recipients with their segment's fields), with each segment's columns.
+   */
+  recipients?: { columns: Record<number, readonly string[]>; chunks: AsyncIterable<readonly RecipientRow[]> };
 }
+
+/** A recipient given to the quote: the number, their segment and its fields (null: none). */
+export type RecipientRow = readonly [
+  phone: string,
+  segmentId: number | null,
+  fields: string | null,
+  ...rest: unknown[],
+];
 
 export class QuoteSuperseded extends Error {}
 
@@ -74,11 +87,13 @@ export async function quoteCampaign(
     segments.flatMap((s) => (s.role === role && s.view !== null ? [s.view] : []));
   const include = readable('include');
   const exclude = readable('exclude');
+  const columnsBySegment: ReadonlyArray<readonly [number, readonly string[]]> = deps.recipients
+    ? Object.entries({ 0: [], ...deps.recipients.columns }).map(([id, names]) => [Number(id), names] as const)
+    : include.map((s) => [s.id, s.columns] as const);
 
   const columns: string[] = [];
-  for (const segment of include)
-    for (const column of segment.columns)
-      if (!columns.includes(column.toUpperCase())) columns.push(column.toUpperCase());
+  for (const [, names] of columnsBySegment)
+    for (const column of names) if (!columns.includes(column.toUpperCase())) columns.push(column.toUpperCase());
   if (!columns.includes('PHONE_NUMBER')) columns.push('PHONE_NUMBER');
 
   const links = fields.links
@@ -96,7 +111,7 @@ export async function quoteCampaign(
   const template = fields.track_links ? compiled : untrackedLinks(compiled, links, untrackedUtm);
   const builder = new TextBuilder(
     template,
-    Object.fromEntries(include.map((s) => [String(s.id), s.columns])),
+    Object.fromEntries(columnsBySegment.map(([id, names]) => [String(id), [...names]])),
     deps.linkBase,
   );
   const placeholders = [...new Set(template.parts.flatMap((part) => ('column' in part ? [part.column] : [])))].map(
@@ -104,7 +119,10 @@ export async function quoteCampaign(
   );
   // Where each placeholder's value sits in each segment's fields (undefined: not a column there).
   const valueIndex = new Map(
-    include.map((s) => [s.id, placeholders.map((p) => s.columns.findIndex((c) => c.toUpperCase() === p.name))]),
+    columnsBySegment.map(([id, names]) => [
+      id,
+      placeholders.map((p) => names.findIndex((c) => c.toUpperCase() === p.name)),
+    ]),
   );
 
   const provider = deps.provider ?? 'sms';
@@ -131,7 +149,11 @@ export async function quoteCampaign(
   let totalCost = 0;
 
   const audience = { include: include.map((s) => s.id), exclude: exclude.map((s) => s.id), accountId: deps.accountId };
-  for (const chunk of audienceChunks(deps.db, audience, QUOTE_CHUNK)) {
+  // Recipients without a segment (their row gone) are segment 0, which has no columns.
+  const chunks: AsyncIterable<readonly AudienceRow[]> | Iterable<readonly AudienceRow[]> = deps.recipients
+    ? given(deps.recipients.chunks)
+    : audienceChunks(deps.db, audience, QUOTE_CHUNK);
+  for await (const chunk of chunks) {
     if (deps.stale()) throw new QuoteSuperseded();
     for (const [phone, segmentId, memberFields, inSegments, isExcluded, isOptedOut] of chunk) {
       included++;
@@ -265,6 +287,12 @@ export async function quoteCampaign(
     problem,
     track_links: fields.track_links,
   };
+}
+
+/** Given recipients as audience rows: each in one segment, none excluded or opted out (already left out). */
+async function* given(chunks: AsyncIterable<readonly RecipientRow[]>): AsyncGenerator<AudienceRow[]> {
+  for await (const chunk of chunks)
+    yield chunk.map(([phone, segmentId, fields]) => [phone, segmentId ?? 0, fields ?? '', 1, 0, 0] as AudienceRow);
 }
 
 /** The id the next campaign created will get (SQLite's rowid: one more than the largest). */

@@ -400,6 +400,7 @@ export class Reports {
     executionId: number,
     kind: ResultKind,
     name: string,
+    keep?: (phone: string, status: MessageStatus) => boolean,
   ): Promise<{ segmentId: number; jobId: number }> {
     this.execution(accountId, executionId);
     if (name.trim() === '')
@@ -410,6 +411,7 @@ export class Reports {
       kind,
       name: name.trim(),
       dataDir: this.deps.dataDir,
+      keep,
     });
   }
 }

@@ -27,6 +27,8 @@ export interface SegmentFromResultsRequest {
   name: string;
   /** The workspace's data folder: the file is written under it. */
   dataDir: string;
+  /** Which of the matching recipients go in (all when absent): "resend to failed" leaves some out. */
+  keep?: (phone: string, status: MessageStatus) => boolean;
 }
 
 const CONDITION: Record<ResultKind, string> = {
@@ -75,41 +77,20 @@ export async function segmentFromResults(
   const dir = path.join(request.dataDir, RESULTS_DIR);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `execution-${execution.id}-${request.kind}-${randomUUID()}.csv`);
-  const batches = db
-    .prepare<[number], [number, number, number, number]>(
-      'SELECT send_id, first_seq, first_message_id, count FROM campaign_batches WHERE execution_id = ? ORDER BY first_seq',
-    )
-    .raw()
-    .all(execution.id);
-  // A batch's messages have consecutive ids: the recipient of message id is seq first_seq + (id - first_message_id).
-  const page = db
-    .prepare<[number, number, number, number, number, number], [string, number | null, string | null]>(
-      `SELECT m.receptor, r.segment_id, r.fields FROM ${messagesSql('m')}
-       LEFT JOIN campaign_recipients r ON r.execution_id = ? AND r.seq = ? + m.id - ?
-       WHERE m.id > ? AND m.id <= ? AND m.send_id = ? AND ${CONDITION[request.kind]}
-       ORDER BY m.id`,
-    )
-    .raw();
-
   const writer = new CsvWriter(file, { bom: false });
   try {
     await writer.write(['phone_number', ...columns]);
-    for (const [sendId, firstSeq, firstId, count] of batches) {
-      const lastId = firstId + count - 1;
-      for (let after = firstId - 1; after < lastId; after += PAGE) {
-        const found = page.all(execution.id, firstSeq, firstId, after, Math.min(after + PAGE, lastId), sendId);
-        for (const [phone, segmentId, fields] of found) {
-          const values = new Array<string>(columns.length).fill('');
-          const places = segmentId === null ? undefined : placesBySegment.get(segmentId);
-          if (places && fields !== null && places.length > 0) {
-            const stored = fields.split(FIELD_SEPARATOR);
-            places.forEach((place, i) => (values[place] = stored[i] ?? ''));
-          }
-          await writer.write([phone, ...values]);
+    for await (const found of resultRecipients(db, execution.id, request.kind))
+      for (const [phone, segmentId, fields, status] of found) {
+        if (request.keep && !request.keep(phone, status)) continue;
+        const values = new Array<string>(columns.length).fill('');
+        const places = segmentId === null ? undefined : placesBySegment.get(segmentId);
+        if (places && fields !== null && places.length > 0) {
+          const stored = fields.split(FIELD_SEPARATOR);
+          places.forEach((place, i) => (values[place] = stored[i] ?? ''));
         }
-        await yieldToLoop();
+        await writer.write([phone, ...values]);
       }
-    }
     await writer.close();
   } catch (error) {
     fs.rmSync(file, { force: true });
@@ -138,6 +119,42 @@ export async function segmentFromResults(
     () => undefined,
   );
   return { segmentId: started.segmentId, jobId: started.jobId };
+}
+
+/** One recipient of an execution's results: the number, their segment and fields, the message's status. */
+export type ResultRecipient = [phone: string, segmentId: number | null, fields: string | null, status: MessageStatus];
+
+/**
+ * The execution's recipients of a kind, in pages of message ids, yielding to the event loop
+ * between pages (the follow-up segment's file and the resend's count read the same rows).
+ */
+export async function* resultRecipients(
+  db: Db,
+  executionId: number,
+  kind: ResultKind,
+): AsyncGenerator<ResultRecipient[]> {
+  const batches = db
+    .prepare<[number], [number, number, number, number]>(
+      'SELECT send_id, first_seq, first_message_id, count FROM campaign_batches WHERE execution_id = ? ORDER BY first_seq',
+    )
+    .raw()
+    .all(executionId);
+  // A batch's messages have consecutive ids: the recipient of message id is seq first_seq + (id - first_message_id).
+  const page = db
+    .prepare<[number, number, number, number, number, number], ResultRecipient>(
+      `SELECT m.receptor, r.segment_id, r.fields, m.status FROM ${messagesSql('m')}
+       LEFT JOIN campaign_recipients r ON r.execution_id = ? AND r.seq = ? + m.id - ?
+       WHERE m.id > ? AND m.id <= ? AND m.send_id = ? AND ${CONDITION[kind]}
+       ORDER BY m.id`,
+    )
+    .raw();
+  for (const [sendId, firstSeq, firstId, count] of batches) {
+    const lastId = firstId + count - 1;
+    for (let after = firstId - 1; after < lastId; after += PAGE) {
+      yield page.all(executionId, firstSeq, firstId, after, Math.min(after + PAGE, lastId), sendId);
+      await yieldToLoop();
+    }
+  }
 }
 
 /**

@@ -59,8 +59,10 @@ export function campaignsHandlers(services: AppServices): HandlersFor<typeof cam
       const { segmentId, jobId } = await core.campaigns.segmentFromResults(account_id, execution_id, kind, name);
       return { segment_id: segmentId, job_id: jobId };
     },
-    'campaigns:resendFailed': ({ account_id, execution_id, name, send_datetime }) =>
-      core.campaigns.resendToFailed(account_id, execution_id, { name, send_datetime }),
+    'campaigns:resendQuote': ({ account_id, execution_id, language }) =>
+      core.campaigns.resendQuote(account_id, execution_id, language),
+    'campaigns:resendFailed': ({ account_id, execution_id, name, send_datetime, language }) =>
+      core.campaigns.resendToFailed(account_id, execution_id, { name, send_datetime, language }),
     'campaigns:linkSettings': () => core.campaigns.linkSettings(),
     'campaigns:setLinkSettings': ({ short_link_base }) => core.campaigns.setShortLinkBase(short_link_base),
   };

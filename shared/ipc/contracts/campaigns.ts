@@ -16,6 +16,7 @@ import {
   EXECUTION_STATUSES,
   ExecutionMessageSchema,
   ExecutionReportSchema,
+  ResendQuoteSchema,
 } from '../../campaigns';
 
 const byExecution = z.object({ account_id: Id, execution_id: Id });
@@ -213,10 +214,26 @@ export const campaignsContracts = {
     input: byExecution.extend({ kind: z.enum(RESULT_KINDS), name: z.string().min(1).max(200) }),
     output: z.object({ segment_id: Id, job_id: Id }),
   }),
-  /** "Resend to failed": a new campaign like this one to the failed recipients. */
+  /**
+   * "Resend to failed" before it is asked: the new campaign's name, line, rate and quiet hours,
+   * its recipients, pages and cost as the core prices them, and who is left out and why.
+   */
+  'campaigns:resendQuote': defineContract({
+    channel: 'campaigns:resendQuote',
+    input: byExecution.extend({ language: z.enum(['fa', 'en']).optional() }),
+    output: ResendQuoteSchema,
+  }),
+  /**
+   * "Resend to failed": a new campaign like this one to the failed recipients it can still reach,
+   * once per execution. Its generated name is in `language` (English when omitted).
+   */
   'campaigns:resendFailed': defineContract({
     channel: 'campaigns:resendFailed',
-    input: byExecution.extend({ name: z.string().max(200).optional(), send_datetime: z.string().optional() }),
+    input: byExecution.extend({
+      name: z.string().max(200).optional(),
+      send_datetime: z.string().optional(),
+      language: z.enum(['fa', 'en']).optional(),
+    }),
     output: CreateCampaignResultSchema.extend({ segment_id: Id }),
   }),
   'campaigns:linkSettings': defineContract({
