@@ -377,20 +377,20 @@ describe('follow-ups', () => {
     expect(store.getState().followUp).toMatchObject({ status: 'done', members: 3 });
   });
 
-  it('resends to the failed and answers the new execution', async () => {
+  it('resends to the failed in the language of the UI and answers the new execution', async () => {
+    let asked: unknown;
     const { api } = fakeApi({
       ...reportHandlers(() => report({ execution_status: 'COMPLETED' })),
-      'campaigns:resendFailed': () => ({
-        campaign_id: 4,
-        execution_id: 12,
-        execution_status: 'SCHEDULED',
-        segment_id: 31,
-      }),
+      'campaigns:resendFailed': (input) => {
+        asked = input;
+        return { campaign_id: 4, execution_id: 12, execution_status: 'SCHEDULED', segment_id: 31 };
+      },
     });
     const store = createCampaignsStore(api);
     await store.getState().load(1);
     await store.getState().openReport(7);
-    expect(await store.getState().resendFailed()).toBe(12);
+    expect(await store.getState().resendFailed('fa')).toBe(12);
+    expect(asked).toMatchObject({ execution_id: 7, language: 'fa' });
     expect(store.getState().resending).toBe(false);
   });
 });

@@ -16,8 +16,10 @@ import {
   type ExecutionMessage,
   type ExecutionStatus,
   type ExecutionReport,
+  type ResendQuote,
   type ResultKind,
 } from '../../../shared/campaigns';
+import type { Language } from '../lib/format';
 import { MessageStatus } from '../../../shared/lifecycle';
 import { isOffline, reported } from './errors';
 import { throttled } from '../lib/throttled';
@@ -262,9 +264,15 @@ export interface FollowUpSlice {
   /** An import:progress push: the follow-up's job moves on. */
   followImport(progress: PayloadOf<'import:progress'>): void;
   dismissFollowUp(): void;
+  /** The core's quote of "resend to failed" for the report open, asked before the confirmation. */
+  resendQuote: ResendQuote | null;
+  quotingResend: boolean;
+  /** Asks the core what a resend would be (recipients, left out, pages, cost, time) in `language`. */
+  quoteResend(language: Language): Promise<ResendQuote | null>;
+  forgetResendQuote(): void;
   resending: boolean;
   /** A new campaign to the failed recipients, sent now; answers its execution. */
-  resendFailed(): Promise<number | null>;
+  resendFailed(language: Language): Promise<number | null>;
 }
 
 export type CampaignsState = ListSlice & ReportSlice & FollowUpSlice;
@@ -591,8 +599,33 @@ const followUpSlice =
         stopPolling();
         set({ followUp: null });
       },
+      resendQuote: null,
+      quotingResend: false,
+      async quoteResend(language) {
+        const accountId = get().accountId;
+        const executionId = get().view?.executionId;
+        if (accountId === null || executionId === undefined) return null;
+        set({ quotingResend: true, resendQuote: null });
+        try {
+          const quote = await api.invoke('campaigns:resendQuote', {
+            account_id: accountId,
+            execution_id: executionId,
+            language,
+          });
+          // Another report opened meanwhile: this quote is not of it.
+          if (get().view?.executionId !== executionId) return null;
+          set({ quotingResend: false, resendQuote: quote });
+          return quote;
+        } catch (error) {
+          set({ quotingResend: false, ...reported(error) });
+          return null;
+        }
+      },
+      forgetResendQuote() {
+        set({ resendQuote: null });
+      },
       resending: false,
-      async resendFailed() {
+      async resendFailed(language) {
         const accountId = get().accountId;
         const executionId = get().view?.executionId;
         if (accountId === null || executionId === undefined || get().resending) return null;
@@ -601,8 +634,9 @@ const followUpSlice =
           const created = await api.invoke('campaigns:resendFailed', {
             account_id: accountId,
             execution_id: executionId,
+            language,
           });
-          set({ resending: false });
+          set({ resending: false, resendQuote: null });
           return created.execution_id;
         } catch (error) {
           set({ resending: false, ...reported(error) });

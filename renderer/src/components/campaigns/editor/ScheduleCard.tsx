@@ -1,22 +1,22 @@
 // The whole audience's cost against the credit, what still stands before scheduling, and the
-// scheduling itself: a confirmation that states the recipients, the line, the total cost and the
-// time before anything is created, asked once; the button cannot send twice.
-import { Alert, Button, Divider, Group, List, Loader, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+// scheduling itself: the campaigns' one confirmation (CampaignConfirmation: recipients, line,
+// pages, total cost, time) before anything is created, asked once; the button cannot send twice.
+import { Alert, Button, Divider, Group, List, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCalendarEvent, IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { blocksOf, campaignEditorSelectors, type Block } from '../../../stores/campaignEditor';
 import { useStores } from '../../../stores/context';
-import { formatNumber, isolate } from '../../../lib/format';
+import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { Money } from '../../Money';
 import { navigate } from '../../useRoute';
 import { useEditor } from './useEditor';
 import { useFaultText } from './useFaultText';
-import { instantParts, wallTimeParts } from './when';
+import { wallTimeParts } from './when';
 import { wallTimeOf } from './zonedTime';
-import { Delivery } from '../../gateways/Delivery';
+import { CampaignConfirmation } from '../CampaignConfirmation';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -165,77 +165,43 @@ export function ScheduleCard() {
           </Alert>
         ) : null}
       </Stack>
-      <Modal
-        opened={confirming && quote !== null}
-        // Closing is not offered while the creation is out: its answer decides what comes next.
-        onClose={() => !creating && setConfirming(false)}
+      <CampaignConfirmation
+        opened={confirming}
         title={t('campaignEditor.schedule.confirmTitle')}
-        centered
+        campaign={
+          quote
+            ? {
+                name: fields.name,
+                recipients: quote.audience.recipients,
+                sender: fields.sender,
+                gateway,
+                pages: quote.total_pages,
+                costRials: quote.total_cost_rials,
+                sendRate: fields.send_rate,
+                quietHours: fields.quiet_hours?.trim() || null,
+                when: wall
+                  ? t('campaignEditor.when.dayAtZone', {
+                      ...wallTimeParts(wall, language),
+                      zone: fields.time_zone ?? '',
+                    })
+                  : null,
+                lastMessageAt: quote.estimated_last_message_at,
+              }
+            : null
+        }
+        busy={creating}
+        confirmLabel={t('campaignEditor.schedule.confirm')}
+        cancelLabel={t('campaignEditor.schedule.cancel')}
+        onConfirm={() => void schedule()}
+        onClose={() => setConfirming(false)}
+        testId="editor"
       >
-        {quote ? (
-          <Stack data-testid="editor-confirm-summary">
-            <Table withRowBorders={false} verticalSpacing={4}>
-              <Table.Tbody>
-                <Row label={t('campaignEditor.schedule.name')}>{isolate(fields.name)}</Row>
-                <Row label={t('campaignEditor.schedule.recipients')} testId="editor-confirm-recipients">
-                  {formatNumber(quote.audience.recipients, language)}
-                </Row>
-                <Row label={t('campaignEditor.schedule.line')}>
-                  <bdi>{fields.sender}</bdi>
-                </Row>
-                <Row label={t('gateways.confirm.delivery')} testId="editor-confirm-gateway">
-                  <Delivery sender={fields.sender} kind={gateway} />
-                </Row>
-                <Row label={t('campaignEditor.schedule.cost')} testId="editor-confirm-cost">
-                  <Money rials={quote.total_cost_rials} />
-                </Row>
-                <Row label={t('campaignEditor.schedule.when')} testId="editor-confirm-when">
-                  {wall
-                    ? t('campaignEditor.when.dayAtZone', {
-                        ...wallTimeParts(wall, language),
-                        zone: fields.time_zone ?? '',
-                      })
-                    : t('campaignEditor.schedule.now')}
-                </Row>
-                {quote.estimated_last_message_at !== null ? (
-                  <Row label={t('campaignEditor.schedule.last')}>
-                    {t('campaignEditor.when.dayAt', instantParts(quote.estimated_last_message_at, language))}
-                  </Row>
-                ) : null}
-              </Table.Tbody>
-            </Table>
-            {createError ? (
-              <Alert color="red" data-testid="editor-create-error">
-                {describe(createError)}
-              </Alert>
-            ) : null}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirming(false)} disabled={creating}>
-                {t('campaignEditor.schedule.cancel')}
-              </Button>
-              <Button
-                onClick={() => void schedule()}
-                loading={creating}
-                disabled={creating}
-                data-testid="editor-confirm"
-              >
-                {t('campaignEditor.schedule.confirm')}
-              </Button>
-            </Group>
-          </Stack>
+        {createError ? (
+          <Alert color="red" data-testid="editor-create-error">
+            {describe(createError)}
+          </Alert>
         ) : null}
-      </Modal>
+      </CampaignConfirmation>
     </Paper>
-  );
-}
-
-function Row({ label, testId, children }: { label: string; testId?: string; children: React.ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Td c="dimmed">{label}</Table.Td>
-      <Table.Td fw={600} data-testid={testId}>
-        {children}
-      </Table.Td>
-    </Table.Tr>
   );
 }

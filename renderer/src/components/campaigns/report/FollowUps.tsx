@@ -1,7 +1,22 @@
 // What to do with the results: a new segment of the failed, delivered, clicked or not-clicked
 // recipients (named first, then followed through its import to its size, with a link to it), and
-// "resend to failed" (a new campaign sent now, after saying how many and that it is charged).
-import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
+// "resend to failed": the core's quote of the new campaign shown in the campaigns' one
+// confirmation (recipients, line, pages, cost, time, rate and quiet hours, who is left out and
+// why), asked once; an execution already resent says so and opens its resend instead.
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  List,
+  Loader,
+  Modal,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconRepeat, IconUsersPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +28,10 @@ import { RESULT_KINDS, type ExecutionReport, type ResultKind } from '../../../..
 import { formatNumber, isolate } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { navigate } from '../../useRoute';
-import { Delivery } from '../../gateways/Delivery';
+import { useGatewayKind } from '../../gateways/Delivery';
+import { CampaignConfirmation } from '../CampaignConfirmation';
+
+const LEFT_OUT_REASONS = ['opted_out', 'blocked', 'invalid'] as const;
 
 export function FollowUps({
   report,
@@ -29,11 +47,18 @@ export function FollowUps({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { campaigns } = useStores();
-  const { followUp, creatingSegment, resending } = useStore(
+  const { campaigns, session } = useStores();
+  const { followUp, creatingSegment, resending, resendQuote, quotingResend } = useStore(
     campaigns,
-    useShallow((s) => ({ followUp: s.followUp, creatingSegment: s.creatingSegment, resending: s.resending })),
+    useShallow((s) => ({
+      followUp: s.followUp,
+      creatingSegment: s.creatingSegment,
+      resending: s.resending,
+      resendQuote: s.resendQuote,
+      quotingResend: s.quotingResend,
+    })),
   );
+  const gateway = useGatewayKind(sender, undefined);
   const [naming, setNaming] = useState<ResultKind | null>(null);
   const [name, setName] = useState('');
   const [resendAsked, setResendAsked] = useState(false);
@@ -54,11 +79,25 @@ export function FollowUps({
     if (naming === null || !name.trim()) return;
     if (await campaigns.getState().createSegment(naming, name.trim())) setNaming(null);
   };
-  const resend = async () => {
-    const executionId = await campaigns.getState().resendFailed();
-    setResendAsked(false);
-    if (executionId !== null) navigate(`campaigns/execution/${executionId}`);
+  // The core prices the resend (one place for pricing) before anything is asked.
+  const askResend = async () => {
+    setResendAsked(true);
+    if ((await campaigns.getState().quoteResend(language)) === null) setResendAsked(false);
   };
+  const closeResend = () => {
+    setResendAsked(false);
+    campaigns.getState().forgetResendQuote();
+  };
+  const resend = async () => {
+    const executionId = await campaigns.getState().resendFailed(language);
+    if (executionId === null) return;
+    setResendAsked(false);
+    // What the new campaign holds of the credit shows in the header.
+    void session.getState().refreshAccounts();
+    navigate(`campaigns/execution/${executionId}`);
+  };
+  const quote = resendAsked ? resendQuote : null;
+  const leftOut = quote ? quote.left_out.opted_out + quote.left_out.blocked + quote.left_out.invalid : 0;
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -90,7 +129,8 @@ export function FollowUps({
             size="xs"
             leftSection={<IconRepeat size={14} />}
             disabled={report.failed === 0}
-            onClick={() => setResendAsked(true)}
+            loading={quotingResend}
+            onClick={() => void askResend()}
             data-testid="report-resend"
           >
             {t('report.resend')}
@@ -134,31 +174,91 @@ export function FollowUps({
           </Group>
         </Stack>
       </Modal>
+      <CampaignConfirmation
+        opened={resendAsked && quote !== null && quote.resent === null}
+        title={t('report.resendTitle')}
+        campaign={
+          quote
+            ? {
+                name: quote.name,
+                recipients: quote.audience.recipients,
+                sender: quote.sender,
+                gateway,
+                pages: quote.total_pages,
+                costRials: quote.total_cost_rials,
+                sendRate: quote.send_rate,
+                quietHours: quote.quiet_hours,
+                when: null,
+                lastMessageAt: quote.estimated_last_message_at,
+              }
+            : null
+        }
+        busy={resending}
+        canConfirm={quote !== null && quote.audience.recipients > 0 && quote.enough_credit && quote.problem === null}
+        confirmLabel={t('report.resendConfirm')}
+        cancelLabel={t('common.cancel')}
+        onConfirm={() => void resend()}
+        onClose={closeResend}
+        testId="resend"
+      >
+        {quote ? (
+          <Stack gap={6}>
+            <Text size="sm">{t('report.resendWarning')}</Text>
+            {leftOut > 0 ? (
+              <Alert color="yellow" data-testid="resend-left-out" data-count={leftOut}>
+                <Text size="sm">
+                  {t('report.resendLeftOut', {
+                    n: formatNumber(leftOut, language),
+                    failed: formatNumber(quote.failed, language),
+                  })}
+                </Text>
+                <List size="sm" mt={4}>
+                  {LEFT_OUT_REASONS.filter((reason) => quote.left_out[reason] > 0).map((reason) => (
+                    <List.Item key={reason} data-testid={`resend-left-out-${reason}`}>
+                      {t(`report.resendLeftOutReason.${reason}`, {
+                        n: formatNumber(quote.left_out[reason], language),
+                      })}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            ) : null}
+            {quote.audience.recipients === 0 ? (
+              <Alert color="red" data-testid="resend-nobody">
+                {t('report.resendNobody')}
+              </Alert>
+            ) : !quote.enough_credit ? (
+              <Alert color="red" data-testid="resend-no-credit">
+                {t('report.resendNoCredit')}
+              </Alert>
+            ) : null}
+          </Stack>
+        ) : null}
+      </CampaignConfirmation>
       <Modal
-        opened={resendAsked}
-        onClose={() => setResendAsked(false)}
+        opened={resendAsked && quote !== null && quote.resent !== null}
+        onClose={closeResend}
         title={t('report.resendTitle')}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
-        <Stack>
-          <Text size="sm">{t('report.resendWarning', { n: formatNumber(report.failed, language) })}</Text>
-          {sender ? (
-            <Text size="sm">
-              {t('gateways.confirm.delivery')}: <Delivery sender={sender} testId="report-resend-gateway" />
-            </Text>
-          ) : null}
+        <Stack data-testid="resend-already">
+          <Text size="sm">{t('report.resendAlready')}</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setResendAsked(false)}>
-              {t('common.cancel')}
+            <Button variant="default" onClick={closeResend}>
+              {t('common.close')}
             </Button>
-            <Button
-              color="orange"
-              loading={resending}
-              onClick={() => void resend()}
-              data-testid="report-resend-confirm"
-            >
-              {t('report.resendConfirm')}
-            </Button>
+            {quote?.resent?.execution_id ? (
+              <Button
+                onClick={() => {
+                  const executionId = quote.resent!.execution_id!;
+                  closeResend();
+                  navigate(`campaigns/execution/${executionId}`);
+                }}
+                data-testid="resend-open"
+              >
+                {t('report.resendOpen')}
+              </Button>
+            ) : null}
           </Group>
         </Stack>
       </Modal>
