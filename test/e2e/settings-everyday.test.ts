@@ -124,6 +124,7 @@ for (const [locale, language] of [
       const amount = page.getByTestId('credit-amount');
       await amount.fill('۵۰۰۰۰');
       await page.getByTestId('credit-topup').click();
+      await page.getByTestId('credit-topup-confirm').click();
       await poll(() => page.getByTestId('credit-balance').innerText()).toContain(
         language === 'fa' ? '۱۰٬۰۵۰٬۰۰۰' : '10,050,000',
       );
@@ -137,6 +138,7 @@ for (const [locale, language] of [
         expect((await bridgeCall(page, 'credit:topUp', { account_id: 1, amount_rials: 10 ** 13 })).ok).toBe(true);
       await amount.fill(language === 'fa' ? '۱۰۰۰۰۰۰۰۰۰۰۰۰۰' : '10000000000000');
       await page.getByTestId('credit-topup').click();
+      await page.getByTestId('credit-topup-confirm').click();
       await poll(() => page.getByTestId('credit-refused').innerText()).toContain(text.balanceTooLarge);
       // Typed digits show in the language's own.
       await amount.fill('');

@@ -60,6 +60,7 @@ describe('credit and backup (web UI)', () => {
     const rows = await page.getByTestId('ledger-row').count();
     await page.getByTestId('credit-amount').fill('50000');
     await page.getByTestId('credit-topup').click();
+    await page.getByTestId('credit-topup-confirm').click();
     await poll(() => page.getByTestId('credit-balance').innerText()).toContain('10,050,000');
     await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,050,000');
     await poll(() => page.getByTestId('ledger-row').count()).toBe(rows + 1);
@@ -81,6 +82,7 @@ describe('credit and backup (web UI)', () => {
     await page.getByTestId('settings-tab-credit').click();
     await page.getByTestId('credit-amount').fill('1000');
     await page.getByTestId('credit-topup').click();
+    await page.getByTestId('credit-topup-confirm').click();
     await poll(() => page.getByTestId('header-credit').innerText()).toContain('10,051,000');
 
     // ...and the downloaded backup, uploaded from "this computer" and restored, brings it back.

@@ -19,6 +19,7 @@ export const en = {
     numberAtLeast: 'Must be at least {{n}}',
     numberAtMost: 'Must be at most {{n}}',
     rials: 'rials',
+    tomans: 'tomans',
     loading: 'Loading…',
     save: 'Save',
     saved: 'Saved',
@@ -290,8 +291,7 @@ export const en = {
     invalidList: 'Not mobile numbers (will be skipped):',
     duplicateList: 'Repeated numbers (sent once):',
     rejectedHint: 'Invalid and repeated numbers are not charged; they show in the result with their status.',
-    noCredit:
-      'Not enough credit: this send costs {{cost}} rials, the account has {{credit}} rials. Top up in Settings → Credit.',
+    noCredit: 'Not enough credit: this send costs {{cost}}, the account has {{credit}}. Top up in Settings → Credit.',
     sendHint: 'You will see the number of messages and the total cost before anything is sent.',
     lineRefused:
       'This line may not send from the panel (it lacks the "panel sends" permission, or is inactive). Pick another line or change it in Settings → Lines.',
@@ -309,7 +309,7 @@ export const en = {
       recentDuplicate:
         'The same text went to {{n}} of these receivers at {{time}}. Sending again sends it to them twice.',
       openRecent: 'Open that send',
-      strong: 'This send costs more than {{limit}} rials. To confirm, type the number of messages: {{n}}.',
+      strong: 'This send costs more than {{limit}}. To confirm, type the number of messages: {{n}}.',
       strongLabel: 'Number of messages',
       strongMismatch: 'Type {{n}} to confirm.',
       cancel: 'Cancel',
@@ -327,7 +327,7 @@ export const en = {
     title: 'Sending safety',
     description:
       'Asked before every send from Compose. Kept for you on this computer (in this browser in web mode), not for the whole workspace.',
-    confirmAbove: 'Ask for a stronger confirmation above (rials)',
+    confirmAbove: 'Ask for a stronger confirmation above ({{unit}})',
     confirmAboveHint: 'A send that costs more than this is confirmed by typing its number of messages.',
     warnAbovePages: 'Warn about messages longer than (pages)',
     warnAbovePagesHint: 'A message of more pages than this is pointed out in the preview and before sending.',
@@ -786,7 +786,7 @@ export const en = {
       noText: 'Write the text.',
       noSegments: 'Choose at least one inclusion segment.',
       noRecipients: 'Nobody would receive it: the audience is empty.',
-      noCredit: 'Not enough credit: it costs {{cost}} rials and {{credit}} rials are available.',
+      noCredit: 'Not enough credit: it costs {{cost}} and {{credit}} are available.',
     },
     quoteFailed: 'The audience and cost could not be computed: {{error}}',
     faults: {
@@ -975,6 +975,9 @@ export const en = {
       languageHint:
         'Persian shows right to left with Jalali dates and Persian digits. Your choice is kept for you only (in this browser, or in this app on this computer); “System” follows the language of your computer.',
       languageSystem: 'System',
+      moneyUnit: 'Amounts in',
+      moneyUnitHint:
+        'Costs, credit and amounts you type are in this unit everywhere in the window (1 toman = 10 rials). The API, the credit history and exported reports stay in rials.',
       httpApi: 'Local HTTP API',
       httpApiOn: 'On: other programs on this computer can send through Chapar',
       httpApiOff: 'Off',
@@ -1045,9 +1048,19 @@ export const en = {
     },
     credit: {
       balance: 'Balance',
-      amount: 'Amount (rials)',
+      amount: 'Amount ({{unit}})',
       note: 'Note',
       topUp: 'Top up',
+      topUpForm: {
+        confirmTitle: 'Top up the credit?',
+        adds: 'Adds',
+        after: 'Balance after',
+        confirm: 'Top up',
+        done: '{{amount}} added. Balance: {{balance}}.',
+        undo: 'Undo',
+        undoNote: 'Correction: top-up of {{amount}} undone',
+        undone: 'Undone: a correction of {{amount}} was recorded. Balance: {{balance}}.',
+      },
       date: 'Date',
       kind: 'Kind',
       change: 'Change',

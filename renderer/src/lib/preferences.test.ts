@@ -12,12 +12,20 @@ describe('preferences', () => {
     const storage = memoryStorage();
     const store = createPreferencesStore(storage);
     expect(store.getState().language).toBeNull();
-    store.getState().set({ language: 'fa', warnAbovePages: 3 });
-    expect(readPreferences(storage)).toEqual({ ...DEFAULT_PREFERENCES, language: 'fa', warnAbovePages: 3 });
+    expect(store.getState().moneyUnit).toBe('rials');
+    store.getState().set({ language: 'fa', warnAbovePages: 3, moneyUnit: 'tomans' });
+    expect(readPreferences(storage)).toEqual({
+      ...DEFAULT_PREFERENCES,
+      language: 'fa',
+      warnAbovePages: 3,
+      moneyUnit: 'tomans',
+    });
   });
 
   it('falls back to the defaults for damaged values', () => {
-    const storage = memoryStorage({ 'chapar.preferences': '{"language":"de","confirmAboveRials":-5}' });
+    const storage = memoryStorage({
+      'chapar.preferences': '{"language":"de","confirmAboveRials":-5,"moneyUnit":"dollars"}',
+    });
     expect(readPreferences(storage)).toEqual(DEFAULT_PREFERENCES);
     expect(readPreferences(memoryStorage({ 'chapar.preferences': 'not json' }))).toEqual(DEFAULT_PREFERENCES);
     expect(readPreferences(null)).toEqual(DEFAULT_PREFERENCES);

@@ -1,12 +1,16 @@
 // What one person prefers, kept with their profile rather than in the shared workspace: the
 // desktop app's own storage, or this browser's in web mode (two people on one `serve` each keep
-// theirs). The language (null: follow the system's) and the composer's safety thresholds.
+// theirs). The language (null: follow the system's), the unit amounts are shown and typed in, and
+// the composer's safety thresholds.
 import { createStore } from 'zustand/vanilla';
 import { isLanguage, type Language } from './format';
+import { isMoneyUnit, type MoneyUnit } from './money';
 
 export interface Preferences {
   /** null until the person picks one: the system's language is used. */
   language: Language | null;
+  /** The unit amounts are shown and typed in (the API, the ledger and exports stay in rials). */
+  moneyUnit: MoneyUnit;
   /** A send that costs more than this asks a second, stronger confirmation (rials). */
   confirmAboveRials: number;
   /** A text of more pages than this is warned about before sending. */
@@ -15,6 +19,7 @@ export interface Preferences {
 
 export const DEFAULT_PREFERENCES: Preferences = {
   language: null,
+  moneyUnit: 'rials',
   confirmAboveRials: 10_000_000,
   warnAbovePages: 5,
 };
@@ -36,6 +41,7 @@ export function readPreferences(storage: PreferenceStorage | null): Preferences 
     typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : fallback;
   return {
     language: isLanguage(stored.language) ? stored.language : DEFAULT_PREFERENCES.language,
+    moneyUnit: isMoneyUnit(stored.moneyUnit) ? stored.moneyUnit : DEFAULT_PREFERENCES.moneyUnit,
     confirmAboveRials: count(stored.confirmAboveRials, DEFAULT_PREFERENCES.confirmAboveRials),
     warnAbovePages: count(stored.warnAbovePages, DEFAULT_PREFERENCES.warnAbovePages),
   };
@@ -50,9 +56,9 @@ export function createPreferencesStore(storage: PreferenceStorage | null = brows
     ...readPreferences(storage),
     set(patch) {
       set(patch);
-      const { language, confirmAboveRials, warnAbovePages } = get();
+      const { language, moneyUnit, confirmAboveRials, warnAbovePages } = get();
       try {
-        storage?.setItem(KEY, JSON.stringify({ language, confirmAboveRials, warnAbovePages }));
+        storage?.setItem(KEY, JSON.stringify({ language, moneyUnit, confirmAboveRials, warnAbovePages }));
       } catch {
         // storage full or denied: the choice holds for this session
       }

@@ -15,10 +15,9 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { composeSelectors, sendableLines } from '../stores/compose';
-import { formatNumber } from '../lib/format';
-import { useLanguage } from '../i18n/useLanguage';
 import { composePreview } from '../lib/preview';
 import { EmptyState } from '../components/EmptyState';
+import { useMoney } from '../components/Money';
 import { DraftForm } from '../components/compose/DraftForm';
 import { PreviewCard, type PreviewFigures } from '../components/compose/PreviewCard';
 import { ReceiversCard } from '../components/compose/ReceiversCard';
@@ -138,7 +137,7 @@ function Preview() {
  */
 function SendPanel() {
   const { t } = useTranslation();
-  const language = useLanguage();
+  const money = useMoney();
   const { compose, session } = useStores();
   const { sending, error, quote } = useStore(
     compose,
@@ -184,8 +183,8 @@ function SendPanel() {
       {short ? (
         <Alert color="orange" mt="sm" data-testid="compose-no-credit">
           {t('compose.noCredit', {
-            cost: formatNumber(quote.total_cost_rials, language),
-            credit: formatNumber(quote.credit_rials, language),
+            cost: money.text(quote.total_cost_rials),
+            credit: money.text(quote.credit_rials),
           })}
         </Alert>
       ) : null}

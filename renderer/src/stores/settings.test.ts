@@ -55,6 +55,15 @@ describe('settings store', () => {
       account_id: 1,
       amount_rials: 5000,
       note: 'cash',
+      kind: 'topup',
+    });
+    // Undone by a correction, never by deleting the top-up.
+    expect(await store.getState().topUp(-5000, 'undo', 'adjust')).toBeNull();
+    expect(transport.calls.filter((c) => c.channel === 'credit:topUp').at(-1)?.input).toEqual({
+      account_id: 1,
+      amount_rials: -5000,
+      note: 'undo',
+      kind: 'adjust',
     });
   });
 });

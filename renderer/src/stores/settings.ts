@@ -64,8 +64,11 @@ export interface CreditSlice {
   loadOlderLedger(): Promise<void>;
   /** Loads (more of) one send's refund rows. */
   loadRefunds(sendId: number): Promise<void>;
-  /** Null when added, else why not (too large, the balance would pass its limit). */
-  topUp(amountRials: number, note: string): Promise<string | null>;
+  /**
+   * Null when added, else why not (too large, the balance would pass its limit). A correction
+   * ('adjust', negative) undoes a top-up: the ledger keeps both rows.
+   */
+  topUp(amountRials: number, note: string, kind?: 'topup' | 'adjust'): Promise<string | null>;
   /** Re-reads balance and ledger (sends and refunds change them behind this store's back). */
   refreshCredit(): Promise<void>;
 }
@@ -249,7 +252,7 @@ const creditSlice =
         },
         undefined,
       ),
-    topUp: (amountRials, note) =>
+    topUp: (amountRials, note, kind = 'topup') =>
       submitted(async () => {
         const accountId = get().accountId;
         if (accountId === null) return;
@@ -257,6 +260,7 @@ const creditSlice =
           account_id: accountId,
           amount_rials: amountRials,
           note,
+          kind,
         });
         const ledger = await api.invoke('credit:ledger', { account_id: accountId });
         set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id, refunds: {} });

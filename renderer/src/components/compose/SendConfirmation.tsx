@@ -11,7 +11,7 @@ import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
 import { formatDateTime, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { Money } from '../Money';
+import { Money, useMoney } from '../Money';
 import { NumberField } from '../NumberField';
 import { navigate } from '../useRoute';
 import { Delivery, useGatewayKind } from '../gateways/Delivery';
@@ -44,6 +44,7 @@ export function SendConfirmation({
 function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): void }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const money = useMoney();
   const { compose, preferences } = useStores();
   const quote = useStore(compose, composeSelectors.currentQuote);
   const quoteError = useStore(compose, composeSelectors.currentQuoteError);
@@ -147,7 +148,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
             <Stack gap="xs" data-testid="confirm-strong">
               <Text size="sm" fw={600}>
                 {t('compose.confirm.strong', {
-                  limit: formatNumber(confirmAboveRials, language),
+                  limit: money.text(confirmAboveRials),
                   n: formatNumber(messages, language),
                 })}
               </Text>

@@ -1,7 +1,7 @@
-// Credit of the current account: balance, top-up (typed in any digits, bounded as the service
-// bounds it: shared/credit.ts), and the ledger (every change of credit). A send's refunds are one
+// Credit of the current account: balance, top-up (TopUpForm: asked once, undone by a correction),
+// and the ledger (every change of credit). A send's refunds are one
 // row of the ledger, which opens to show each refund.
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,23 +12,21 @@ import { sessionSelectors } from '../../stores/session';
 import type { LedgerRow } from '../../stores/settings';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { MAX_CREDIT_CHANGE_RIALS } from '../../../../shared/credit';
 import { Money } from '../Money';
-import { NumberField } from '../NumberField';
+import { TopUpForm } from './TopUpForm';
 
 const KIND_COLOR = { topup: 'teal', send: 'blue', refund: 'grape', adjust: 'orange' } as const;
 
 export function CreditSettings() {
   const { t } = useTranslation();
   const { settings, session } = useStores();
-  const { balance, ledger, more, refunds, topUp, refreshCredit, loadOlder, loadRefunds } = useStore(
+  const { balance, ledger, more, refunds, refreshCredit, loadOlder, loadRefunds } = useStore(
     settings,
     useShallow((s) => ({
       balance: s.balance,
       ledger: s.ledger,
       more: s.ledgerBefore !== null,
       refunds: s.refunds,
-      topUp: s.topUp,
       refreshCredit: s.refreshCredit,
       loadOlder: s.loadOlderLedger,
       loadRefunds: s.loadRefunds,
@@ -39,12 +37,8 @@ export function CreditSettings() {
   useEffect(() => {
     void refreshCredit();
   }, [headerCredit, refreshCredit]);
-  const [amount, setAmount] = useState<number | ''>('');
-  const [note, setNote] = useState('');
-  const [refused, setRefused] = useState<string | null>(null);
   // The grouped refund rows shown open, by send id.
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
-  const valid = amount !== '' && Number.isInteger(amount) && amount >= 1 && amount <= MAX_CREDIT_CHANGE_RIALS;
 
   // A re-read of the ledger forgets the refunds it had loaded (new ones may have joined a group):
   // a group left open is read again, so it stays open with its rows instead of showing none.
@@ -78,51 +72,7 @@ export function CreditSettings() {
           </Text>
         </Paper>
         <Paper withBorder p="md" style={{ flex: 1 }} maw={720}>
-          <form
-            onSubmit={async (event) => {
-              event.preventDefault();
-              if (!valid) return;
-              const why = await topUp(amount, note);
-              setRefused(why);
-              if (why === null) {
-                setAmount('');
-                setNote('');
-                void session.getState().refreshAccounts();
-              }
-            }}
-          >
-            <Stack gap={6}>
-              <Group align="start">
-                <NumberField
-                  label={t('settings.credit.amount')}
-                  value={amount}
-                  onChange={(value) => {
-                    setAmount(value);
-                    setRefused(null);
-                  }}
-                  min={1}
-                  max={MAX_CREDIT_CHANGE_RIALS}
-                  data-testid="credit-amount"
-                  w={200}
-                />
-                <TextInput
-                  label={t('settings.credit.note')}
-                  value={note}
-                  onChange={(event) => setNote(event.currentTarget.value)}
-                  style={{ flex: 1 }}
-                  miw={120}
-                />
-                <Button type="submit" disabled={!valid} data-testid="credit-topup" mt={25}>
-                  {t('settings.credit.topUp')}
-                </Button>
-              </Group>
-              {refused !== null ? (
-                <Text size="sm" c="red" data-testid="credit-refused">
-                  {refused}
-                </Text>
-              ) : null}
-            </Stack>
-          </form>
+          <TopUpForm />
         </Paper>
       </Group>
       <Paper withBorder>

@@ -1,6 +1,6 @@
-// Language (this person's own: kept in their profile or browser, or the system's), the local HTTP
-// API (on/off and address where the host lets it change) and the data folder (the desktop app can
-// move to another one from its next start).
+// Language and the unit of amounts (this person's own: kept in their profile or browser; the
+// language may follow the system's), the local HTTP API (on/off and address where the host lets it
+// change) and the data folder (the desktop app can move to another one from its next start).
 import { Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { AppSettings } from '../../api';
 import { isLanguage } from '../../lib/format';
+import { isMoneyUnit, MONEY_UNITS } from '../../lib/money';
 import { NumberField } from '../NumberField';
 
 /** The language select's value for "follow the system's language" (no choice kept). */
@@ -23,6 +24,7 @@ export function GeneralSettings() {
     useShallow((s) => ({ settings: s.settings, setLanguage: s.setLanguage })),
   );
   const chosen = useStore(preferences, (p) => p.language);
+  const moneyUnit = useStore(preferences, (p) => p.moneyUnit);
   return (
     <Stack maw={640}>
       <Paper withBorder p="md">
@@ -41,6 +43,22 @@ export function GeneralSettings() {
           />
           <Text size="xs" c="dimmed">
             {t('settings.general.languageHint')}
+          </Text>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack gap="xs">
+          <Text fw={600}>{t('settings.general.moneyUnit')}</Text>
+          <SegmentedControl
+            value={moneyUnit}
+            onChange={(value) => isMoneyUnit(value) && preferences.getState().set({ moneyUnit: value })}
+            data={MONEY_UNITS.map((unit) => ({ value: unit, label: t(`common.${unit}`) }))}
+            data-testid="settings-money-unit"
+            data-value={moneyUnit}
+            w={240}
+          />
+          <Text size="xs" c="dimmed">
+            {t('settings.general.moneyUnitHint')}
           </Text>
         </Stack>
       </Paper>

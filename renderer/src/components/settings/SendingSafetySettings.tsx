@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { NumberField } from '../NumberField';
+import { MoneyField } from '../MoneyField';
 
 /** A page limit beyond any real text (a 10,000-character message is 150 pages). */
 const MAX_PAGES = 1_000;
@@ -26,13 +27,9 @@ export function SendingSafetySettings() {
             {t('safety.description')}
           </Text>
         </div>
-        <Limit
-          label={t('safety.confirmAbove')}
-          description={t('safety.confirmAboveHint')}
+        <CostLimit
           value={confirmAboveRials}
-          max={Number.MAX_SAFE_INTEGER}
           onChange={(value) => preferences.getState().set({ confirmAboveRials: value })}
-          testId="safety-confirm-above"
         />
         <Limit
           label={t('safety.warnAbovePages')}
@@ -44,6 +41,27 @@ export function SendingSafetySettings() {
         />
       </Stack>
     </Paper>
+  );
+}
+
+/** The cost above which a send asks more, typed in the chosen unit and kept in rials. */
+function CostLimit({ value, onChange }: { value: number; onChange(rials: number): void }) {
+  const { t } = useTranslation();
+  const [typed, setTyped] = useState<number | ''>(value);
+  return (
+    <MoneyField
+      label={(unit) => t('safety.confirmAbove', { unit })}
+      description={t('safety.confirmAboveHint')}
+      rials={typed}
+      minRials={0}
+      w={320}
+      data-testid="safety-confirm-above"
+      onChange={(next) => {
+        setTyped(next);
+        if (next !== '' && Number.isSafeInteger(next) && next >= 0) onChange(next);
+      }}
+      onBlur={() => setTyped(value)}
+    />
   );
 }
 

@@ -10,7 +10,7 @@ import { blocksOf, campaignEditorSelectors, type Block } from '../../../stores/c
 import { useStores } from '../../../stores/context';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
-import { Money } from '../../Money';
+import { Money, useMoney } from '../../Money';
 import { navigate } from '../../useRoute';
 import { useEditor } from './useEditor';
 import { useFaultText } from './useFaultText';
@@ -23,6 +23,7 @@ export function ScheduleCard() {
   const language = useLanguage();
   const { session } = useStores();
   const describe = useFaultText();
+  const money = useMoney();
   const { quote, fields, creating, createError, quoteError, create } = useEditor(
     useShallow((s) => ({
       quote: s.quote,
@@ -51,8 +52,8 @@ export function ScheduleCard() {
         });
       case 'noCredit':
         return t('campaignEditor.blocks.noCredit', {
-          cost: formatNumber(block.cost, language),
-          credit: formatNumber(block.credit, language),
+          cost: money.text(block.cost),
+          credit: money.text(block.credit),
         });
       case 'linkEmpty':
         return t('campaignEditor.faults.linkEmpty', { n: formatNumber(block.n, language) });
@@ -112,8 +113,8 @@ export function ScheduleCard() {
         {short ? (
           <Alert color="red" data-testid="editor-no-credit">
             {t('campaignEditor.blocks.noCredit', {
-              cost: formatNumber(quote.total_cost_rials, language),
-              credit: formatNumber(quote.credit_rials, language),
+              cost: money.text(quote.total_cost_rials),
+              credit: money.text(quote.credit_rials),
             })}
           </Alert>
         ) : null}
