@@ -161,6 +161,107 @@ describe('money (web UI)', () => {
     await resendFromReport('en', executionId, quiet);
   }, 90_000);
 
+  /** A top-up asked once (amount and the balance after), then undone by a correction. */
+  async function topUpAndUndo(language: 'en' | 'fa'): Promise<void> {
+    const { page } = app;
+    await openTab(page, 'credit');
+    await page.getByTestId('ledger-row').first().waitFor();
+    const before = await balance(page);
+    const ledgerBefore = await ledgerRows(page);
+    await page.getByTestId('credit-amount').fill(language === 'fa' ? '۵۰۰۰۰' : '50000');
+    await page.getByTestId('credit-topup').click();
+    await page.getByTestId('credit-topup-summary').waitFor();
+    expect(await page.getByTestId('credit-topup-adds').getAttribute('data-rials')).toBe('50000');
+    expect(await page.getByTestId('credit-topup-after').getAttribute('data-rials')).toBe(String(before + 50_000));
+    const after = await page.getByTestId('credit-topup-after').innerText();
+    expect(toAsciiDigits(after).replace(/[,\u066c]/g, '')).toContain(String(before + 50_000));
+    await screenshot(page, `money-topup-confirm-${language}`);
+    // Asked, not added.
+    expect(await balance(page)).toBe(before);
+    await page.getByTestId('credit-topup-confirm').click();
+    await poll(() => balance(page)).toBe(before + 50_000);
+    await poll(() => page.getByTestId('credit-topup-done').getAttribute('data-kind')).toBe('added');
+    // Once: the form is empty again, so the same top-up cannot go twice by accident.
+    expect(await page.getByTestId('credit-topup').isDisabled()).toBe(true);
+    await screenshot(page, `money-topup-done-${language}`);
+
+    await page.getByTestId('credit-topup-undo').click();
+    await poll(() => balance(page)).toBe(before);
+    await poll(() => page.getByTestId('credit-topup-done').getAttribute('data-kind')).toBe('undone');
+    expect(await page.getByTestId('credit-topup-undo').count()).toBe(0);
+    // The ledger keeps the top-up and records the correction beside it.
+    const ledger = await ledgerRows(page);
+    expect(ledger.length).toBe(ledgerBefore.length + 2);
+    expect(ledger.slice(0, 2).map((row) => [row.kind, row.amount_rials])).toEqual([
+      ['adjust', -50_000],
+      ['topup', 50_000],
+    ]);
+    await poll(() => page.locator('[data-testid=ledger-row][data-kind=adjust]').count()).toBe(
+      1 + countAdjust(ledgerBefore),
+    );
+    await screenshot(page, `money-topup-undone-${language}`);
+  }
+
+  /** Tomans chosen in Settings → General: amounts shown and typed in tomans; back to rials after. */
+  async function inTomans(language: 'en' | 'fa'): Promise<void> {
+    const { page } = app;
+    const credit = await balance(page);
+    const unitWord = { en: { rials: 'rials', tomans: 'tomans' }, fa: { rials: 'ریال', tomans: 'تومان' } }[language];
+    const plain = (text: string) =>
+      toAsciiDigits(text)
+        .replace(/[,\u066c]/g, '')
+        .replace('\u066b', '.');
+    await openTab(page, 'general');
+    expect(await page.getByTestId('settings-money-unit').getAttribute('data-value')).toBe('rials');
+    expect(plain(await page.getByTestId('header-credit').innerText())).toBe(`${credit} ${unitWord.rials}`);
+    await page.getByTestId('settings-money-unit').getByText(unitWord.tomans).click();
+    await poll(() => page.getByTestId('settings-money-unit').getAttribute('data-value')).toBe('tomans');
+    await poll(async () => plain(await page.getByTestId('header-credit').innerText())).toBe(
+      `${credit / 10} ${unitWord.tomans}`,
+    );
+    await screenshot(page, `money-tomans-general-${language}`);
+
+    // The amount field says it takes tomans, and what is typed is tomans: 5,000 tomans = 50,000 rials.
+    await openTab(page, 'credit');
+    await page.getByTestId('ledger-row').first().waitFor();
+    const field = page.getByTestId('credit-amount');
+    const label = await page.locator(`label[for="${await field.getAttribute('id')}"]`).innerText();
+    expect(label).toContain(unitWord.tomans);
+    expect(plain(await page.getByTestId('credit-balance').innerText())).toBe(`${credit / 10} ${unitWord.tomans}`);
+    expect(await page.getByTestId('ledger-row').first().locator('[data-unit]').getAttribute('data-unit')).toBe(
+      'tomans',
+    );
+    await field.fill(language === 'fa' ? '۵۰۰۰' : '5000');
+    await page.getByTestId('credit-topup').click();
+    await page.getByTestId('credit-topup-summary').waitFor();
+    expect(await page.getByTestId('credit-topup-adds').getAttribute('data-rials')).toBe('50000');
+    expect(plain(await page.getByTestId('credit-topup-adds').innerText())).toBe(`5000 ${unitWord.tomans}`);
+    await screenshot(page, `money-tomans-topup-${language}`);
+    await page.getByTestId('credit-topup-confirm').click();
+    await poll(() => balance(page)).toBe(credit + 50_000);
+    await page.getByTestId('credit-topup-undo').click();
+    await poll(() => balance(page)).toBe(credit);
+
+    // The choice is kept across a reload, and rials come back when chosen.
+    await page.reload();
+    await openTab(page, 'general');
+    expect(await page.getByTestId('settings-money-unit').getAttribute('data-value')).toBe('tomans');
+    await page.getByTestId('settings-money-unit').getByText(unitWord.rials).click();
+    await poll(async () => plain(await page.getByTestId('header-credit').innerText())).toBe(
+      `${credit} ${unitWord.rials}`,
+    );
+    await openTab(page, 'credit');
+    const rialsLabel = await page
+      .locator(`label[for="${await page.getByTestId('credit-amount').getAttribute('id')}"]`)
+      .innerText();
+    expect(rialsLabel).toContain(unitWord.rials);
+  }
+
+  it('tops up once after asking, undoes it by a correction, and shows amounts in tomans, in English', async () => {
+    await topUpAndUndo('en');
+    await inTomans('en');
+  }, 90_000);
+
   it('resends to the failed through the confirmation, in Persian', async () => {
     await switchToPersian(app.page);
     const quiet = quietHoursAwayFromNow();
@@ -168,4 +269,29 @@ describe('money (web UI)', () => {
     const executionId = await failedCampaign(app, 'سفارش آماده', phones, quiet);
     await resendFromReport('fa', executionId, quiet);
   }, 90_000);
+
+  it('tops up once after asking, undoes it by a correction, and shows amounts in tomans, in Persian', async () => {
+    await topUpAndUndo('fa');
+    await inTomans('fa');
+  }, 90_000);
 });
+
+interface LedgerEntry {
+  kind: string;
+  amount_rials: number;
+}
+
+function ledgerRows(page: Page): Promise<LedgerEntry[]> {
+  return bridge<{ entries: LedgerEntry[] }>(page, 'credit:ledger', { account_id: ACCOUNT }).then((l) => l.entries);
+}
+
+function countAdjust(rows: LedgerEntry[]): number {
+  return rows.filter((row) => row.kind === 'adjust').length;
+}
+
+async function openTab(page: Page, tab: string): Promise<void> {
+  // (A string: this file compiles without the DOM lib.)
+  await page.evaluate(`window.location.hash = '#/${tab === 'general' ? 'settings' : `settings/${tab}`}'`);
+  await page.getByTestId('page-settings').waitFor();
+  await poll(() => page.getByTestId(`settings-tab-${tab}`).getAttribute('aria-selected')).toBe('true');
+}
