@@ -219,6 +219,8 @@ describe('money (web UI)', () => {
     await poll(async () => plain(await page.getByTestId('header-credit').innerText())).toBe(
       `${credit / 10} ${unitWord.tomans}`,
     );
+    // The control's indicator slides to its choice: the picture waits for it to arrive.
+    await poll(() => page.evaluate('document.getAnimations().length')).toBe(0);
     await screenshot(page, `money-tomans-general-${language}`);
 
     // The amount field says it takes tomans, and what is typed is tomans: 5,000 tomans = 50,000 rials.
