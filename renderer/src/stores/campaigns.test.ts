@@ -393,4 +393,24 @@ describe('follow-ups', () => {
     expect(asked).toMatchObject({ execution_id: 7, language: 'fa' });
     expect(store.getState().resending).toBe(false);
   });
+
+  it('asks the core for the resend quote in the language of the UI, and forgets it', async () => {
+    let asked: unknown;
+    const quote = { name: 'Sale (resend #1)', left_out: { opted_out: 1, blocked: 2, invalid: 0 } };
+    const { api } = fakeApi({
+      ...reportHandlers(() => report({ execution_status: 'COMPLETED' })),
+      'campaigns:resendQuote': (input) => {
+        asked = input;
+        return quote as never;
+      },
+    });
+    const store = createCampaignsStore(api);
+    await store.getState().load(1);
+    await store.getState().openReport(7);
+    expect(await store.getState().quoteResend('en')).toEqual(quote);
+    expect(asked).toMatchObject({ account_id: 1, execution_id: 7, language: 'en' });
+    expect(store.getState()).toMatchObject({ resendQuote: quote, quotingResend: false });
+    store.getState().forgetResendQuote();
+    expect(store.getState().resendQuote).toBeNull();
+  });
 });
