@@ -120,7 +120,9 @@ describe('money (web UI)', () => {
     expect(await balance(page)).toBe(before);
 
     await page.getByTestId('resend-confirm').click();
-    await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/execution\/\d+$/);
+    // The report of the new run opens (the original's address was on screen until then).
+    await poll(() => page.evaluate('location.hash')).not.toBe(`#/campaigns/execution/${executionId}`);
+    expect(await page.evaluate('location.hash')).toMatch(/^#\/campaigns\/execution\/\d+$/);
     const resentId = Number(/(\d+)$/.exec(String(await page.evaluate('location.hash')))![1]);
     expect(resentId).not.toBe(executionId);
     await poll(
@@ -243,6 +245,23 @@ describe('money (web UI)', () => {
     await poll(() => balance(page)).toBe(credit + 50_000);
     await page.getByTestId('credit-topup-undo').click();
     await poll(() => balance(page)).toBe(credit);
+
+    // The sending-safety limit is typed in tomans too, and kept in rials.
+    await openTab(page, 'sending');
+    const limit = page.getByTestId('safety-confirm-above');
+    expect(await page.locator(`label[for="${await limit.getAttribute('id')}"]`).innerText()).toContain(unitWord.tomans);
+    expect(plain(await limit.inputValue())).toBe('1000000');
+    // (Emptied first: the field shows its value ungrouped on focus, as a person would edit it.)
+    await limit.fill('');
+    await limit.fill(language === 'fa' ? '۲۰۰۰۰۰' : '200000');
+    await poll(() => page.evaluate(`JSON.parse(localStorage.getItem('chapar.preferences')).confirmAboveRials`)).toBe(
+      2_000_000,
+    );
+    await limit.fill('');
+    await limit.fill('1000000');
+    await poll(() => page.evaluate(`JSON.parse(localStorage.getItem('chapar.preferences')).confirmAboveRials`)).toBe(
+      10_000_000,
+    );
 
     // The choice is kept across a reload, and rials come back when chosen.
     await page.reload();

@@ -14,7 +14,8 @@ export function useMoney(): { unit: MoneyUnit; unitName: string; text: (rials: n
   const language = useLanguage();
   const unit = useStore(useStores().preferences, (p) => p.moneyUnit);
   const unitName = t(`common.${unit}`);
-  return { unit, unitName, text: (rials) => `${formatAmount(rials, unit, language)} ${unitName}` };
+  // The number isolated left to right, so a minus sign stays with it in a Persian sentence.
+  return { unit, unitName, text: (rials) => `\u2066${formatAmount(rials, unit, language)}\u2069 ${unitName}` };
 }
 
 /** `signed` shows a + on gains too (the ledger); the sign stays inside the isolated number. */
