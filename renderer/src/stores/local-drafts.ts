@@ -126,10 +126,12 @@ function follow<S, T>(
   stores: Stores,
   store: StoreApi<S>,
   keeper: Keeper<T>,
-  pick: (state: S) => T | null | undefined,
+  pick: (state: S, previous: S) => T | null | undefined,
   restore: (draft: T) => void,
 ): () => void {
   let scope: string | null = null;
+  /** What is kept for `scope`, as JSON: a change of the store that keeps the same writes nothing. */
+  let last = 'null';
   const rescope = () => {
     const next = scopeOf(stores);
     if (next === scope) return;
@@ -137,13 +139,18 @@ function follow<S, T>(
     scope = next;
     if (scope === null) return;
     const kept = keeper.read(scope);
+    last = JSON.stringify(kept);
     if (kept !== null) restore(kept);
   };
   const stopSession = stores.session.subscribe(rescope);
   const stopStore = store.subscribe((state, previous) => {
     if (scope === null) return;
-    const now = pick(state);
-    if (now !== undefined && JSON.stringify(now) !== JSON.stringify(pick(previous))) keeper.keep(scope, now);
+    const now = pick(state, previous);
+    if (now === undefined) return;
+    const json = JSON.stringify(now);
+    if (json === last) return;
+    last = json;
+    keeper.keep(scope, now);
   });
   rescope();
   return () => {
@@ -182,12 +189,12 @@ function emailRestore(store: StoreApi<EmailState>, draft: DraftFields): void {
 
 /**
  * The editor's changes its server-side draft does not hold yet (being written, or refused); none
- * once it holds them or the campaign was scheduled. An editor opening (on another draft, or a new
- * campaign) leaves them kept for when that draft is opened again.
+ * once a write of them succeeded or the campaign was scheduled. An editor opening (a draft read
+ * from the workspace, another one, a new campaign) leaves them kept for when theirs is opened.
  */
-function editorPick(s: CampaignEditorState): EditorDraft | null | undefined {
-  if (s.created !== null || s.save === 'saved') return null;
-  if (s.status !== 'ready' || s.save === 'idle') return undefined;
+function editorPick(s: CampaignEditorState, previous: CampaignEditorState): EditorDraft | null | undefined {
+  if (s.created !== null || (s.save === 'saved' && previous.save === 'saving')) return null;
+  if (s.status !== 'ready' || (s.save !== 'pending' && s.save !== 'saving' && s.save !== 'failed')) return undefined;
   return { draftId: s.draftId, fields: s.fields };
 }
 
@@ -202,7 +209,8 @@ function editorRestore(stores: Stores, keeper: Keeper<EditorDraft>): void {
   if (s.save !== 'idle' && s.save !== 'saved') return;
   const kept = keeper.read(scope);
   if (kept === null || kept.draftId !== s.draftId) return;
-  if (JSON.stringify(kept.fields) === JSON.stringify(s.fields)) return keeper.keep(scope, null);
+  // Already what the workspace holds (its write answered after the page went): nothing to do.
+  if (JSON.stringify(kept.fields) === JSON.stringify(s.fields)) return;
   s.update(kept.fields);
 }
 
