@@ -48,7 +48,7 @@ describe('pages in the visitor’s language', () => {
         const page = await context.newPage();
         await expectPage(page, '/', 401, language, TITLES[language].signIn);
         // The address to open, written left to right inside the Persian sentence, with this host.
-        const address = page.locator('bdi');
+        const address = page.locator('.address');
         expect(await address.getAttribute('dir')).toBe('ltr');
         expect(await address.innerText()).toBe(`${app.url}/?token=…`);
         await screenshot(page, `visitor-sign-in-${language}`);

@@ -53,16 +53,18 @@ const PLAIN_TEXT = 'text/plain; charset=utf-8';
  * workspace's (an address from another data folder, or mistyped).
  */
 export function signInPage(language: VisitorLanguage, host: string, wrong = false): string {
-  const address = `<bdi dir="ltr">http://${escapeHtml(host || 'HOST:PORT')}/?token=…</bdi>`;
+  const address = `http://${escapeHtml(host || 'HOST:PORT')}/?token=…`;
   return language === 'fa'
-    ? visitorPage('fa', wrong ? 'این نشانی برای ورود درست نیست' : 'این مرورگر وارد نشده است', [
-        `پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد (${address}).`,
-        'این نشانی برای هر پوشهٔ داده یکی است و با شروع دوباره عوض نمی‌شود. هر ورود ۳۰ روز می‌ماند، مگر آنکه از «خروج مرورگرهای دیگر» استفاده شود.',
-      ])
-    : visitorPage('en', wrong ? 'This address does not sign in' : 'This browser is not signed in', [
-        `Open the web UI with the address Chapar printed when it started (${address}).`,
-        'That address stays the same for a data folder when Chapar restarts. A sign-in lasts 30 days, unless "Sign out other browsers" is used.',
-      ]);
+    ? visitorPage('fa', wrong ? 'این نشانی برای ورود درست نیست' : 'این مرورگر وارد نشده است', {
+        paragraphs: ['پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد:'],
+        address,
+        hint: 'این نشانی برای هر پوشهٔ داده یکی است و با شروع دوبارهٔ چاپار عوض نمی‌شود. هر ورود ۳۰ روز می‌ماند، مگر آنکه در مرورگر دیگری «خروج مرورگرهای دیگر» زده شود.',
+      })
+    : visitorPage('en', wrong ? 'This address does not sign in' : 'This browser is not signed in', {
+        paragraphs: ['Open the web UI with the address Chapar printed when it started:'],
+        address,
+        hint: 'That address stays the same for a data folder when Chapar restarts. A sign-in lasts 30 days, unless "Sign out other browsers" is used in another browser.',
+      });
 }
 
 export interface WebUiOptions {

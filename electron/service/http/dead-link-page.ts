@@ -28,7 +28,9 @@ const STYLE =
   'font-family:Vazirmatn,Tahoma,system-ui,sans-serif;background:#f5f6f8;color:#1f2328}' +
   'main{max-width:26rem;margin:1.5rem;padding:1.5rem;background:#fff;border-radius:12px;' +
   'box-shadow:0 1px 3px rgba(0,0,0,.12);line-height:1.7}h1{font-size:1.25rem;margin:0 0 .5rem}p{margin:.25rem 0}' +
-  '.hint{color:#57606a;font-size:.9rem}';
+  '.hint{color:#57606a;font-size:.9rem}' +
+  '.address{direction:ltr;text-align:left;unicode-bidi:isolate;font-family:ui-monospace,monospace;' +
+  'word-break:break-all;background:#eef0f3;border-radius:6px;padding:.25rem .5rem;margin:.5rem 0}';
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 const POLICY = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
@@ -64,23 +66,31 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A small page of a title and paragraphs (HTML, already escaped), in one language and its direction. */
-export function visitorPage(language: VisitorLanguage, title: string, paragraphs: string[]): string {
+/**
+ * A small page in one language and its direction: a title, paragraphs (HTML, already escaped),
+ * then an address (shown left to right on a line of its own) and a hint, when given.
+ */
+export function visitorPage(
+  language: VisitorLanguage,
+  title: string,
+  parts: { paragraphs: string[]; address?: string; hint?: string },
+): string {
   const dir = language === 'fa' ? 'rtl' : 'ltr';
-  const body = paragraphs.map((p, i) =>
-    i === paragraphs.length - 1 && i > 0 ? `<p class="hint">${p}</p>` : `<p>${p}</p>`,
-  );
+  const body =
+    parts.paragraphs.map((p) => `<p>${p}</p>`).join('') +
+    (parts.address === undefined ? '' : `<p class="address" dir="ltr">${parts.address}</p>`) +
+    (parts.hint === undefined ? '' : `<p class="hint">${parts.hint}</p>`);
   return (
     `<!doctype html>\n<html lang="${language}" dir="${dir}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
     `<title>${title}</title><style>${STYLE}</style></head>` +
-    `<body><main><h1>${title}</h1>${body.join('')}</main></body></html>\n`
+    `<body><main><h1>${title}</h1>${body}</main></body></html>\n`
   );
 }
 
 export function deadLinkPage(language: VisitorLanguage): string {
   const text = TEXTS[language];
-  return visitorPage(language, text.title, [text.body, text.hint]);
+  return visitorPage(language, text.title, { paragraphs: [text.body], hint: text.hint });
 }
 
 /** Answers a short link that leads nowhere: 404 with the page in the visitor's language. */
