@@ -13,3 +13,9 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The cookie the web UI keeps its language in (not a secret, readable by the page), so the pages
+ * the server makes itself (the sign-in page, a dead short link) answer in the same language.
+ */
+export const LANGUAGE_COOKIE = 'chapar_lang';

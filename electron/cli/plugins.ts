@@ -1,12 +1,13 @@
 // Extra HTTP plugins of the headless command beyond the API itself: the web UI and its bridge
 // (electron/cli/web). Kept apart so serve.ts stays the small contract it is. The web UI's address
-// with its token is printed once the server listens; CHAPAR_WEB_UI=off leaves it out entirely and
-// CHAPAR_WEB_TOKEN fixes the token (scripted runs, end-to-end tests).
+// with its token is printed once the server listens (the workspace's token: the same address at
+// every start on the same data); CHAPAR_WEB_UI=off leaves it out entirely and CHAPAR_WEB_TOKEN
+// fixes the token (scripted runs, end-to-end tests).
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../service/core';
 import { webUiPlugin } from './web/bridge';
 import { RENDERER_DIR, ensureRendererBuilt } from './web/renderer';
-import { newToken } from './web/token';
+import { workspaceToken } from './web/token';
 
 export async function extraHttpPlugins(
   core: Core,
@@ -15,7 +16,7 @@ export async function extraHttpPlugins(
   if (process.env['CHAPAR_WEB_UI'] === 'off') return [];
   const log = options.log ?? ((line: string) => console.log(line));
   const built = await ensureRendererBuilt(log);
-  const token = newToken();
+  const token = workspaceToken(core.secrets);
   let baseUrl: string | null = null;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return [

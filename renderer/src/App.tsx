@@ -9,18 +9,25 @@ import { useStore } from 'zustand';
 import type { Api } from './api';
 import { connectStores, type Stores } from './stores';
 import { refreshAfterReconnect } from './stores/reconnect';
+import { keepDraftsLocally } from './stores/local-drafts';
 import { StoresProvider } from './stores/context';
 import { applyLanguage, i18n } from './i18n';
 import { directionOf } from './lib/format';
 import { theme } from './theme';
+import { LANGUAGE_COOKIE } from '../../shared/security';
 import { Shell } from './components/Shell';
 
 export function App({ api, stores }: { api: Api; stores: Stores }) {
   useEffect(() => {
     const stop = connectStores(api, stores);
+    // What is typed outlives a reload, a restart of the server and a sign-in.
+    const stopKeeping = keepDraftsLocally(stores);
     void stores.session.getState().loadSettings();
     void stores.session.getState().loadAccounts();
-    return stop;
+    return () => {
+      stopKeeping();
+      stop();
+    };
   }, [api, stores]);
   const offline = useOffline(api, stores);
 
@@ -65,6 +72,20 @@ function LanguageSync({ stores }: { stores: Stores }) {
   useEffect(() => {
     applyLanguage(language);
     setDirection(directionOf(language));
+    rememberLanguage(language);
   }, [language, setDirection]);
   return null;
+}
+
+/**
+ * The language as a cookie of this address (web mode), so the pages the server makes itself, such
+ * as the sign-in page a signed-out browser is shown, answer in it too.
+ */
+function rememberLanguage(language: string): void {
+  try {
+    if (globalThis.location?.protocol.startsWith('http'))
+      document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; SameSite=Strict`;
+  } catch {
+    // cookies denied: the server goes by the browser's languages
+  }
 }

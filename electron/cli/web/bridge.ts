@@ -22,6 +22,7 @@ import type { Core } from '../../service/core';
 import { ServiceError } from '../../service/errors';
 import { createDispatcher, type IpcDispatcher } from '../../service/ipc/dispatcher';
 import { sendPlainNotFound } from '../../service/http/server';
+import { escapeHtml, requestLanguage, visitorPage, type VisitorLanguage } from '../../service/http/dead-link-page';
 import { backupsDir, uploadedBackupPath } from '../../service/workspace/backup';
 import { discardPartial } from '../../service/files/partial-file';
 import { IpcErrorCode, type IpcResult } from '../../../shared/ipc/contract';
@@ -45,16 +46,26 @@ export const BRIDGE_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
-/** A page, not plain text: the Persian sentence needs its own direction to read right. */
-const SIGN_IN_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Chapar</title></head>
-<body>
-<p>This browser is not signed in. Open the web UI with the address Chapar printed when it started
-(<bdi>http://HOST:PORT/?token=...</bdi>).</p>
-<p lang="fa" dir="rtl">این مرورگر وارد نشده است. پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد
-(<bdi dir="ltr">http://HOST:PORT/?token=...</bdi>).</p>
-</body></html>
-`;
+/**
+ * What a browser without a valid session is shown: a page in its language (the web UI's language
+ * cookie, else Accept-Language), Persian right to left, saying which address signs it in; the
+ * address itself reads left to right in either. `wrong`: it came with a token that is not this
+ * workspace's (an address from another data folder, or mistyped).
+ */
+export function signInPage(language: VisitorLanguage, host: string, wrong = false): string {
+  const address = `http://${escapeHtml(host || 'HOST:PORT')}/?token=…`;
+  return language === 'fa'
+    ? visitorPage('fa', wrong ? 'این نشانی برای ورود درست نیست' : 'این مرورگر وارد نشده است', {
+        paragraphs: ['پنل را با نشانی‌ای باز کنید که چاپار هنگام شروع چاپ کرد:'],
+        address,
+        hint: 'این نشانی برای هر پوشهٔ داده یکی است و با شروع دوبارهٔ چاپار عوض نمی‌شود. هر ورود ۳۰ روز می‌ماند، مگر آنکه در مرورگر دیگری «خروج مرورگرهای دیگر» زده شود.',
+      })
+    : visitorPage('en', wrong ? 'This address does not sign in' : 'This browser is not signed in', {
+        paragraphs: ['Open the web UI with the address Chapar printed when it started:'],
+        address,
+        hint: 'That address stays the same for a data folder when Chapar restarts. A sign-in lasts 30 days, unless "Sign out other browsers" is used in another browser.',
+      });
+}
 
 export interface WebUiOptions {
   core: Core;
@@ -237,17 +248,27 @@ export function webUiPlugin(options: WebUiOptions) {
 
     // ---- the page
     const indexFile = options.rendererDir ? path.join(options.rendererDir, 'index.html') : null;
+    const signIn = (request: FastifyRequest, reply: FastifyReply, wrong: boolean) => {
+      const language = requestLanguage(request.headers);
+      return reply
+        .code(401)
+        .type('text/html; charset=utf-8')
+        .header('content-language', language)
+        .header('vary', 'accept-language, cookie')
+        .header('cache-control', 'no-store')
+        .send(signInPage(language, request.headers.host ?? '', wrong));
+    };
     const page = async (request: FastifyRequest<{ Querystring: { token?: string } }>, reply: FastifyReply) => {
       securityHeaders(reply);
       const given = request.query.token;
       if (given !== undefined) {
-        if (!sameToken(token, given)) return reply.code(401).type(PLAIN_TEXT).send('401 wrong token');
+        if (!sameToken(token, given)) return signIn(request, reply, true);
         // Trade the token in the address bar for a session cookie, and drop it from the address.
         setSession(reply);
         return reply.redirect('/', 302);
       }
       if (!signedIn(request) && !bearerToken(request.headers.authorization, token))
-        return reply.code(401).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(SIGN_IN_PAGE);
+        return signIn(request, reply, false);
       if (!indexFile || !fs.existsSync(indexFile))
         return reply.code(503).type(PLAIN_TEXT).send('503: the web UI is not built (npm run build)');
       reply.header('cache-control', 'no-store');

@@ -1,6 +1,7 @@
-// The web UI's access token and the browser sessions derived from it. The token is random per start
-// (or CHAPAR_WEB_TOKEN, for scripted runs) and opens the bridge as `Authorization: Bearer`; a
-// browser trades it (the printed ?token= URL) for a session cookie that is not the token itself:
+// The web UI's access token and the browser sessions derived from it. The token belongs to the
+// workspace: made once at random and kept in its secrets store, so a restart of `serve` on the same
+// data prints the same address and the browsers signed in stay signed in (CHAPAR_WEB_TOKEN fixes
+// it instead, for scripted runs). It opens the bridge as `Authorization: Bearer`; a browser trades it (the printed ?token= URL) for a session cookie that is not the token itself:
 // `<issuedAt>.<nonce>.<HMAC(token, generation|issuedAt|nonce)>`, valid for SESSION_LIFETIME_MS
 // (the nonce tells apart two browsers signed in at the same millisecond). Rotating the
 // generation (Settings → "Sign out other browsers") ends every session issued before; the
@@ -8,6 +9,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SecretStore } from '../../service/secrets';
 
 export const SESSION_COOKIE = 'chapar_session';
 /** A shop's PC stays signed in for a month; then the printed address signs it in again. */
@@ -15,8 +17,18 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 /** Where the session generation is kept, in the data folder. */
 export const SESSION_GENERATION_FILE = 'web-session';
 
-export function newToken(): string {
-  return process.env['CHAPAR_WEB_TOKEN'] || randomBytes(24).toString('base64url');
+/** The name of the workspace's web UI token in its secrets store. */
+export const WEB_TOKEN_SECRET = 'web_ui_token';
+
+/** The workspace's token: CHAPAR_WEB_TOKEN when set, else the one kept in `secrets` (made on the first start). */
+export function workspaceToken(secrets: SecretStore): string {
+  const fixed = process.env['CHAPAR_WEB_TOKEN'];
+  if (fixed) return fixed;
+  const kept = secrets.get(WEB_TOKEN_SECRET);
+  if (kept && /^[\w-]{32}$/.test(kept)) return kept;
+  const token = randomBytes(24).toString('base64url');
+  secrets.set(WEB_TOKEN_SECRET, token);
+  return token;
 }
 
 export function sameToken(expected: string, given: string | undefined): boolean {

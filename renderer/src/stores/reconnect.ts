@@ -25,6 +25,8 @@ export function refreshAfterReconnect(stores: Stores): void {
   void stores.settings.getState().load(accountId);
   void stores.compose.getState().refreshSegments();
   void stores.campaignEditor.getState().refreshSegments();
+  // A campaign's change the server could not take while it was away is written now.
+  if (stores.campaignEditor.getState().save === 'failed') stores.campaignEditor.getState().update({});
   void stores.inbox.getState().refreshCounts();
   void stores.gateways.getState().refresh();
   if (stores.inbox.getState().shown) void stores.inbox.getState().load();

@@ -486,7 +486,7 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
   app.get<{ Params: { code: string } }>('/l/:code', { exposeHeadRoute: false }, async (request, reply) => {
     const location = core.campaigns.click(request.params.code, request.headers['user-agent'] ?? '');
     // A person followed it from a text message: they get a page in their language, not the API's 404.
-    if (location === null) return sendDeadLink(reply, request.headers['accept-language']);
+    if (location === null) return sendDeadLink(reply, request.headers);
     // Every visit must reach us to be counted: no cache may answer it.
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
