@@ -125,6 +125,7 @@ async function composeReasons(page: Page, language: 'en' | 'fa', shots: string):
       .sort((a, b) => order(a[2]) - order(b[2]))
       .map(([, phone, problem]) => [problem, `${TEXTS[language][problem as keyof (typeof TEXTS)['en']]}:`, phone]),
   );
+  await page.getByTestId('compose-invalid-list').scrollIntoViewIfNeeded();
   await screenshot(page, `${shots}-compose-reasons`);
   await page.getByTestId('compose-receivers').fill('');
 }
