@@ -322,4 +322,60 @@ describe('rejections say why, and a campaign report carries its segment (web UI)
     );
     await screenshot(page, 'en-campaign-report-export');
   }, 90_000);
+
+  it("an email's skipped rows name the rows of the file the segment was imported from, in both languages", async () => {
+    const { page } = app;
+    // Rows 3 and 4 of the file are skipped; in the segment's (number) order they are its first two.
+    const file = path.join(dir, 'emails.csv');
+    fs.writeFileSync(
+      file,
+      [
+        'name,mobile,email',
+        'Zahra,09121000009,zahra@example.com',
+        'Ali,09121000001,',
+        'Sara,09121000005,sara@',
+        'Reza,09121000007,reza@example.com',
+      ].join('\r\n') + '\r\n',
+    );
+    await page.getByTestId('nav-contacts').click();
+    await page.getByTestId('contacts-import').click();
+    await page.getByTestId('import-file-input').setInputFiles(file);
+    await page.getByTestId('import-layout').waitFor();
+    await page.getByTestId('import-next').click();
+    await page.getByTestId('import-mapping').waitFor();
+    expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
+    await page.getByTestId('import-name-0').fill('name');
+    await page.getByTestId('import-name-2').fill('email');
+    await page.getByTestId('import-next').click();
+    await page.getByTestId('import-start').click();
+    await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
+    await page.getByTestId('import-open-segment').click();
+    await page.getByTestId('page-segment').waitFor();
+    const segmentId = Number(await page.getByTestId('page-segment').getAttribute('data-id'));
+
+    const skippedRows = async (language: 'en' | 'fa') => {
+      await page.getByTestId('nav-email').click();
+      await page.getByTestId('page-email').waitFor();
+      await page.getByTestId('email-segment').click();
+      await page.getByTestId(`email-segment-option-${segmentId}`).click();
+      await poll(() => page.getByTestId('email-skipped-count').getAttribute('data-value')).toBe('2');
+      await page.getByTestId('email-skipped-toggle').click();
+      const skipped = page.getByTestId('email-skipped-row');
+      await poll(() => skipped.count()).toBe(2);
+      expect(
+        await skipped.evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-row'), r.getAttribute('data-reason'), r.getAttribute('data-phone')]),
+        ),
+      ).toEqual([
+        ['3', 'missing', '09121000001'],
+        ['4', 'invalid', '09121000005'],
+      ]);
+      expect(await skipped.first().innerText()).toContain(language === 'fa' ? '۳' : '3');
+      await skipped.first().scrollIntoViewIfNeeded();
+      await screenshot(page, `${language}-email-skipped-rows`);
+    };
+    await skippedRows('en');
+    await switchToPersian(page);
+    await skippedRows('fa');
+  }, 90_000);
 });
