@@ -243,11 +243,14 @@ describe('rejections say why, and a campaign report carries its segment (web UI)
       { timeout: 30_000 },
     ).toBe('COMPLETED 0');
 
-    // In Persian (the window's language now): the Jalali date in the name, a right-to-left sheet.
+    // In Persian: the Jalali date in the name, a right-to-left sheet.
+    if ((await page.locator('html').getAttribute('dir')) !== 'rtl') await switchToPersian(page);
     await page.evaluate(`location.hash = '#/campaigns/execution/${executionId}'`);
-    await page.getByTestId('page-campaign-report').waitFor();
-    await screenshot(page, 'fa-campaign-report-export');
+    await page.getByTestId('report-status').waitFor();
     const fa = await downloaded(page, 'report-export-xlsx', dir);
+    // The notice names the file written.
+    await page.locator('.mantine-Notification-root').first().waitFor();
+    await screenshot(page, 'fa-campaign-report-export');
     const today = await advanceClock(app, 0);
     expect(fa.name).toBe(`Yalda sale ${localDate(today, 'fa')}.xlsx`);
     const persian = await readSheet(fa.file);
@@ -290,7 +293,7 @@ describe('rejections say why, and a campaign report carries its segment (web UI)
     await page.getByTestId('settings-language').getByText('English').click();
     await poll(() => page.locator('html').getAttribute('dir')).toBe('ltr');
     await page.evaluate(`location.hash = '#/campaigns/execution/${executionId}'`);
-    await page.getByTestId('page-campaign-report').waitFor();
+    await page.getByTestId('report-status').waitFor();
     const en = await downloaded(page, 'report-export-xlsx', dir);
     expect(en.name).toBe(`Yalda sale ${localDate(today, 'en')}.xlsx`);
     const english = await readSheet(en.file);
