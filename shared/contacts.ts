@@ -11,6 +11,7 @@ export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export type JobKind = 'import' | 'optouts' | 'combine';
 
 import type { RejectionReason } from './rejections';
+import type { PhoneProblem } from './phone';
 export { rejectionReasonText, type RejectionReason } from './rejections';
 
 /** Where a segment's members came from, as the Contacts page says it. */
@@ -38,6 +39,8 @@ export interface Rejection {
   row: number;
   phone_number: string;
   reason: RejectionReason;
+  /** An 'invalid' row's problem with its value (shared/phone.ts phoneProblem). */
+  problem?: PhoneProblem;
 }
 
 export interface UploadStatusRecord {

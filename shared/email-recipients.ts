@@ -1,7 +1,9 @@
 // A segment's members as an email's recipients: the EMAIL column gives the address, a NAME column
 // the display name (both matched without regard to case, as campaigns' `{{COLUMN}}` are); members
 // without an address, with one that is not an address, or with one seen on an earlier row are
-// skipped and reported by row (the segment's members counted from 1, in its order) and phone.
+// skipped and reported by row and phone. A member's row is that of the file the segment was
+// imported from, as a spreadsheet shows it (header = 1), when the segment knows it; else the
+// member's place in the segment's order, from 1.
 // Each recipient's substitutions are their values of the template's variables, keyed by the names
 // as the template writes them, so the provider's `{{ name }}` finds `NAME`'s value whatever the case.
 // The core's preview and send read members with it (email/client/recipients.ts), and the
@@ -16,7 +18,7 @@ const EMAIL_COLUMN = 'EMAIL';
 const NAME_COLUMN = 'NAME';
 
 export interface Recipient {
-  /** The member's row in the segment, from 1. */
+  /** The member's row in the file the segment came from (else in the segment, from 1). */
   row: number;
   phone: string;
   email: string;
@@ -89,14 +91,16 @@ export interface ClassifiedMembers {
 }
 
 /**
- * The members (their numbers in the segment's order, `valuesOf(i)` the i-th one's column values)
- * as addressed members and skipped rows. The segment must have an EMAIL column (the caller refuses
+ * The members (their numbers in the segment's order, `valuesOf(i)` the i-th one's column values,
+ * `rowOf(i)` its row in the file it was imported from, null when not known) as addressed members
+ * and skipped rows, those in row order. The segment must have an EMAIL column (the caller refuses
  * one without).
  */
 export function classifyMembers(
   phones: readonly string[],
   valuesOf: (i: number) => string[],
   columns: readonly string[],
+  rowOf?: (i: number) => number | null,
 ): ClassifiedMembers {
   const emailAt = findColumn(columns, EMAIL_COLUMN);
   if (emailAt === null) throw new Error('the segment has no EMAIL column');
@@ -108,7 +112,7 @@ export function classifyMembers(
     const phone = phones[i]!;
     const values = valuesOf(i);
     const written = (values[emailAt] ?? '').trim();
-    const row = i + 1;
+    const row = rowOf?.(i) ?? i + 1;
     if (written === '') {
       skipped.push({ row, phone, email: '', reason: 'missing' });
       continue;
@@ -127,6 +131,7 @@ export function classifyMembers(
     seen.add(key);
     addressed.push({ row, phone, email, name: nameAt === null ? '' : (values[nameAt] ?? '').trim(), values });
   }
+  if (rowOf) skipped.sort((a, b) => a.row - b.row);
   return { total: phones.length, members: addressed, skipped };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhone, normalizeReceiver, RECEIVER_PATTERN, splitReceivers } from './phone';
+import { normalizePhone, normalizeReceiver, phoneProblem, RECEIVER_PATTERN, splitReceivers } from './phone';
 
 describe('normalizeReceiver (the strict API rule of spec 4.1)', () => {
   it.each([
@@ -81,5 +81,53 @@ describe('splitReceivers', () => {
       '09121234571',
       '09121234572',
     ]);
+  });
+});
+
+describe('phoneProblem (why a value is no mobile number)', () => {
+  it.each([
+    ['09121234567'],
+    ['۰۹۱۲۱۲۳۴۵۶۷'],
+    ['٠٩١٢١٢٣٤٥٦٧'],
+    ['+98 912 123 4567'],
+    ['0098-912-123-4567'],
+    ['989121234567'],
+    ['9121234567'],
+  ])('has none for the mobile number %s', (raw) => {
+    expect(phoneProblem(raw)).toBeNull();
+  });
+
+  it.each([
+    ['', 'empty'],
+    ['   ', 'empty'],
+    ['\u200f', 'empty'],
+    ['abc', 'letters'],
+    ['0912abc4567', 'letters'],
+    ['۰۹۱۲ الف ۴۵۶۷', 'letters'],
+    ['0912*123*4567', 'letters'],
+    ['021 8877 6655', 'landline'],
+    ['۰۲۱۸۸۷۷۶۶۵۵', 'landline'],
+    ['٠٢١٨٨٧٧٦٦٥٥', 'landline'],
+    ['+98 21 8877 6655', 'landline'],
+    ['0098 21 8877 6655', 'landline'],
+    ['982188776655', 'landline'],
+    ['03132221111', 'landline'],
+    ['+44 20 7946 0958', 'foreign'],
+    ['0044 20 7946 0958', 'foreign'],
+    ['+1 (415) 555-2671', 'foreign'],
+    ['+۴۴ ۲۰ ۷۹۴۶ ۰۹۵۸', 'foreign'],
+    ['12345', 'too_short'],
+    ['0912123456', 'too_short'],
+    ['۰۹۱۲۱۲۳۴۵۶', 'too_short'],
+    ['+98 912 123 456', 'too_short'],
+    ['0098912123456', 'too_short'],
+    ['021 8877 665', 'too_short'],
+    ['+44 123', 'too_short'],
+    ['091212345678', 'too_long'],
+    ['+98 912 123 45678', 'too_long'],
+    ['0098 9121 234 5678', 'too_long'],
+    ['+44 1234 5678 9012 3456', 'too_long'],
+  ])('says %j is %s', (raw, problem) => {
+    expect(phoneProblem(raw)).toBe(problem);
   });
 });

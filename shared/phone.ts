@@ -33,6 +33,52 @@ export function normalizePhone(raw: string): string | null {
   return '0' + digits;
 }
 
+/** Why a value is not a mobile number, each a reason of its own in the review and the reports. */
+export const PHONE_PROBLEMS = ['empty', 'letters', 'landline', 'foreign', 'too_short', 'too_long', 'invalid'] as const;
+export type PhoneProblem = (typeof PHONE_PROBLEMS)[number];
+
+/** E.164 bounds of an international number's digits after the `+` (country code included). */
+const INTERNATIONAL_MIN = 8;
+const INTERNATIONAL_MAX = 15;
+/** An Iranian number without its leading 0: area code (2 digits) + 8, or 9 + 9 for mobiles. */
+const NATIONAL_DIGITS = 10;
+
+/**
+ * Why `raw` is not a mobile number (null when normalizePhone accepts it): an empty cell, letters
+ * or other signs, a fixed-line Iranian number (021…), a number of another country (+44…, 0044…),
+ * or an Iranian number too short or too long. Read for rejected values only (reports, reviews),
+ * so it costs the import's accepted rows nothing.
+ */
+export function phoneProblem(raw: string): PhoneProblem | null {
+  if (normalizePhone(raw) !== null) return null;
+  let digits = toAsciiDigits(raw).replace(SEPARATORS, '');
+  if (digits === '') return 'empty';
+  let international = false;
+  if (digits.startsWith('+')) {
+    international = true;
+    digits = digits.slice(1);
+  }
+  if (!/^[0-9]+$/.test(digits)) return 'letters';
+  if (!international && digits.startsWith('00')) {
+    international = true;
+    digits = digits.slice(2);
+  }
+  let national: string;
+  if (international) {
+    if (!digits.startsWith('98')) {
+      if (digits.length < INTERNATIONAL_MIN) return 'too_short';
+      return digits.length > INTERNATIONAL_MAX ? 'too_long' : 'foreign';
+    }
+    national = digits.slice(2);
+  } else if (digits.startsWith('98') && digits.length > NATIONAL_DIGITS) national = digits.slice(2);
+  else if (digits.startsWith('0')) national = digits.slice(1);
+  else national = digits;
+  if (national === '' || national.startsWith('0')) return 'invalid';
+  if (national.length < NATIONAL_DIGITS) return 'too_short';
+  if (national.length > NATIONAL_DIGITS) return 'too_long';
+  return national.startsWith('9') ? 'invalid' : 'landline';
+}
+
 /** Splits a pasted block of receivers: one per line, or separated by commas, semicolons or tabs. */
 export function splitReceivers(text: string): string[] {
   return text

@@ -1,6 +1,7 @@
 // The web bridge of `serve`: token and cookie flow, the contracts over HTTP (unknown channel and
 // invalid input refused), server-sent events carrying a status change, export downloads, and the
 // API routes untouched by the token. Real core, real HTTP on a loopback port.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../electron/service/core';
@@ -178,6 +179,18 @@ describe('contracts over HTTP', () => {
     expect(download.headers.get('content-disposition')).toMatch(/attachment/);
     expect(await download.text()).toContain('Receiver');
     expect((await fetch(`${base}/bridge/exports/..%2Fchapar.db`, { headers: bearer })).status).toBe(404);
+  });
+
+  it('downloads an export named in Persian (a campaign report: its name and the Jalali date)', async () => {
+    const name = 'حراج یلدا 1405-09-08.csv';
+    fs.mkdirSync(path.join(core.dataDir, 'exports'), { recursive: true });
+    fs.writeFileSync(path.join(core.dataDir, 'exports', name), 'Receiver\n');
+    const download = await fetch(`${base}/bridge/exports/${encodeURIComponent(name)}`, { headers: bearer });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="____ ____ 1405-09-08.csv"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
+    expect(await download.text()).toBe('Receiver\n');
   });
 });
 

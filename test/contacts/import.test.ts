@@ -75,7 +75,7 @@ describe('spreadsheet import', () => {
       { phone: '09120000002', fields: { NOTE: 'a;b' } },
     ]);
     expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
-      { row: 3, phone_number: 'bad', reason: 'invalid' },
+      { row: 3, phone_number: 'bad', reason: 'invalid', problem: 'letters' },
     ]);
   });
 
@@ -124,7 +124,7 @@ describe('spreadsheet import', () => {
     expect(phones(segmentId)).toEqual(['09123456780', '09123456781', '09123456782', '09123456789']);
     expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
       { row: 3, phone_number: '٠٩١٢٣٤٥٦٧٨٩', reason: 'duplicate' },
-      { row: 8, phone_number: '12345', reason: 'invalid' },
+      { row: 8, phone_number: '12345', reason: 'invalid', problem: 'too_short' },
       { row: 9, phone_number: '09123456789', reason: 'duplicate' },
     ]);
     const report = path.join(dir, 'rejections.csv');
@@ -133,7 +133,7 @@ describe('spreadsheet import', () => {
       skipEmptyLines: true,
     }).data;
     expect(parsed[0]).toEqual(['row', 'phone_number', 'reason', 'reason_text']);
-    expect(parsed[2]).toEqual(['8', '12345', 'invalid', 'شماره موبایل نامعتبر است']);
+    expect(parsed[2]).toEqual(['8', '12345', 'invalid', 'برای شماره موبایل کوتاه است']);
   });
 
   it('finds duplicates of numbers written by earlier commits, keeping the first row of each', async () => {
@@ -212,7 +212,7 @@ describe('spreadsheet import', () => {
       { phone: '09121230002', fields: { FIRST_NAME: 'Sara' } },
     ]);
     expect(t.core.imports.rejections(t.accountId, job.id).rows).toEqual([
-      { row: 6, phone_number: 'abc', reason: 'invalid' },
+      { row: 6, phone_number: 'abc', reason: 'invalid', problem: 'letters' },
     ]);
     const third = await importFile(file, { sheet: 3 });
     expect(phones(third.segmentId)).toEqual(['09350000000']);

@@ -142,7 +142,7 @@ describe('contacts (web UI)', () => {
       .flatMap(([reason, indexes]) => indexes.map((i) => [String(rowOf(i, 1)), CONTACTS[i]![1], reason]))
       .sort((a, b) => Number(a[0]) - Number(b[0]));
     expect(parsed.slice(1).map((row) => row.slice(0, 3))).toEqual(expectedRows);
-    expect(parsed.find((row) => row[2] === 'invalid')![3]).toBe('Not a valid mobile number');
+    expect(parsed.find((row) => row[2] === 'invalid')![3]).toBe('Too short for a mobile number');
     expect(segmentId).toBeGreaterThan(0);
   });
 

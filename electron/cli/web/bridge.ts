@@ -360,11 +360,17 @@ export function webUiPlugin(options: WebUiOptions) {
         const file = path.join(dir, name);
         if (name !== request.params.file || !pattern.test(name) || !fs.existsSync(file))
           return sendPlainNotFound(reply);
-        return reply
-          .type(type(name))
-          .header('content-disposition', `attachment; filename="${name}"`)
-          .header('cache-control', 'no-store')
-          .send(fs.createReadStream(file));
+        return (
+          reply
+            .type(type(name))
+            // A name beyond ASCII (a Persian campaign's report) goes as RFC 6266's filename*.
+            .header(
+              'content-disposition',
+              `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+            )
+            .header('cache-control', 'no-store')
+            .send(fs.createReadStream(file))
+        );
       };
     app.get(
       '/bridge/exports/:file',

@@ -38,7 +38,7 @@ import { CampaignStore, type ExecutionRow } from './store';
 import { Executions } from './execution';
 import { sweepResultFiles } from './results';
 import { Drafts } from './drafts';
-import type { ReportFilter, ReportFormat, ReportLanguage } from './export';
+import { reportFileTitle, type ReportFilter, type ReportFormat, type ReportLanguage } from './export';
 import { Reports, type MessagesQuery } from './reports';
 import { Creation } from './creation';
 import { ExecutionControl } from './control';
@@ -270,6 +270,21 @@ export class Campaigns {
 
   deliveryChart(accountId: number, executionId: number): ReturnType<Reports['deliveryChart']> {
     return this.reports.deliveryChart(accountId, executionId);
+  }
+
+  /**
+   * The name (without extension) of the execution's report file for a person writing `language`
+   * in `timeZone` (absent: the account's): the campaign's name and today's date there.
+   */
+  reportFileTitle(accountId: number, executionId: number, language: ReportLanguage, timeZone?: string): string {
+    const execution = this.reports.execution(accountId, executionId);
+    const campaign = this.store.campaign.get(execution.campaign_id)!;
+    return reportFileTitle(
+      campaign.name,
+      this.deps.clock.now(),
+      language,
+      timeZone ?? this.deps.accounts.timeZone(accountId),
+    );
   }
 
   exportReport(

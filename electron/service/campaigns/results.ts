@@ -38,6 +38,39 @@ const CONDITION: Record<ResultKind, string> = {
   not_clicked: 'NOT EXISTS (SELECT 1 FROM campaign_clicks c WHERE c.message_id = m.id)',
 };
 
+/** An execution's recipients' columns, and a recipient's values under them. */
+export interface RecipientColumns {
+  /** The columns of the execution's segments, by name in order of first appearance. */
+  columns: string[];
+  /** A recipient's values (their segment and stored fields) under `columns`: empty where their segment has none. */
+  valuesOf(segmentId: number | null, fields: string | null): string[];
+}
+
+/** The recipients' columns of an execution (its `segment_columns`: each segment's column names). */
+export function recipientColumns(segmentColumns: string | null): RecipientColumns {
+  const bySegment = JSON.parse(segmentColumns ?? '{}') as Record<string, string[]>;
+  const columns: string[] = [];
+  for (const names of Object.values(bySegment))
+    for (const name of names) if (name !== 'phone_number' && !columns.includes(name)) columns.push(name);
+  const placesBySegment = new Map<number, number[]>(
+    Object.entries(bySegment).map(([segmentId, names]) => [Number(segmentId), names.map((n) => columns.indexOf(n))]),
+  );
+  return {
+    columns,
+    valuesOf(segmentId, fields) {
+      const values = new Array<string>(columns.length).fill('');
+      const places = segmentId === null ? undefined : placesBySegment.get(segmentId);
+      if (places && fields !== null && places.length > 0) {
+        const stored = fields.split(FIELD_SEPARATOR);
+        places.forEach((place, i) => {
+          if (place >= 0) values[place] = stored[i] ?? '';
+        });
+      }
+      return values;
+    },
+  };
+}
+
 /** Recipients read between two turns of the event loop. */
 const PAGE = 5_000;
 /** Where the files handed to the import are written, under the data folder. */
@@ -64,15 +97,7 @@ export async function segmentFromResults(
   if (!execution)
     throw new ServiceError(ApiCode.NotFound, `execution ${request.executionId} not found`, 'execution_not_found');
 
-  // The columns of the execution's segments, by name in order of first appearance; each
-  // recipient's values are placed under their names (a column its segment lacks stays empty).
-  const bySegment = JSON.parse(execution.segment_columns ?? '{}') as Record<string, string[]>;
-  const columns: string[] = [];
-  for (const names of Object.values(bySegment))
-    for (const name of names) if (name !== 'phone_number' && !columns.includes(name)) columns.push(name);
-  const placesBySegment = new Map<number, number[]>(
-    Object.entries(bySegment).map(([segmentId, names]) => [Number(segmentId), names.map((n) => columns.indexOf(n))]),
-  );
+  const { columns, valuesOf } = recipientColumns(execution.segment_columns);
 
   const dir = path.join(request.dataDir, RESULTS_DIR);
   fs.mkdirSync(dir, { recursive: true });
@@ -83,13 +108,7 @@ export async function segmentFromResults(
     for await (const found of resultRecipients(db, execution.id, request.kind))
       for (const [phone, segmentId, fields, status] of found) {
         if (request.keep && !request.keep(phone, status)) continue;
-        const values = new Array<string>(columns.length).fill('');
-        const places = segmentId === null ? undefined : placesBySegment.get(segmentId);
-        if (places && fields !== null && places.length > 0) {
-          const stored = fields.split(FIELD_SEPARATOR);
-          places.forEach((place, i) => (values[place] = stored[i] ?? ''));
-        }
-        await writer.write([phone, ...values]);
+        await writer.write([phone, ...valuesOf(segmentId, fields)]);
       }
     await writer.close();
   } catch (error) {

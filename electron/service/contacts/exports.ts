@@ -1,7 +1,7 @@
 // Exports written by the import worker (large segments never block the main thread): a segment
 // as CSV or XLSX (exceljs's streaming writer), an import's rejection report, the opt-out list.
 import type { Db } from '../db/database';
-import { rejectionReasonTexts, type RejectionReason } from '../../../shared/rejections';
+import { rejectionText, type RejectionReason } from '../../../shared/rejections';
 import { CsvWriter } from './csv';
 import { FIELD_SEPARATOR } from './fields';
 
@@ -73,7 +73,7 @@ export async function runExport(
     return rows;
   }
   if (request.kind === 'rejections') {
-    const texts = rejectionReasonTexts[request.language ?? 'fa'];
+    const language = request.language ?? 'fa';
     const writer: RowWriter =
       request.format === 'xlsx' ? await xlsxWriter(request.file, 'rejections') : new CsvWriter(request.file);
     await writer.write(['row', 'phone_number', 'reason', 'reason_text']);
@@ -86,7 +86,8 @@ export async function runExport(
     for (;;) {
       const batch = page.all(request.jobId, after);
       if (batch.length === 0) break;
-      for (const [row, phone, reason] of batch) await writer.write([String(row), phone, reason, texts[reason]]);
+      for (const [row, phone, reason] of batch)
+        await writer.write([String(row), phone, reason, rejectionText(reason, phone, language)]);
       rows += batch.length;
       after = batch[batch.length - 1]![0];
       progress(rows, 0);

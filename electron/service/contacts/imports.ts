@@ -40,6 +40,7 @@ import {
   type Rejection,
   type RejectionReason,
 } from '../../../shared/contacts';
+import { rejectionProblem } from '../../../shared/rejections';
 import { runTask, WorkerTaskError } from './threads';
 import { countersOf, type CombineSpec, type Counters, type ImportSpec, type JobRow } from './pipeline';
 import { finishJob } from './writer';
@@ -313,6 +314,10 @@ export class Imports {
     const rows = this.db
       .prepare(`SELECT row, phone_number, reason FROM import_rejections WHERE ${where} ORDER BY row LIMIT ? OFFSET ?`)
       .all(...params, Math.min(Math.max(limit, 0), 10_000), Math.max(offset, 0)) as Rejection[];
+    for (const row of rows) {
+      const problem = rejectionProblem(row.reason, row.phone_number);
+      if (problem !== undefined) row.problem = problem;
+    }
     return { total, rows };
   }
 

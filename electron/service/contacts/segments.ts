@@ -10,7 +10,8 @@
 //   delete(accountId, segmentId)                      -> void (hidden at once, members purged in the background)
 //   count(accountId, segmentId)                       -> number of members
 //   phones(accountId, segmentId)                      -> a ready segment's numbers (400 when not ready)
-//   phonesWithFields(accountId, segmentId)            -> the same numbers with their stored values, one read
+//   phonesWithFields(accountId, segmentId)            -> the same numbers with their stored values and
+//                                                        rows in the file they came from, one read
 //   members(accountId, segmentId, {offset, limit})    -> {total, members: {phone, fields}[]} ordered by phone
 //   union(accountId, {name, segmentIds, excludeOptOuts?}, onProgress?)           -> {jobId, segmentId}
 //   difference(accountId, {name, from, minus, excludeOptOuts?}, onProgress?)     -> {jobId, segmentId}
@@ -224,18 +225,29 @@ export class Segments {
    * A ready segment's numbers with their column values (FIELD_SEPARATOR-joined, as stored), read in
    * one statement so the two lists are the same members in the same order; for a personalized send.
    */
-  phonesWithFields(accountId: number, segmentId: number): { phones: string[]; fields: string[] } {
+  /**
+   * The members' numbers, stored values and rows in the file each was imported from (null: not
+   * known, e.g. a member of a combined segment or of one made before rows were kept), in number order.
+   */
+  phonesWithFields(
+    accountId: number,
+    segmentId: number,
+  ): { phones: string[]; fields: string[]; rows: Array<number | null> } {
     this.readySegment(accountId, segmentId);
     const phones: string[] = [];
     const fields: string[] = [];
-    for (const [phone, values] of this.db
-      .prepare<[number], [string, string]>('SELECT phone, fields FROM segment_members WHERE segment_id = ?')
+    const rows: Array<number | null> = [];
+    for (const [phone, values, row] of this.db
+      .prepare<[number], [string, string, number | null]>(
+        'SELECT phone, fields, source_row FROM segment_members WHERE segment_id = ?',
+      )
       .raw()
       .iterate(segmentId)) {
       phones.push(phone);
       fields.push(values);
+      rows.push(row);
     }
-    return { phones, fields };
+    return { phones, fields, rows };
   }
 
   /**

@@ -16,12 +16,8 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
-import {
-  MAX_UPLOAD_CONTACTS,
-  rejectionReasonText,
-  type UploadStatus,
-  type UploadStatusRecord,
-} from '../../../shared/contacts';
+import { MAX_UPLOAD_CONTACTS, type UploadStatus, type UploadStatusRecord } from '../../../shared/contacts';
+import { rejectionText } from '../../../shared/rejections';
 import { writeCsvSync } from './csv';
 import type { Imports } from './imports';
 import type { ImportSpec, JobRow } from './pipeline';
@@ -201,7 +197,7 @@ export class Uploads {
       errors: this.imports.allRejections(upload.job_id).map((rejection) => ({
         row: rejection.row,
         phone_number: rejection.phone_number,
-        reason: rejectionReasonText[rejection.reason],
+        reason: rejectionText(rejection.reason, rejection.phone_number, 'fa'),
       })),
     };
   }

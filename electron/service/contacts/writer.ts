@@ -21,6 +21,9 @@ import { endImport } from './segments';
 /** A candidate row: its batch and its index there. */
 type Candidate = [Batch, number];
 
+/** A member's parameters: segment, number, fields, row in the file. */
+const MEMBER_PARAMS = 4;
+
 /** Rows per multi-row statement (one savepoint each). */
 const CHUNK_ROWS = 500;
 
@@ -56,9 +59,9 @@ export class JobWriter {
           )
         : new BulkInsert(
             db,
-            'INSERT OR IGNORE INTO segment_members (segment_id, phone, fields)',
-            '(?, ?, ?)',
-            3,
+            'INSERT OR IGNORE INTO segment_members (segment_id, phone, fields, source_row)',
+            '(?, ?, ?, ?)',
+            MEMBER_PARAMS,
             CHUNK_ROWS,
           ));
     this.added =
@@ -173,25 +176,39 @@ export class JobWriter {
   /** Rows added to an existing segment are remembered (same commit), so a rollback removes exactly them. */
   private recordAdded(memberParams: unknown[]): void {
     if (!this.added) return;
-    const params: unknown[] = new Array((memberParams.length / 3) * 2);
-    for (let n = 0, k = 0; n < memberParams.length; n += 3, k += 2) {
+    const params: unknown[] = new Array((memberParams.length / MEMBER_PARAMS) * 2);
+    for (let n = 0, k = 0; n < memberParams.length; n += MEMBER_PARAMS, k += 2) {
       params[k] = this.job.id;
       params[k + 1] = memberParams[n + 1];
     }
     this.added.run(params);
   }
 
-  /** The rows' parameters, flat: a member is (segment, number, fields), an opt-out (account, number, time). */
+  /**
+   * The rows' parameters, flat: a member is (segment, number, fields, its row in the file; none
+   * for a combine's), an opt-out (account, number, time).
+   */
   private params(candidates: readonly Candidate[]): unknown[] {
-    const toOptOuts = this.job.kind === 'optouts';
-    const owner = toOptOuts ? this.job.account_id : this.job.segment_id;
-    const createdAt = this.now();
-    const params: unknown[] = new Array(candidates.length * 3);
-    for (let n = 0; n < candidates.length; n++) {
+    if (this.job.kind === 'optouts') {
+      const createdAt = this.now();
+      const params: unknown[] = new Array(candidates.length * 3);
+      for (let n = 0; n < candidates.length; n++) {
+        const [batch, i] = candidates[n]!;
+        params[n * 3] = this.job.account_id;
+        params[n * 3 + 1] = batch.phones[i];
+        params[n * 3 + 2] = createdAt;
+      }
+      return params;
+    }
+    const segment = this.job.segment_id;
+    const fromFile = this.record;
+    const params: unknown[] = new Array(candidates.length * MEMBER_PARAMS);
+    for (let n = 0, k = 0; n < candidates.length; n++, k += MEMBER_PARAMS) {
       const [batch, i] = candidates[n]!;
-      params[n * 3] = owner;
-      params[n * 3 + 1] = batch.phones[i];
-      params[n * 3 + 2] = toOptOuts ? createdAt : batch.fields[i];
+      params[k] = segment;
+      params[k + 1] = batch.phones[i];
+      params[k + 2] = batch.fields[i];
+      params[k + 3] = fromFile ? batch.rows[i] : null;
     }
     return params;
   }

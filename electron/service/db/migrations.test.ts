@@ -112,7 +112,8 @@ describe('migrations', () => {
     const lines = db.prepare('SELECT * FROM lines ORDER BY id').all();
     expect(() => db.exec("UPDATE lines SET gateway = 'smsir' WHERE id = 1")).toThrow(/CHECK/);
     migrate(db);
-    expect(schemaVersion(db)).toBe(before + 1);
+    // Migrated to the newest (0032 and every one after it).
+    expect(schemaVersion(db)).toBe(migrations.length);
     // Every row as it was, with the new column of a gateway's own options empty.
     expect(db.prepare('SELECT * FROM lines ORDER BY id').all()).toEqual(
       lines.map((line) => ({ ...(line as object), gateway_options: null })),

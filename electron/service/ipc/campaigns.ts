@@ -47,13 +47,19 @@ export function campaignsHandlers(services: AppServices): HandlersFor<typeof cam
     'campaigns:resume': ({ account_id, execution_id }) => core.campaigns.resume(account_id, execution_id),
     'campaigns:cancel': ({ account_id, execution_id }) => core.campaigns.cancel(account_id, execution_id),
     'campaigns:export': ({ account_id, execution_id, format, language, time_zone, status, clicked, export_id }) =>
-      exportFile(services, `campaign-${execution_id}`, format, export_id, (file, progress) =>
-        core.campaigns.exportReport(
-          account_id,
-          execution_id,
-          { format, language, timeZone: time_zone, file, filter: { status, clicked } },
-          progress,
-        ),
+      exportFile(
+        services,
+        `campaign-${execution_id}`,
+        format,
+        export_id,
+        (file, progress) =>
+          core.campaigns.exportReport(
+            account_id,
+            execution_id,
+            { format, language, timeZone: time_zone, file, filter: { status, clicked } },
+            progress,
+          ),
+        core.campaigns.reportFileTitle(account_id, execution_id, language, time_zone),
       ),
     'campaigns:segmentFromResults': async ({ account_id, execution_id, kind, name }) => {
       const { segmentId, jobId } = await core.campaigns.segmentFromResults(account_id, execution_id, kind, name);

@@ -107,7 +107,7 @@ describe('the import wizard', () => {
     const rejected = await ok('imports:rejections', { account_id: account, job_id: started.job_id });
     expect(rejected.rows).toEqual([
       { row: 5, phone_number: '0912 000 0001', reason: 'duplicate' },
-      { row: 6, phone_number: '12345', reason: 'invalid' },
+      { row: 6, phone_number: '12345', reason: 'invalid', problem: 'too_short' },
       { row: 7, phone_number: '0098-912-000-0009', reason: 'opted_out' },
     ]);
     const onlyInvalid = await ok('imports:rejections', {
@@ -115,7 +115,10 @@ describe('the import wizard', () => {
       job_id: started.job_id,
       reason: 'invalid',
     });
-    expect(onlyInvalid).toEqual({ total: 1, rows: [{ row: 6, phone_number: '12345', reason: 'invalid' }] });
+    expect(onlyInvalid).toEqual({
+      total: 1,
+      rows: [{ row: 6, phone_number: '12345', reason: 'invalid', problem: 'too_short' }],
+    });
 
     const report = await ok('imports:exportRejections', {
       account_id: account,
@@ -124,7 +127,7 @@ describe('the import wizard', () => {
       language: 'en',
     });
     expect(report.rows).toBe(3);
-    expect(fs.readFileSync(report.path!, 'utf8')).toContain('6,12345,invalid,Not a valid mobile number');
+    expect(fs.readFileSync(report.path!, 'utf8')).toContain('6,12345,invalid,Too short for a mobile number');
     const xlsx = await ok('imports:exportRejections', {
       account_id: account,
       job_id: started.job_id,
@@ -138,7 +141,7 @@ describe('the import wizard', () => {
       '6',
       '12345',
       'invalid',
-      'شماره موبایل نامعتبر است',
+      'برای شماره موبایل کوتاه است',
     ]);
 
     // The same layout again: the mapping comes back.

@@ -16,8 +16,10 @@ export interface ExportAnswer {
 }
 
 /**
- * Runs `write(file, progress)` into a new file named `<stem>-<time>-<id>.<format>` of the exports
- * folder, pushing export:progress (running, then done or failed) under `exportId`.
+ * Runs `write(file, progress)` into a new file of the exports folder, pushing export:progress
+ * (running, then done or failed) under `exportId`. The file is named `<stem>-<time>-<id>.<format>`,
+ * or, given `title` (a name made of safe characters, e.g. a campaign's name and date), `<title>.<format>`
+ * (`<title> (2).<format>` and so on when that one is taken).
  */
 export async function exportFile(
   { core, host, events }: AppServices,
@@ -25,13 +27,33 @@ export async function exportFile(
   format: 'csv' | 'xlsx',
   exportId: string | undefined,
   write: (file: string, progress: (done: number, total: number) => void) => Promise<{ rows: number }>,
+  title?: string,
 ): Promise<ExportAnswer> {
   const id = exportId ?? randomUUID();
-  const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const fileName = `${stem}-${stamp}-${id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12) || 'x'}.${format}`;
   // The web bridge serves this folder (GET /bridge/exports/:file).
-  const file = path.join(core.dataDir, 'exports', fileName);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const dir = path.join(core.dataDir, 'exports');
+  fs.mkdirSync(dir, { recursive: true });
+  let fileName: string;
+  if (title === undefined) {
+    const stamp = new Date(core.clock.now()).toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    fileName = `${stem}-${stamp}-${id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12) || 'x'}.${format}`;
+  } else {
+    // A name is taken by a file, or by an export writing it (its `.part`, made here at once so
+    // two exports of one campaign on one day never pick the same name).
+    const claim = (name: string) => {
+      if (fs.existsSync(path.join(dir, name))) return false;
+      try {
+        fs.closeSync(fs.openSync(path.join(dir, name + '.part'), 'wx'));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      }
+    };
+    fileName = `${title}.${format}`;
+    for (let n = 2; !claim(fileName); n++) fileName = `${title} (${n}).${format}`;
+  }
+  const file = path.join(dir, fileName);
   const progress = (state: 'running' | 'done' | 'failed', done: number, total: number, error?: string) =>
     events.emit('export:progress', { export_id: id, state, done, total, ...(error ? { error } : {}) });
   try {

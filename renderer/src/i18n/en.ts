@@ -590,6 +590,16 @@ export const en = {
     },
     columns: { row: 'Row', phone: 'Value in the file', reason: 'Reason' },
     reasons: { invalid: 'Not a valid mobile number', duplicate: 'Duplicate number', opted_out: 'On the opt-out list' },
+    /** What is wrong with an invalid value (shared/rejections.ts phoneProblemTexts has the same words). */
+    problems: {
+      empty: 'Empty cell',
+      letters: 'Contains letters or signs',
+      landline: 'A landline, not a mobile',
+      foreign: 'A number outside Iran',
+      too_short: 'Too short for a mobile number',
+      too_long: 'Too long for a mobile number',
+      invalid: 'Not a valid mobile number',
+    },
     noRejected: 'No such rows.',
     more: 'Show more',
     report: 'Rejection report',

@@ -10,6 +10,7 @@ import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import { ENCODINGS, SEGMENT_SOURCES } from '../../contacts';
+import { PHONE_PROBLEMS } from '../../phone';
 
 const Count = z.number().int().nonnegative();
 const bySegment = z.object({ account_id: Id, segment_id: Id });
@@ -126,6 +127,8 @@ export const ImportJobSchema = z.object({
 export type ImportJobView = z.infer<typeof ImportJobSchema>;
 
 export const RejectionReasonSchema = z.enum(['invalid', 'duplicate', 'opted_out']);
+/** What is wrong with an invalid row's value (shared/phone.ts phoneProblem). */
+export const PhoneProblemSchema = z.enum(PHONE_PROBLEMS);
 
 export const contactsContracts = {
   'segments:list': defineContract({
@@ -231,7 +234,14 @@ export const contactsContracts = {
     }),
     output: z.object({
       total: Count,
-      rows: z.array(z.object({ row: z.number().int(), phone_number: z.string(), reason: RejectionReasonSchema })),
+      rows: z.array(
+        z.object({
+          row: z.number().int(),
+          phone_number: z.string(),
+          reason: RejectionReasonSchema,
+          problem: PhoneProblemSchema.optional(),
+        }),
+      ),
     }),
   }),
   /** The rejection report (row, number, reason in the window's language) as CSV or XLSX. */

@@ -31,6 +31,7 @@ import upstreamFiles from './0029-upstream-files';
 import upstreamWaiting from './0030-upstream-waiting';
 import upstreamLocalIds from './0031-upstream-local-ids';
 import gatewayKinds from './0032-gateway-kinds';
+import memberRows from './0033-member-rows';
 
 export interface Migration {
   name: string;
@@ -75,4 +76,5 @@ export const migrations: readonly Migration[] = [
   { name: '0030-upstream-waiting', sql: upstreamWaiting },
   { name: '0031-upstream-local-ids', sql: upstreamLocalIds },
   { name: '0032-gateway-kinds', sql: gatewayKinds, foreignKeysOff: true },
+  { name: '0033-member-rows', sql: memberRows },
 ];

@@ -17,9 +17,14 @@ export {
  * The segment must have an EMAIL column (the caller refuses one without).
  */
 export function classifyMembers(
-  members: { phones: readonly string[]; fields: readonly string[] },
+  members: { phones: readonly string[]; fields: readonly string[]; rows?: ReadonlyArray<number | null> },
   columns: readonly string[],
 ): ClassifiedMembers {
-  const { phones, fields } = members;
-  return classifyRows(phones, (i) => (columns.length > 0 ? fields[i]!.split(FIELD_SEPARATOR) : []), columns);
+  const { phones, fields, rows } = members;
+  return classifyRows(
+    phones,
+    (i) => (columns.length > 0 ? fields[i]!.split(FIELD_SEPARATOR) : []),
+    columns,
+    rows ? (i) => rows[i] ?? null : undefined,
+  );
 }

@@ -141,20 +141,21 @@ describe('the preview', () => {
       email_column: 'EMAIL',
       unknown_variables: ['coupon'],
     });
+    // Rows of the imported file as a spreadsheet shows it: the header is row 1.
     expect(preview.skipped).toEqual([
-      { row: 2, phone: phoneOf(1), email: '', reason: 'missing' },
-      { row: 3, phone: phoneOf(2), email: 'not-an-address', reason: 'invalid' },
-      { row: 5, phone: phoneOf(4), email: 'ALI@Example.com', reason: 'duplicate' },
+      { row: 3, phone: phoneOf(1), email: '', reason: 'missing' },
+      { row: 4, phone: phoneOf(2), email: 'not-an-address', reason: 'invalid' },
+      { row: 6, phone: phoneOf(4), email: 'ALI@Example.com', reason: 'duplicate' },
     ]);
     expect(preview.samples.map((s) => [s.row, s.email, s.name, s.subject])).toEqual([
-      [1, 'ali@example.com', 'Ali', 'Hello Ali'],
-      [4, 'sara@example.com', 'Sara', 'Hello Sara'],
-      [6, 'reza@example.org', '<b>Reza</b>', 'Hello <b>Reza</b>'],
+      [2, 'ali@example.com', 'Ali', 'Hello Ali'],
+      [5, 'sara@example.com', 'Sara', 'Hello Sara'],
+      [7, 'reza@example.org', '<b>Reza</b>', 'Hello <b>Reza</b>'],
     ]);
     expect(preview.samples[1]!.text).toBe(`Dear Sara of Shiraz, your number is ${phoneOf(3)}.`);
     // Values are escaped in the HTML body, as the provider renders it.
     expect(preview.samples[2]!.html).toBe('<p>Hi &#60;b&#62;Reza&#60;/b&#62; </p>');
-    expect(core.email.preview(draft(account, people), { offset: 2, limit: 1 }).samples.map((s) => s.row)).toEqual([6]);
+    expect(core.email.preview(draft(account, people), { offset: 2, limit: 1 }).samples.map((s) => s.row)).toEqual([7]);
   });
 
   it('reads a half-written draft (counts at once), and the send refuses what is missing', async () => {
@@ -268,9 +269,9 @@ describe('a send through the sandbox', () => {
       'آخرین تغییر (ISO 8601)',
     ]);
     expect(parsed.data.slice(1).map((r) => [r[0], r[1], r[3]])).toEqual([
-      ['1', 'ali@example.com', 'تحویل‌شده'],
-      ['4', 'sara@example.com', 'تحویل‌شده'],
-      ['6', 'reza@example.org', 'تحویل‌شده'],
+      ['2', 'ali@example.com', 'تحویل‌شده'],
+      ['5', 'sara@example.com', 'تحویل‌شده'],
+      ['7', 'reza@example.org', 'تحویل‌شده'],
     ]);
     expect(parsed.data[1]![6]).toMatch(/^14\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d$/);
     expect(parsed.data[1]![7]).toMatch(/\+03:30$/);
@@ -315,7 +316,7 @@ describe('the preview’s kept members', () => {
       expect(core.email.preview(draft(account, first.segmentId))).toMatchObject({ total: 2, valid: 2 });
       expect(
         core.email.preview(draft(account, first.segmentId, { subject: 'Hi {{NAME}}' }), { offset: 1 }).samples,
-      ).toEqual([expect.objectContaining({ row: 2, subject: 'Hi B' })]);
+      ).toEqual([expect.objectContaining({ row: 3, subject: 'Hi B' })]);
       expect(reads).toHaveBeenCalledTimes(1);
       // Rows added to the same segment: the next preview sees them.
       fs.writeFileSync(file, 'PHONE_NUMBER,EMAIL,NAME\n09351110003,c@example.com,C\n09351110004,,D\n');

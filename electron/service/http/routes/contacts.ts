@@ -11,6 +11,7 @@ import { UnparsedJson } from '../json-body';
 import { envelopeOf } from '../../../../shared/api';
 import { ApiCode } from '../../../../shared/status';
 import { MAX_UPLOAD_CONTACTS, rejectionReasonText } from '../../../../shared/contacts';
+import { phoneProblemTexts } from '../../../../shared/rejections';
 
 export const UploadContactsRequestSchema = z
   .array(z.record(z.string(), z.string()))
@@ -54,7 +55,10 @@ export const UploadStatusSchema = z
           phone_number: z.string().describe('As sent'),
           reason: z
             .string()
-            .describe(`Persian: "${Object.values(rejectionReasonText).join('", "')}" (invalid, duplicate, opted out)`),
+            .describe(
+              `Persian: "${Object.values(rejectionReasonText).join('", "')}" (invalid, duplicate, opted out); ` +
+                `an invalid number says what is wrong with it: "${Object.values(phoneProblemTexts.fa).join('", "')}"`,
+            ),
         }),
       )
       .describe('Every row left out, in row order'),

@@ -15,6 +15,7 @@ import { composeSelectors } from '../../stores/compose';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { CountTile } from '../CountTile';
+import { PHONE_PROBLEMS, phoneProblem, type PhoneProblem } from '../../../../shared/phone';
 
 const SHOWN = 30;
 
@@ -81,7 +82,13 @@ export const ReceiversCard = memo(function ReceiversCard() {
             testId="compose-duplicate-count"
           />
         </SimpleGrid>
-        <Rejected title={t('compose.invalidList')} items={analysis.invalid} color="red" testId="compose-invalid-list" />
+        <Rejected
+          title={t('compose.invalidList')}
+          items={analysis.invalid}
+          color="red"
+          testId="compose-invalid-list"
+          why={invalidWhy}
+        />
         <Rejected
           title={t('compose.duplicateList')}
           items={analysis.duplicates}
@@ -122,8 +129,26 @@ const ReceiversField = memo(function ReceiversField() {
   );
 });
 
-/** Rejected entries, each shown once; one entered several times says how many. */
-function Rejected({ title, items, color, testId }: { title: string; items: string[]; color: string; testId: string }) {
+/** An invalid entry's problem (the import's classifier): the entries are grouped by it. */
+const invalidWhy = (item: string): PhoneProblem => phoneProblem(item) ?? 'invalid';
+
+/**
+ * Rejected entries, each shown once; one entered several times says how many. With `why`, the
+ * entries shown are grouped by their problem, each group under its reason.
+ */
+function Rejected({
+  title,
+  items,
+  color,
+  testId,
+  why,
+}: {
+  title: string;
+  items: string[];
+  color: string;
+  testId: string;
+  why?: (item: string) => PhoneProblem;
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const counted = useMemo(() => {
@@ -131,29 +156,51 @@ function Rejected({ title, items, color, testId }: { title: string; items: strin
     for (const item of items) times.set(item, (times.get(item) ?? 0) + 1);
     return [...times];
   }, [items]);
+  const groups = useMemo(() => {
+    const shown = counted.slice(0, SHOWN);
+    if (!why) return [{ problem: null, entries: shown }];
+    const byProblem = new Map<PhoneProblem, Array<[string, number]>>();
+    for (const entry of shown) {
+      const problem = why(entry[0]);
+      byProblem.set(problem, [...(byProblem.get(problem) ?? []), entry]);
+    }
+    return PHONE_PROBLEMS.filter((problem) => byProblem.has(problem)).map((problem) => ({
+      problem,
+      entries: byProblem.get(problem)!,
+    }));
+  }, [counted, why]);
   if (counted.length === 0) return null;
+  const badges = (entries: Array<[string, number]>) =>
+    entries.map(([item, times]) => (
+      <Badge
+        key={item}
+        color={color}
+        variant="light"
+        style={{ textTransform: 'none' }}
+        className="ltr-value"
+        data-times={times}
+      >
+        {times > 1 ? `${item} ×${digits(times, language)}` : item}
+      </Badge>
+    ));
   return (
     <Stack gap={4} data-testid={testId}>
       <Text size="sm">{title}</Text>
-      <Group gap={4}>
-        {counted.slice(0, SHOWN).map(([item, times]) => (
-          <Badge
-            key={item}
-            color={color}
-            variant="light"
-            style={{ textTransform: 'none' }}
-            className="ltr-value"
-            data-times={times}
-          >
-            {times > 1 ? `${item} ×${digits(times, language)}` : item}
-          </Badge>
-        ))}
-        {counted.length > SHOWN ? (
-          <Text size="xs" c="dimmed">
-            {t('compose.andMore', { n: digits(counted.length - SHOWN, language) })}
-          </Text>
-        ) : null}
-      </Group>
+      {groups.map(({ problem, entries }) => (
+        <Group gap={4} key={problem ?? ''} data-problem={problem ?? undefined}>
+          {problem ? (
+            <Text size="xs" c="dimmed" data-testid="compose-invalid-why">
+              {t(`import.problems.${problem}`)}:
+            </Text>
+          ) : null}
+          {badges(entries)}
+        </Group>
+      ))}
+      {counted.length > SHOWN ? (
+        <Text size="xs" c="dimmed">
+          {t('compose.andMore', { n: digits(counted.length - SHOWN, language) })}
+        </Text>
+      ) : null}
     </Stack>
   );
 }

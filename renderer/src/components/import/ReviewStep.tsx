@@ -105,12 +105,19 @@ export function ReviewStep() {
               </Table.Thead>
               <Table.Tbody>
                 {(rows?.rows ?? []).map((row) => (
-                  <Table.Tr key={row.row} data-testid="import-rejection" data-row={row.row}>
+                  <Table.Tr
+                    key={row.row}
+                    data-testid="import-rejection"
+                    data-row={row.row}
+                    data-problem={row.problem ?? ''}
+                  >
                     <Table.Td>{digits(row.row, language)}</Table.Td>
                     <Table.Td>
                       <bdi>{row.phone_number}</bdi>
                     </Table.Td>
-                    <Table.Td>{t(`import.reasons.${row.reason}`)}</Table.Td>
+                    <Table.Td>
+                      {row.problem ? t(`import.problems.${row.problem}`) : t(`import.reasons.${row.reason}`)}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
