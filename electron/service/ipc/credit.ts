@@ -10,7 +10,7 @@ export function creditHandlers({ core }: AppServices): HandlersFor<typeof credit
       account_id,
       credit_rials: core.credit.adjust(account_id, amount_rials, note ?? '', kind),
     }),
-    'credit:ledger': ({ account_id, limit, before_id, send_id }) =>
-      core.credit.ledger(account_id, { limit, beforeId: before_id, sendId: send_id }),
+    'credit:ledger': ({ account_id, limit, before_id, send_id, execution_id }) =>
+      core.credit.ledger(account_id, { limit, beforeId: before_id, sendId: send_id, executionId: execution_id }),
   };
 }

@@ -21,6 +21,8 @@ export interface StatsSlice {
   refresh(): Promise<void>;
   /** refresh() now and once more when the pushes have been quiet for TRAILING_MS. */
   followPushes(): void;
+  /** Takes the account's balance the core pushed (credit:changed): "credit left" without a read. */
+  followCredits(credits: ReadonlyArray<{ account_id: number; credit_rials: number }>): void;
 }
 
 /** A campaign whose last execution runs (paused included) or waits for its send time. */
@@ -114,6 +116,12 @@ const statsSlice =
         } finally {
           running = null;
         }
+      },
+      followCredits(credits) {
+        const { accountId, stats } = get();
+        const credit = credits.find((c) => c.account_id === accountId);
+        if (stats && credit && stats.credit_rials !== credit.credit_rials)
+          set({ stats: { ...stats, credit_rials: credit.credit_rials } });
       },
       followPushes() {
         void get().refresh();

@@ -70,7 +70,7 @@ describe('settings store, ledger pages', () => {
       message_id: null,
       note: '',
       created_at: 0,
-      refund_count: null,
+      group: null,
     });
     const { api: client } = fakeApi({
       'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
@@ -138,7 +138,7 @@ describe('settings store, refunds of a send', () => {
       message_id: id,
       note: '',
       created_at: 0,
-      refund_count: null,
+      group: null,
     });
     const { api: client, transport } = fakeApi({
       'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
@@ -149,7 +149,7 @@ describe('settings store, refunds of a send', () => {
       'credit:ledger': ({ send_id, before_id }) =>
         send_id === undefined
           ? {
-              entries: [{ ...refund(9), send_id: 4, message_id: null, refund_count: 3, amount_rials: 4500 }],
+              entries: [{ ...refund(9), kind: 'send' as const, send_id: 4, message_id: null, amount_rials: 0 }],
               next_before_id: null,
             }
           : before_id === undefined
@@ -158,7 +158,7 @@ describe('settings store, refunds of a send', () => {
     });
     const store = createSettingsStore(client);
     await store.getState().load(1);
-    expect(store.getState().ledger[0]).toMatchObject({ send_id: 4, refund_count: 3 });
+    expect(store.getState().ledger[0]).toMatchObject({ send_id: 4, amount_rials: 0 });
     await store.getState().loadRefunds(4);
     await store.getState().loadRefunds(4);
     expect(store.getState().refunds[4]).toEqual({ entries: [refund(9), refund(8), refund(7)], before: null });

@@ -46,7 +46,7 @@ export interface LinesSlice {
   testGateway(number: string): Promise<{ test: ConnectionTest } | { refused: string }>;
 }
 
-/** The refunds of one send, one row each, as far as loaded. */
+/** The rows a bill's row opens to (a send's refunds, a campaign run's sends), as far as loaded. */
 export interface SendRefunds {
   entries: LedgerRow[];
   /** Where older ones start, or null when all are loaded. */
@@ -55,15 +55,19 @@ export interface SendRefunds {
 
 export interface CreditSlice {
   balance: number | null;
-  /** Newest first; a send's refunds are one row (`refund_count`). */
+  /** The bill, newest first: a campaign's run or a send is one row (`group`), its refunds taken off. */
   ledger: LedgerRow[];
   /** Where older ledger entries start, or null when all are loaded. */
   ledgerBefore: number | null;
-  /** The rows of the grouped refund rows expanded so far, by send id. */
+  /** The refunds of the sends expanded so far, by send id. */
   refunds: Record<number, SendRefunds>;
+  /** The sends of the campaign runs expanded so far, by execution id. */
+  runSends: Record<number, SendRefunds>;
   loadOlderLedger(): Promise<void>;
   /** Loads (more of) one send's refund rows. */
   loadRefunds(sendId: number): Promise<void>;
+  /** Loads (more of) one campaign run's sends. */
+  loadRunSends(executionId: number): Promise<void>;
   /** Null when added, else why not (too large, the balance would pass its limit). */
   topUp(amountRials: number, note: string): Promise<string | null>;
   /** Re-reads balance and ledger (sends and refunds change them behind this store's back). */
@@ -218,6 +222,7 @@ const creditSlice =
     ledger: [],
     ledgerBefore: null,
     refunds: {},
+    runSends: {},
     loadOlderLedger: () =>
       guarded(
         set,
@@ -249,6 +254,25 @@ const creditSlice =
         },
         undefined,
       ),
+    loadRunSends: (executionId) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          const loaded = get().runSends[executionId];
+          if (accountId === null || (loaded && loaded.before === null)) return;
+          const page = await api.invoke('credit:ledger', {
+            account_id: accountId,
+            execution_id: executionId,
+            limit: 50,
+            ...(loaded ? { before_id: loaded.before! } : {}),
+          });
+          if (get().accountId !== accountId) return;
+          const entries = [...(loaded?.entries ?? []), ...page.entries];
+          set({ runSends: { ...get().runSends, [executionId]: { entries, before: page.next_before_id } } });
+        },
+        undefined,
+      ),
     topUp: (amountRials, note) =>
       submitted(async () => {
         const accountId = get().accountId;
@@ -259,7 +283,13 @@ const creditSlice =
           note,
         });
         const ledger = await api.invoke('credit:ledger', { account_id: accountId });
-        set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id, refunds: {} });
+        set({
+          balance: credit_rials,
+          ledger: ledger.entries,
+          ledgerBefore: ledger.next_before_id,
+          refunds: {},
+          runSends: {},
+        });
       }),
     refreshCredit: () =>
       guarded(
@@ -271,13 +301,14 @@ const creditSlice =
             api.invoke('credit:balance', { account_id: accountId }),
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
-          // New refunds may have joined an expanded row: it is read again when opened.
+          // New refunds may have joined an expanded row: it is read again while open.
           if (get().accountId === accountId)
             set({
               balance: balance.credit_rials,
               ledger: ledger.entries,
               ledgerBefore: ledger.next_before_id,
               refunds: {},
+              runSends: {},
             });
         },
         undefined,
@@ -355,7 +386,15 @@ const loadSlice =
           const [pricing, simulator] = await Promise.all([api.invoke('pricing:get'), api.invoke('simulator:get')]);
           set({ pricing, simulator });
           if (accountId === null)
-            return set({ keys: [], lines: [], balance: null, ledger: [], ledgerBefore: null, refunds: {} });
+            return set({
+              keys: [],
+              lines: [],
+              balance: null,
+              ledger: [],
+              ledgerBefore: null,
+              refunds: {},
+              runSends: {},
+            });
           const [keys, lines, balance, ledger] = await Promise.all([
             api.invoke('apiKeys:list', { account_id: accountId }),
             api.invoke('lines:list', { account_id: accountId }),
@@ -370,6 +409,7 @@ const loadSlice =
               ledger: ledger.entries,
               ledgerBefore: ledger.next_before_id,
               refunds: {},
+              runSends: {},
             });
         },
         undefined,
