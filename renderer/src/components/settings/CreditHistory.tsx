@@ -262,10 +262,10 @@ function BillLine({
           </Text>
         ) : null}
       </Table.Td>
-      <Table.Td fz={size} data-testid="ledger-charged">
+      <Table.Td fz={size} data-testid="ledger-charged" data-rials={charged ?? undefined}>
         {charged === null ? dash : <Money rials={charged} />}
       </Table.Td>
-      <Table.Td fz={size} data-testid="ledger-refunded">
+      <Table.Td fz={size} data-testid="ledger-refunded" data-rials={refunded ?? undefined}>
         {refunded === null ? (
           dash
         ) : (
@@ -284,6 +284,7 @@ function BillLine({
         fz={size}
         fw={depth === 0 ? 600 : undefined}
         data-testid="ledger-net"
+        data-rials={row.amount_rials}
       >
         <Money rials={row.amount_rials} signed />
       </Table.Td>
