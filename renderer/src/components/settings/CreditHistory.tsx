@@ -183,11 +183,12 @@ function BillLine({
       —
     </Text>
   );
+  const separator = language === 'fa' ? '، ' : ' · ';
   const count = (n: number, one: string, many: string) => t(n === 1 ? one : many, { n: digits(n, language) });
 
   let badge: ReactNode = null;
   let name: ReactNode;
-  let detail: string | null = null;
+  let detail: string[] = [];
   if (group !== null && depth === 0) {
     badge = (
       <Badge color={origin ? ORIGIN_COLOR[origin] : KIND_COLOR.send} variant="light">
@@ -208,10 +209,10 @@ function BillLine({
         : null,
       count(group.messages, 'settings.credit.bill.messagesOne', 'settings.credit.bill.messagesMany'),
     ];
-    detail = parts.filter((p) => p !== null).join(' · ');
+    detail = parts.filter((p) => p !== null);
   } else if (group !== null) {
     name = t('settings.credit.sendRef', { id: digits(row.send_id ?? 0, language) });
-    detail = count(group.messages, 'settings.credit.bill.messagesOne', 'settings.credit.bill.messagesMany');
+    detail = [count(group.messages, 'settings.credit.bill.messagesOne', 'settings.credit.bill.messagesMany')];
   } else {
     if (depth === 0)
       badge = (
@@ -256,9 +257,16 @@ function BillLine({
         <Text inherit fw={group !== null && depth === 0 ? 600 : undefined} dir="auto" data-testid="ledger-name">
           {name}
         </Text>
-        {detail ? (
+        {detail.length > 0 ? (
           <Text size="xs" c="dimmed">
-            {detail}
+            {/* Each part isolated: a line number beside a count would otherwise run together in
+                Persian, where a middle dot also reads as a zero (۰): parts are split by a comma there. */}
+            {detail.map((part, i) => (
+              <Fragment key={i}>
+                {i > 0 ? separator : null}
+                <bdi>{part}</bdi>
+              </Fragment>
+            ))}
           </Text>
         ) : null}
       </Table.Td>
