@@ -1,5 +1,5 @@
 // IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign and bounds, the floor at zero,
-// the ledger's paging and its refunds grouped per send live in Credit.
+// the ledger's paging and its charges grouped with their refunds (the bill) live in Credit.
 import type { creditContracts } from '../../../shared/ipc/contracts/credit';
 import type { AppServices, HandlersFor } from './handler';
 

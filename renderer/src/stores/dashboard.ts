@@ -1,7 +1,8 @@
 // Dashboard figures of the current account. They follow the status pushes, at most one refresh
 // in flight (a burst of pushes during a big send collapses into one more read). The service
 // answers dashboard:stats from a cache up to a second old, so the last pushes of a burst may be
-// read before they count: one trailing read follows each burst (a debounce, not polling).
+// read before they count: one trailing read follows each burst (a debounce, not polling). The
+// credit left follows the core's credit pushes (credit:changed) as they come, without a read.
 // The running and upcoming campaigns follow the executions' pushes (campaigns:execution) and,
 // while one runs, the status pushes its messages make (its progress), throttled. The account's
 // lines tell an empty dashboard what the next step is (add a line, or send a first message).

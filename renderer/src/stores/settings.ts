@@ -1,7 +1,8 @@
 // Settings of the current account and of the workspace: API keys (a new key is held here only
-// until its modal closes, it is never stored), lines, credit and its ledger (a send's refunds as
-// one row, expanded on demand), pricing, simulator, backup and restore. What a form submits answers
-// the refusal's message, for the form to show beside its fields; other errors go to `error`.
+// until its modal closes, it is never stored), lines, credit and its ledger (the bill: a campaign's
+// run or a send as one row, its sends and refunds read on demand), pricing, simulator, backup and
+// restore. What a form submits answers the refusal's message, for the form to show beside its
+// fields; other errors go to `error`.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, ApiKeyInfo, Backup, Line, Pricing, Simulator } from '../api';
 import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
