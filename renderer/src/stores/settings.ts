@@ -216,6 +216,26 @@ const linesSlice =
     },
   });
 
+/** `read` run once at a time: a call while it runs asks for one more run after it, answered then. */
+function coalesced(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again: Promise<void> | null = null;
+  return () => {
+    if (running === null) {
+      running = read().finally(() => (running = null));
+      return running;
+    }
+    again ??= running
+      .catch(() => undefined)
+      .then(() => {
+        again = null;
+        running = read().finally(() => (running = null));
+        return running;
+      });
+    return again;
+  };
+}
+
 const creditSlice =
   (api: Api): Slice<CreditSlice> =>
   (set, get) => ({
@@ -292,7 +312,9 @@ const creditSlice =
           runSends: {},
         });
       }),
-    refreshCredit: () =>
+    // Calls made while a read runs are one more read after it: a burst of changes pushed (a
+    // run's refunds, many top-ups) is two reads, not one per push.
+    refreshCredit: coalesced(() =>
       guarded(
         set,
         async () => {
@@ -314,6 +336,7 @@ const creditSlice =
         },
         undefined,
       ),
+    ),
   });
 
 const workspaceSlice =
