@@ -92,6 +92,29 @@ describe('settings store, ledger pages', () => {
   });
 });
 
+describe('settings store, credit re-read after pushes', () => {
+  it('reads balance and ledger once more after a burst of calls, not once per call', async () => {
+    let credit = 100;
+    const { api: client, transport } = fakeApi({
+      'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+      'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+      'apiKeys:list': () => [],
+      'lines:list': () => [],
+      'credit:balance': () => ({ account_id: 1, credit_rials: credit }),
+      'credit:ledger': () => ({ entries: [], next_before_id: null }),
+    });
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    const reads = () => transport.calls.filter((c) => c.channel === 'credit:ledger').length;
+    const before = reads();
+    credit = 500;
+    await Promise.all(Array.from({ length: 10 }, () => store.getState().refreshCredit()));
+    expect(reads() - before).toBe(2);
+    // The last read saw the last change.
+    expect(store.getState().balance).toBe(500);
+  });
+});
+
 describe('settings store, forms', () => {
   it('answers a refused top-up, line or price with its message for the form, leaving `error` alone', async () => {
     const refuse = (message: string) => () => {
