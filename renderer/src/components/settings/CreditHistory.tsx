@@ -25,7 +25,8 @@ function opens(row: LedgerRow): Opened | null {
   const group = row.group;
   if (group === null) return null;
   if (group.execution_id !== null && group.sends > 1) return `run:${group.execution_id}`;
-  if (group.execution_id === null && group.refund_count > 0 && row.send_id !== null) return `send:${row.send_id}`;
+  // A send, or a run of one send (the row names it): its refunds.
+  if (group.refund_count > 0 && row.send_id !== null) return `send:${row.send_id}`;
   return null;
 }
 
