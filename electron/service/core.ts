@@ -27,6 +27,7 @@ import { lineHasSent } from './messaging/line-use';
 import { campaignNamesLine } from './campaigns/line-users';
 import { campaignsNamingSegment } from './campaigns/segment-users';
 import { executionSendGroups } from './campaigns/send-groups';
+import { ledgerRuns } from './campaigns/ledger-runs';
 import { campaignBatchHoldsSend } from './campaigns/send-holds';
 import { cachedSecretStore, fileSecretStore, type SecretStore } from './secrets';
 import { lineKeySecret } from './accounts/accounts';
@@ -51,6 +52,8 @@ export interface CoreEvents {
   gateway: [{ account_id: number; line_id: number; paused: LinePause | null }];
   /** A scheduler worker failed; the loop goes on. */
   'worker-error': [{ worker: string; error: unknown }];
+  /** Accounts' credit changed (top-ups, corrections, charges, refunds): their balances now, batched per turn. */
+  credit: [Array<{ account_id: number; credit_rials: number }>];
 }
 
 export interface CoreOptions {
@@ -119,6 +122,8 @@ export class Core {
       this.secrets = cachedSecretStore(options.secrets ?? fileSecretStore(options.dataDir));
       // The ledger groups refunds by their messages' sends, which messaging reads for it.
       this.credit = new Credit(this.db, this.clock, ledgerMessages(this.db));
+      // Every change of credit is told (batched), wherever it came from: the windows show it.
+      this.credit.onChange((credits) => this.events.emit('credit', credits));
       // The secret lives beside the database, never in it (accounts/keys.ts).
       this.accounts = new Accounts(this.db, this.clock, this.credit, new KeyHasher(workspaceSecret(this.dataDir)));
       // A line that sent, or that a campaign names, keeps its history: the domains above say so.
@@ -193,6 +198,8 @@ export class Core {
         dataDir: this.dataDir,
         closing: this.writers.signal,
       });
+      // The bill groups a campaign run's sends as one charge: campaigns says which they are.
+      this.credit.registerRuns(ledgerRuns(this.db));
       this.sends = new Sends({
         db: this.db,
         readers: this.readers,

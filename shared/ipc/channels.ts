@@ -115,6 +115,7 @@ export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
 export const EVENT_NAMES = [
   'messages:status-changed',
+  'credit:changed',
   'import:progress',
   'export:progress',
   'campaigns:execution',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Contract, EventContract } from './contract';
 import { accountsContracts } from './contracts/accounts';
-import { creditContracts } from './contracts/credit';
+import { creditContracts, creditEvents } from './contracts/credit';
 import { settingsContracts } from './contracts/settings';
 import { messagingContracts, messagingEvents } from './contracts/messaging';
 import { dashboardContracts } from './contracts/dashboard';
@@ -39,6 +39,7 @@ export const contracts = {
 
 export const events = {
   ...messagingEvents,
+  ...creditEvents,
   ...contactsEvents,
   ...campaignsEvents,
   ...inboxEvents,

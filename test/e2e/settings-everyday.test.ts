@@ -39,7 +39,7 @@ const TEXTS = {
     balanceTooLarge: 'the most an account can hold',
     restored: 'Restored from',
     notCopied: 'it will not be shown again',
-    refundGroup: 'refunds of 3 messages',
+    refundGroup: '3 messages',
     persianAmount: '50000',
   },
   fa: {
@@ -51,7 +51,7 @@ const TEXTS = {
     balanceTooLarge: 'بیشترین موجودی یک حساب',
     restored: 'بازگردانی شد',
     notCopied: 'دیگر نمایش داده نمی‌شود',
-    refundGroup: 'بازگشت وجه ۳ پیام',
+    refundGroup: '۳ پیام',
     persianAmount: '۵۰٬۰۰۰',
   },
 } as const;
@@ -188,7 +188,7 @@ for (const [locale, language] of [
       await page.keyboard.press('Escape');
       await page.getByTestId('apikey-value').waitFor({ state: 'detached' });
 
-      // Three messages, all cancelled and refunded: one refund row, which opens to three. The tab is
+      // Three messages, all cancelled and refunded: one row for the send, which opens to three refunds. The tab is
       // open before the send, so the rows arrive by push: the credit ends where it was, and the
       // ledger is read again all the same.
       await page.getByTestId('settings-tab-credit').click();

@@ -7,12 +7,20 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { MAX_BALANCE_RIALS, MAX_CREDIT_CHANGE_RIALS } from '../../../shared/credit';
 import type { LedgerEntry, LedgerKind } from '../../../shared/ipc/schemas';
-import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
+import type { LedgerGroup, LedgerRow } from '../../../shared/ipc/contracts/credit';
 
-export type { LedgerEntry, LedgerKind, LedgerRow };
+export type { LedgerEntry, LedgerGroup, LedgerKind, LedgerRow };
 
-/** A ledger row with the send of the message a refund row returns (null for other rows). */
-type ScannedRow = LedgerEntry & { refunded_send: number | null };
+/** A send as the ledger names its charge: where it came from, its line and text. */
+export interface LedgerSend {
+  origin: 'api' | 'panel' | 'campaign';
+  api_version: number | null;
+  sender: string;
+  text: string;
+  message_count: number;
+  total_rials: number;
+  created_at: number;
+}
 
 /**
  * What the ledger reads of the messages a refund row names, which the messaging domain owns and
@@ -27,7 +35,38 @@ export interface LedgerMessages {
   leftJoinMessageSql(m: string, messageId: string, when: string): string;
   /** The ids of a send's first and last messages (its messages' ids are consecutive); null when it has none. */
   idRange(sendId: number): { first: number | null; last: number | null };
+  /** The send, while it is kept (retention may forget it; its ledger rows stay). */
+  send(sendId: number): LedgerSend | undefined;
 }
+
+/**
+ * The campaign runs as the ledger groups their charges (a run's batches are each a send), which
+ * the campaigns domain owns and registers at composition (accounts is below it).
+ */
+export interface LedgerRuns {
+  /** The run whose batch the send is, or null for a send of its own. */
+  runOfSend(sendId: number): number | null;
+  /** A run's charge: its campaign, its first send (whose charge places it) and its sums. */
+  run(executionId: number): LedgerRun | undefined;
+  /** The run's sends, newest first, below `beforeSendId`, at most `limit`. */
+  sendsOf(executionId: number, beforeSendId: number, limit: number): number[];
+}
+
+export interface LedgerRun {
+  account_id: number;
+  campaign_id: number;
+  name: string;
+  sender: string;
+  first_send_id: number;
+  sends: number;
+  messages: number;
+  charged_rials: number;
+  refunded_rials: number;
+  refund_count: number;
+}
+
+/** How many characters of a send's text name it on the bill. */
+const NAME_CHARS = 60;
 
 export class Credit {
   private readonly balanceStmt;
@@ -41,8 +80,12 @@ export class Credit {
   private readonly reservationStmt;
   private readonly releaseStmt;
   private readonly scanStmt;
-  private readonly refundGroupStmt;
+  private readonly refundSumStmt;
   private readonly sendRefundsStmt;
+  private runs: LedgerRuns | null = null;
+  /** Accounts whose credit changed since they were last told, and who is told. */
+  private readonly changed = new Set<number>();
+  private changeListener: ((credits: Array<{ account_id: number; credit_rials: number }>) => void) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -72,25 +115,48 @@ export class Credit {
       'SELECT account_id, amount_rials FROM credit_reservations WHERE id = ?',
     );
     this.releaseStmt = db.prepare('DELETE FROM credit_reservations WHERE id = ?');
-    // Newest first, on the (account_id, id) index; a refund row names its message, whose send
-    // groups it (one primary-key lookup).
-    this.scanStmt = db.prepare<[number, number, number], ScannedRow>(
-      `SELECT l.*, m.send_id AS refunded_send FROM credit_ledger l
+    // Newest first, on the (account_id, id) index. A refund whose message is kept is summed in its
+    // send's row (or its run's), so it is passed over here, inside SQLite (one primary-key lookup).
+    this.scanStmt = db.prepare<[number, number, number], LedgerEntry>(
+      `SELECT l.* FROM credit_ledger l
        ${messages.leftJoinMessageSql('m', 'l.message_id', "l.kind = 'refund'")}
-       WHERE l.account_id = ? AND l.id < ? ORDER BY l.id DESC LIMIT ?`,
+       WHERE l.account_id = ? AND l.id < ? AND (l.kind <> 'refund' OR m.send_id IS NULL)
+       ORDER BY l.id DESC LIMIT ?`,
     );
-    // SQLite takes the bare created_at from the row of max(id): the newest refund's time.
-    this.refundGroupStmt = db.prepare<
-      [number, number],
-      { count: number; amount: number; newest: number | null; created_at: number }
-    >(
-      `SELECT count(*) AS count, COALESCE(sum(amount_rials), 0) AS amount, max(id) AS newest, created_at
+    this.refundSumStmt = db.prepare<[number, number], { count: number; amount: number }>(
+      `SELECT count(*) AS count, COALESCE(sum(amount_rials), 0) AS amount
        FROM credit_ledger WHERE kind = 'refund' AND message_id BETWEEN ? AND ?`,
     );
     this.sendRefundsStmt = db.prepare<[number, number, number, number, number], LedgerEntry>(
       `SELECT * FROM credit_ledger WHERE kind = 'refund' AND message_id BETWEEN ? AND ?
        AND account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
     );
+  }
+
+  /**
+   * Tells `listener` whose credit changed and what it is now: once for all the writes of a turn of
+   * the event loop (a batch of refunds is one call), after their transaction has ended.
+   */
+  onChange(listener: (credits: Array<{ account_id: number; credit_rials: number }>) => void): void {
+    this.changeListener = listener;
+  }
+
+  private touched(accountId: number): void {
+    if (this.changeListener === null) return;
+    this.changed.add(accountId);
+    if (this.changed.size === 1) setImmediate(() => this.tellChanges());
+  }
+
+  private tellChanges(): void {
+    if (!this.db.open) return this.changed.clear();
+    // Transactions are synchronous: one still open here is another's, and its writes tell later.
+    if (this.db.inTransaction) return void setImmediate(() => this.tellChanges());
+    const credits = [...this.changed].flatMap((account_id) => {
+      const credit_rials = this.balanceOrNull(account_id);
+      return credit_rials === null ? [] : [{ account_id, credit_rials }];
+    });
+    this.changed.clear();
+    if (credits.length > 0) this.changeListener?.(credits);
   }
 
   balance(accountId: number): number {
@@ -160,6 +226,7 @@ export class Credit {
         'a top-up is positive; use kind adjust to correct',
         'amount_not_positive',
       );
+    this.touched(accountId);
     return this.db.transaction(() => {
       const balance = this.balance(accountId);
       if (balance + amountRials < 0) throw new ServiceError(ApiCode.NoCredit);
@@ -186,6 +253,7 @@ export class Credit {
     const amount = Math.max(amountRials, -this.balance(accountId));
     const short = amount === amountRials ? '' : ` (${amount - amountRials} rials more than the balance)`;
     if (amount === 0 && short === '') return;
+    this.touched(accountId);
     this.addStmt.run(amount, accountId);
     this.entryStmt.run(accountId, amount, 'adjust', null, null, note + short, this.clock.now());
   }
@@ -206,6 +274,7 @@ export class Credit {
   debitSend(accountId: number, sendId: number, totalRials: number, reservationId?: number | null): void {
     if (this.spendable(accountId, reservationId) < totalRials) throw new ServiceError(ApiCode.NoCredit);
     if (reservationId != null) this.drawStmt.run(totalRials, reservationId);
+    this.touched(accountId);
     this.addStmt.run(-totalRials, accountId);
     this.entryStmt.run(accountId, -totalRials, 'send', sendId, null, '', this.clock.now());
   }
@@ -214,45 +283,48 @@ export class Credit {
   refundMessage(accountId: number, messageId: number, costRials: number): boolean {
     if (costRials <= 0) return false;
     const inserted = this.refundStmt.run(accountId, costRials, messageId, this.clock.now()).changes === 1;
-    if (inserted) this.addStmt.run(costRials, accountId);
+    if (inserted) {
+      this.addStmt.run(costRials, accountId);
+      this.touched(accountId);
+    }
     return inserted;
   }
 
+  /** The campaigns domain groups its runs' sends on the bill (see LedgerRuns). */
+  registerRuns(runs: LedgerRuns): void {
+    this.runs = runs;
+  }
+
   /**
-   * A page of an account's ledger, newest first (404 for an unknown account); pass
-   * `next_before_id` as `beforeId` for the next, older page (null on the last one).
+   * A page of an account's bill, newest first (404 for an unknown account); pass `next_before_id`
+   * as `beforeId` for the next, older page (null on the last one).
    *
-   * The refunds of one send are one row (`refund_count` of them, their sum), placed where its
-   * newest refund is: a send whose 200 messages failed is one line, not 200. The page reads the
-   * ledger newest first on its index and sums each send's refunds over one range of the refund
-   * index, so its cost follows the rows it passes, never the size of the ledger. With `sendId`,
-   * the page is that send's refunds themselves, one row each (what a grouped row expands to).
+   * Each charge is one row with its refunds taken off: a campaign's run (all its batches' sends) or
+   * a send of its own, named, placed at its first charge (so refunds coming later change its sums,
+   * not its place). Top-ups and corrections are rows of their own, as is a refund whose message is
+   * no longer kept. The page reads the ledger newest first on its index, passing over refunds in
+   * SQLite and a run's later batches here, and sums each charge over its sends' ranges of the
+   * refund index: its cost follows the rows it passes, never the size of the ledger.
+   * With `executionId`, the page is that run's sends, a row each (`beforeId` a send id); with
+   * `sendId`, that send's refunds, one row each.
    */
   ledger(
     accountId: number,
-    options: { limit?: number; beforeId?: number; sendId?: number } = {},
+    options: { limit?: number; beforeId?: number; sendId?: number; executionId?: number } = {},
   ): { entries: LedgerRow[]; next_before_id: number | null } {
     this.balance(accountId);
     const limit = Math.min(options.limit ?? 100, 1000);
     const before = options.beforeId ?? Number.MAX_SAFE_INTEGER;
     if (options.sendId !== undefined) return this.refundsOfSend(accountId, options.sendId, before, limit);
+    if (options.executionId !== undefined) return this.sendsOfRun(accountId, options.executionId, before, limit);
     const rows: LedgerRow[] = [];
-    // The sends whose refunds were met on this call: their row, or null when it belongs to a
-    // newer page (its newest refund is at or after `before`).
-    const groups = new Map<number, LedgerRow | null>();
     // One row more than asked tells whether an older page has anything.
     let cursor = before;
     scan: for (;;) {
       const chunk = this.scanStmt.all(accountId, cursor, Math.max(limit * 4, 200));
-      for (const { refunded_send: sendId, ...entry } of chunk) {
-        if (sendId === null) {
-          rows.push({ ...entry, refund_count: null });
-        } else if (!groups.has(sendId)) {
-          const group = this.refundGroup(accountId, sendId);
-          const shown = group !== null && group.id < before;
-          groups.set(sendId, shown ? group : null);
-          if (shown) rows.push(group);
-        }
+      for (const entry of chunk) {
+        const row = this.billRow(entry);
+        if (row !== null) rows.push(row);
         if (rows.length > limit) break scan;
       }
       if (chunk.length === 0) break;
@@ -263,24 +335,85 @@ export class Credit {
     return { entries, next_before_id: more ? entries[entries.length - 1]!.id : null };
   }
 
-  /** The refunds of one send as one ledger row: their sum, at the newest one's id and time. */
-  private refundGroup(accountId: number, sendId: number): LedgerRow | null {
-    // A send's messages have consecutive ids: its refunds are one range of the refund index.
-    const { first, last } = this.messages.idRange(sendId);
-    if (first === null || last === null) return null;
-    const group = this.refundGroupStmt.get(first, last)!;
-    if (group.newest === null) return null;
+  /** The bill's row an entry starts, or null when it is summed in another's (a run's later batch). */
+  private billRow(entry: LedgerEntry): LedgerRow | null {
+    if (entry.kind !== 'send' || entry.send_id === null) return { ...entry, group: null };
+    const runId = this.runs?.runOfSend(entry.send_id) ?? null;
+    if (runId === null) return { ...entry, ...this.sendGroup(entry.send_id, -entry.amount_rials) };
+    const run = this.runs!.run(runId);
+    if (!run || run.account_id !== entry.account_id) return { ...entry, group: null };
+    if (run.first_send_id !== entry.send_id) return null;
     return {
-      id: group.newest,
-      account_id: accountId,
-      amount_rials: group.amount,
-      kind: 'refund',
-      send_id: sendId,
-      message_id: null,
-      note: '',
-      created_at: group.created_at,
-      refund_count: group.count,
+      ...entry,
+      amount_rials: run.refunded_rials - run.charged_rials,
+      group: {
+        execution_id: runId,
+        campaign_id: run.campaign_id,
+        name: run.name,
+        origin: 'campaign',
+        api_version: null,
+        sender: run.sender,
+        sends: run.sends,
+        messages: run.messages,
+        charged_rials: run.charged_rials,
+        refunded_rials: run.refunded_rials,
+        refund_count: run.refund_count,
+      },
     };
+  }
+
+  /** One send's charge with its refunds: the net and the group it is (`charged`: its debit). */
+  private sendGroup(sendId: number, charged: number): { amount_rials: number; group: LedgerGroup } {
+    const send = this.messages.send(sendId);
+    const { first, last } = this.messages.idRange(sendId);
+    const refunds = first === null || last === null ? { count: 0, amount: 0 } : this.refundSumStmt.get(first, last)!;
+    return {
+      amount_rials: refunds.amount - charged,
+      group: {
+        execution_id: null,
+        campaign_id: null,
+        name: send ? send.text.replace(/\s+/g, ' ').trim().slice(0, NAME_CHARS) : '',
+        origin: send?.origin ?? null,
+        api_version: send?.api_version ?? null,
+        sender: send?.sender ?? '',
+        sends: 1,
+        messages: send?.message_count ?? 0,
+        charged_rials: charged,
+        refunded_rials: refunds.amount,
+        refund_count: refunds.count,
+      },
+    };
+  }
+
+  /** A run's sends, a row each (id: the send's), newest first. */
+  private sendsOfRun(
+    accountId: number,
+    executionId: number,
+    before: number,
+    limit: number,
+  ): { entries: LedgerRow[]; next_before_id: number | null } {
+    const run = this.runs?.run(executionId);
+    if (!run || run.account_id !== accountId) return { entries: [], next_before_id: null };
+    const found = this.runs!.sendsOf(executionId, before, limit + 1);
+    const entries = found.slice(0, limit).flatMap((sendId): LedgerRow[] => {
+      const send = this.messages.send(sendId);
+      if (!send) return [];
+      const { amount_rials, group } = this.sendGroup(sendId, send.total_rials);
+      return [
+        {
+          id: sendId,
+          account_id: accountId,
+          amount_rials,
+          kind: 'send',
+          send_id: sendId,
+          message_id: null,
+          note: '',
+          created_at: send.created_at,
+          group,
+        },
+      ];
+    });
+    return { entries, next_before_id: found.length > limit ? found[limit - 1]! : null };
   }
 
   private refundsOfSend(
@@ -292,7 +425,7 @@ export class Credit {
     const { first, last } = this.messages.idRange(sendId);
     if (first === null || last === null) return { entries: [], next_before_id: null };
     const found = this.sendRefundsStmt.all(first, last, accountId, before, limit + 1);
-    const entries = found.slice(0, limit).map((entry) => ({ ...entry, refund_count: null }));
+    const entries = found.slice(0, limit).map((entry) => ({ ...entry, group: null }));
     return { entries, next_before_id: found.length > limit ? entries[entries.length - 1]!.id : null };
   }
 

@@ -1,5 +1,5 @@
 // IPC handlers of credit (accounts/credit.ts). Thin: the top-up sign and bounds, the floor at zero,
-// the ledger's paging and its refunds grouped per send live in Credit.
+// the ledger's paging and its charges grouped with their refunds (the bill) live in Credit.
 import type { creditContracts } from '../../../shared/ipc/contracts/credit';
 import type { AppServices, HandlersFor } from './handler';
 
@@ -10,7 +10,7 @@ export function creditHandlers({ core }: AppServices): HandlersFor<typeof credit
       account_id,
       credit_rials: core.credit.adjust(account_id, amount_rials, note ?? '', kind),
     }),
-    'credit:ledger': ({ account_id, limit, before_id, send_id }) =>
-      core.credit.ledger(account_id, { limit, beforeId: before_id, sendId: send_id }),
+    'credit:ledger': ({ account_id, limit, before_id, send_id, execution_id }) =>
+      core.credit.ledger(account_id, { limit, beforeId: before_id, sendId: send_id, executionId: execution_id }),
   };
 }

@@ -1,6 +1,7 @@
 // Push events for the renderer, from the core: status changes (merged over a short window so a
 // busy gateway sends a few large batches, not thousands of small ones), contacts job progress
-// (core.imports), export progress, replies received (core.inbox) and email sends' progress.
+// (core.imports), export progress, replies received (core.inbox), email sends' progress and
+// accounts' credit (merged over the same window: a run's refunds move it many times a second).
 import type { Core } from '../core';
 import type { StatusChange } from '../messaging/lifecycle';
 import type { EventName, PayloadOf } from '../../../shared/ipc/contracts';
@@ -18,6 +19,9 @@ export class EventHub {
   private readonly listeners = new Set<PushListener>();
   private pending: StatusChange[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** Each account's credit as last told, while its push waits for the window. */
+  private readonly credits = new Map<number, number>();
+  private creditTimer: NodeJS.Timeout | null = null;
   private readonly detach: Array<() => void> = [];
 
   constructor(core: Core) {
@@ -55,6 +59,9 @@ export class EventHub {
     const onEmail = (send: EmailSend) => this.emit('email:progress', send);
     core.events.on('email-progress', onEmail);
     this.detach.push(() => core.events.off('email-progress', onEmail));
+    const onCredit = (credits: Array<{ account_id: number; credit_rials: number }>) => this.queueCredits(credits);
+    core.events.on('credit', onCredit);
+    this.detach.push(() => core.events.off('credit', onCredit));
   }
 
   subscribe(listener: PushListener): () => void {
@@ -88,8 +95,24 @@ export class EventHub {
       this.emit('messages:status-changed', { changes: pending.slice(start, start + MAX_CHANGES_PER_EVENT) });
   }
 
+  private queueCredits(credits: Array<{ account_id: number; credit_rials: number }>): void {
+    if (this.listeners.size === 0) return;
+    for (const { account_id, credit_rials } of credits) this.credits.set(account_id, credit_rials);
+    this.creditTimer ??= setTimeout(() => this.flushCredits(), STATUS_WINDOW_MS);
+  }
+
+  private flushCredits(): void {
+    if (this.creditTimer) clearTimeout(this.creditTimer);
+    this.creditTimer = null;
+    if (this.credits.size === 0) return;
+    const credits = [...this.credits].map(([account_id, credit_rials]) => ({ account_id, credit_rials }));
+    this.credits.clear();
+    this.emit('credit:changed', { credits });
+  }
+
   close(): void {
     this.flushStatus();
+    this.flushCredits();
     for (const detach of this.detach) detach();
     this.listeners.clear();
   }

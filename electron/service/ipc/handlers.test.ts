@@ -477,7 +477,7 @@ describe('the reasons of what a user can get wrong in Settings', () => {
     expect(await reason('backup:restore', { path: junk })).toBe('backup_not_chapar');
   });
 
-  it('lists a send’s refunds as one ledger row and expands it', async () => {
+  it('lists a send with its refunds as one ledger row and expands it', async () => {
     core.settings.setSimulator({ seed: 1, handoff_ms: 10, delivery_ms: 10, outcomes: { '13': 1 } });
     const sent = await ok('messages:send', {
       account_id: account,
@@ -487,7 +487,8 @@ describe('the reasons of what a user can get wrong in Settings', () => {
     });
     await deliverAll();
     const { entries } = await ok('credit:ledger', { account_id: account });
-    expect(entries[0]).toMatchObject({ kind: 'refund', send_id: sent.send_id, refund_count: 3, amount_rials: 4500 });
+    expect(entries[0]).toMatchObject({ kind: 'send', send_id: sent.send_id, amount_rials: 0 });
+    expect(entries[0]!.group).toMatchObject({ charged_rials: 4500, refunded_rials: 4500, refund_count: 3 });
     const rows = await ok('credit:ledger', { account_id: account, send_id: sent.send_id });
     expect(rows.entries.map((e) => e.amount_rials)).toEqual([1500, 1500, 1500]);
   });

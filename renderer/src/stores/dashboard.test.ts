@@ -9,6 +9,7 @@ import {
 } from './dashboard';
 import { account, fakeApi, line } from '../test/fakes';
 import { ACCOUNTS_REFRESH_MS, connectStores, createStores } from './index';
+import { sessionSelectors } from './session';
 import type { DashboardStats, StatusCounts } from '../api';
 import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
 import type { ExecutionStatus } from '../../../shared/campaigns';
@@ -204,50 +205,49 @@ async function connectedOnAccount1() {
   await stores.session.getState().loadAccounts();
   await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
   const reads = (channel: string) => transport.calls.filter((c) => c.channel === channel).length;
-  const push = (id: number, status: number) =>
-    transport.emit('messages:status-changed', { changes: [{ id, account_id: 1, status }] });
-  return { reads, push, stop };
+  const pushCredit = (credit_rials: number, account_id = 1) =>
+    transport.emit('credit:changed', { credits: [{ account_id, credit_rials }] });
+  return { reads, pushCredit, stores, stop };
 }
 
-describe('the header’s credit during a big run', () => {
-  it('reads the accounts at most once per ACCOUNTS_REFRESH_MS however many refunds are pushed, and once after the last', async () => {
+describe('the credit pushed by the core (credit:changed)', () => {
+  it('moves the header and the dashboard at once, without reading the accounts or the figures', async () => {
     vi.useFakeTimers();
     try {
-      const { reads: readsOf, push, stop } = await connectedOnAccount1();
-      const reads = () => readsOf('accounts:list');
+      const { reads, pushCredit, stores, stop } = await connectedOnAccount1();
+      const accounts = reads('accounts:list');
+      const figures = reads('dashboard:stats');
+      pushCredit(12_345_000);
+      expect(sessionSelectors.credit(stores.session.getState())).toBe(12_345_000);
+      expect(stores.dashboard.getState().stats?.credit_rials).toBe(12_345_000);
+      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
+      expect(reads('accounts:list')).toBe(accounts);
+      expect(reads('dashboard:stats')).toBe(figures);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads the ledger at most once per ACCOUNTS_REFRESH_MS however many changes are pushed, and once after the last', async () => {
+    vi.useFakeTimers();
+    try {
+      const { reads: readsOf, pushCredit, stop } = await connectedOnAccount1();
+      const reads = () => readsOf('credit:ledger');
       const before = reads();
-      // Three push batches a second, each with a refund (13: not delivered), for three seconds.
+      // Three pushes a second (a run's refunds), for three seconds.
       for (let i = 0; i < 9; i++) {
-        push(100 + i, 13);
+        pushCredit(10_000_000 + i);
         await vi.advanceTimersByTimeAsync(333);
       }
       await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
       const during = reads() - before;
       expect(during).toBeGreaterThanOrEqual(2);
       expect(during).toBeLessThanOrEqual(Math.ceil(3000 / ACCOUNTS_REFRESH_MS) + 1);
-      // No refunds pushed: no more reads.
+      // Nothing pushed: no more reads; another account's credit is not this ledger's.
+      pushCredit(5, 2);
       await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 5);
       expect(reads() - before).toBe(during);
-      stop();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});
-
-describe('the ledger during refunds', () => {
-  it('is read again after a refund push even when the credit ends where it was (a send refunded whole)', async () => {
-    vi.useFakeTimers();
-    try {
-      const { reads, push, stop } = await connectedOnAccount1();
-      const before = reads('credit:ledger');
-      push(100, 13);
-      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      expect(reads('credit:ledger')).toBe(before + 1);
-      // A delivery refunds nothing: the ledger is left alone.
-      push(101, 10);
-      await vi.advanceTimersByTimeAsync(ACCOUNTS_REFRESH_MS * 2);
-      expect(reads('credit:ledger')).toBe(before + 1);
       stop();
     } finally {
       vi.useRealTimers();

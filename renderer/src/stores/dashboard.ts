@@ -1,7 +1,8 @@
 // Dashboard figures of the current account. They follow the status pushes, at most one refresh
 // in flight (a burst of pushes during a big send collapses into one more read). The service
 // answers dashboard:stats from a cache up to a second old, so the last pushes of a burst may be
-// read before they count: one trailing read follows each burst (a debounce, not polling).
+// read before they count: one trailing read follows each burst (a debounce, not polling). The
+// credit left follows the core's credit pushes (credit:changed) as they come, without a read.
 // The running and upcoming campaigns follow the executions' pushes (campaigns:execution) and,
 // while one runs, the status pushes its messages make (its progress), throttled. The account's
 // lines tell an empty dashboard what the next step is (add a line, or send a first message).
@@ -21,6 +22,8 @@ export interface StatsSlice {
   refresh(): Promise<void>;
   /** refresh() now and once more when the pushes have been quiet for TRAILING_MS. */
   followPushes(): void;
+  /** Takes the account's balance the core pushed (credit:changed): "credit left" without a read. */
+  followCredits(credits: ReadonlyArray<{ account_id: number; credit_rials: number }>): void;
 }
 
 /** A campaign whose last execution runs (paused included) or waits for its send time. */
@@ -114,6 +117,12 @@ const statsSlice =
         } finally {
           running = null;
         }
+      },
+      followCredits(credits) {
+        const { accountId, stats } = get();
+        const credit = credits.find((c) => c.account_id === accountId);
+        if (stats && credit && stats.credit_rials !== credit.credit_rials)
+          set({ stats: { ...stats, credit_rials: credit.credit_rials } });
       },
       followPushes() {
         void get().refresh();

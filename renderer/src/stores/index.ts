@@ -18,12 +18,10 @@ import { createEmailStore, followEmail } from './email';
 import { createEmailSettingsStore } from './emailSettings';
 import { createWorkspaceStore } from './workspace';
 import { createGatewaysStore, followGateways } from './gateways';
-import { REFUNDING_STATUSES } from '../../../shared/lifecycle';
 import { createPreferencesStore, type PreferenceStorage } from '../lib/preferences';
 import { throttled } from '../lib/throttled';
 
-const REFUNDING = new Set<number>(REFUNDING_STATUSES);
-/** The header's credit follows refunds at most this often. */
+/** The ledger follows the pushed changes of credit at most this often. */
 export const ACCOUNTS_REFRESH_MS = 1500;
 
 export function createStores(api: Api, navigatorLanguage?: string, storage?: PreferenceStorage | null) {
@@ -84,23 +82,19 @@ export function connectStores(api: Api, stores: Stores): () => void {
   const unsubscribeCompose = api.on('messages:status-changed', ({ changes }) =>
     stores.compose.getState().applyStatusChanges(changes),
   );
-  // Refunds change the credit shown in the header and the ledger's rows: during a big run they
-  // come in every push batch, so both are read at most once per ACCOUNTS_REFRESH_MS (and once after
-  // the last). The ledger is read here too, not only when the header's figure moves: a send charged
-  // and then refunded whole leaves that figure where it was, yet the ledger has new rows.
-  const refreshCredit = throttled(
-    () =>
-      Promise.all([stores.session.getState().refreshAccounts(), stores.settings.getState().refreshCredit()]).then(
-        () => undefined,
-      ),
-    ACCOUNTS_REFRESH_MS,
-  );
+  // The core pushes every change of credit (a top-up here or on another page, a send, refunds),
+  // batched: the header and the dashboard take the balance as it comes, the ledger's rows are read
+  // again at most once per ACCOUNTS_REFRESH_MS (and once after the last) during a big run's refunds.
+  const refreshLedger = throttled(() => stores.settings.getState().refreshCredit(), ACCOUNTS_REFRESH_MS);
+  const unsubscribeCredit = api.on('credit:changed', ({ credits }) => {
+    stores.session.getState().followCredits(credits);
+    stores.dashboard.getState().followCredits(credits);
+    const accountId = stores.settings.getState().accountId;
+    if (credits.some((c) => c.account_id === accountId)) refreshLedger();
+  });
   const unsubscribeDashboard = api.on('messages:status-changed', ({ changes }) => {
     const accountId = stores.dashboard.getState().accountId;
-    if (changes.some((c) => c.account_id === accountId)) {
-      stores.dashboard.getState().followPushes();
-      if (changes.some((c) => REFUNDING.has(c.status))) refreshCredit();
-    }
+    if (changes.some((c) => c.account_id === accountId)) stores.dashboard.getState().followPushes();
   });
   // The wizard follows its run; a finished import (or combine, or opt-out file) changes segments.
   const unsubscribeImports = api.on('import:progress', (progress) => {
@@ -132,5 +126,6 @@ export function connectStores(api: Api, stores: Stores): () => void {
     unsubscribeMessages();
     unsubscribeCompose();
     unsubscribeDashboard();
+    unsubscribeCredit();
   };
 }

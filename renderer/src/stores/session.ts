@@ -32,6 +32,8 @@ export interface AccountsSlice {
   updateAccount(id: number, changes: { name?: string; active?: boolean }): Promise<void>;
   /** Re-reads accounts (balances after a send, a top-up or a refund), keeping the selection. */
   refreshAccounts(): Promise<void>;
+  /** Takes the balances the core pushed (credit:changed), wherever the credit was changed from. */
+  followCredits(credits: ReadonlyArray<{ account_id: number; credit_rials: number }>): void;
 }
 
 export type SessionState = LanguageSlice & AccountsSlice;
@@ -123,6 +125,12 @@ const accountsSlice =
       } catch (error) {
         set({ ...reported(error) });
       }
+    },
+    followCredits(credits) {
+      const now = new Map(credits.map((c) => [c.account_id, c.credit_rials]));
+      const accounts = get().accounts;
+      if (!accounts.some((a) => now.has(a.id) && now.get(a.id) !== a.credit_rials)) return;
+      set({ accounts: accounts.map((a) => (now.has(a.id) ? { ...a, credit_rials: now.get(a.id)! } : a)) });
     },
   });
 

@@ -79,7 +79,7 @@ describe('settings store, ledger pages', () => {
       message_id: null,
       note: '',
       created_at: 0,
-      refund_count: null,
+      group: null,
     });
     const { api: client } = fakeApi({
       'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
@@ -98,6 +98,29 @@ describe('settings store, ledger pages', () => {
     await store.getState().loadOlderLedger();
     expect(store.getState().ledger.map((e) => e.id)).toEqual([4, 3, 2, 1]);
     expect(store.getState().ledgerBefore).toBeNull();
+  });
+});
+
+describe('settings store, credit re-read after pushes', () => {
+  it('reads balance and ledger once more after a burst of calls, not once per call', async () => {
+    let credit = 100;
+    const { api: client, transport } = fakeApi({
+      'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
+      'simulator:get': () => ({ seed: 7, handoff_ms: 300, delivery_ms: 1500, outcomes: { '10': 1 } }),
+      'apiKeys:list': () => [],
+      'lines:list': () => [],
+      'credit:balance': () => ({ account_id: 1, credit_rials: credit }),
+      'credit:ledger': () => ({ entries: [], next_before_id: null }),
+    });
+    const store = createSettingsStore(client);
+    await store.getState().load(1);
+    const reads = () => transport.calls.filter((c) => c.channel === 'credit:ledger').length;
+    const before = reads();
+    credit = 500;
+    await Promise.all(Array.from({ length: 10 }, () => store.getState().refreshCredit()));
+    expect(reads() - before).toBe(2);
+    // The last read saw the last change.
+    expect(store.getState().balance).toBe(500);
   });
 });
 
@@ -147,7 +170,7 @@ describe('settings store, refunds of a send', () => {
       message_id: id,
       note: '',
       created_at: 0,
-      refund_count: null,
+      group: null,
     });
     const { api: client, transport } = fakeApi({
       'pricing:get': () => ({ sms_page_tomans: 150, messenger_message_tomans: 50 }),
@@ -158,7 +181,7 @@ describe('settings store, refunds of a send', () => {
       'credit:ledger': ({ send_id, before_id }) =>
         send_id === undefined
           ? {
-              entries: [{ ...refund(9), send_id: 4, message_id: null, refund_count: 3, amount_rials: 4500 }],
+              entries: [{ ...refund(9), kind: 'send' as const, send_id: 4, message_id: null, amount_rials: 0 }],
               next_before_id: null,
             }
           : before_id === undefined
@@ -167,7 +190,7 @@ describe('settings store, refunds of a send', () => {
     });
     const store = createSettingsStore(client);
     await store.getState().load(1);
-    expect(store.getState().ledger[0]).toMatchObject({ send_id: 4, refund_count: 3 });
+    expect(store.getState().ledger[0]).toMatchObject({ send_id: 4, amount_rials: 0 });
     await store.getState().loadRefunds(4);
     await store.getState().loadRefunds(4);
     expect(store.getState().refunds[4]).toEqual({ entries: [refund(9), refund(8), refund(7)], before: null });

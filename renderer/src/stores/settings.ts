@@ -1,7 +1,8 @@
 // Settings of the current account and of the workspace: API keys (a new key is held here only
-// until its modal closes, it is never stored), lines, credit and its ledger (a send's refunds as
-// one row, expanded on demand), pricing, simulator, backup and restore. What a form submits answers
-// the refusal's message, for the form to show beside its fields; other errors go to `error`.
+// until its modal closes, it is never stored), lines, credit and its ledger (the bill: a campaign's
+// run or a send as one row, its sends and refunds read on demand), pricing, simulator, backup and
+// restore. What a form submits answers the refusal's message, for the form to show beside its
+// fields; other errors go to `error`.
 import { createStore, type StateCreator } from 'zustand/vanilla';
 import type { Api, ApiKeyInfo, Backup, Line, Pricing, Simulator } from '../api';
 import type { LedgerRow } from '../../../shared/ipc/contracts/credit';
@@ -46,7 +47,7 @@ export interface LinesSlice {
   testGateway(number: string): Promise<{ test: ConnectionTest } | { refused: string }>;
 }
 
-/** The refunds of one send, one row each, as far as loaded. */
+/** The rows a bill's row opens to (a send's refunds, a campaign run's sends), as far as loaded. */
 export interface SendRefunds {
   entries: LedgerRow[];
   /** Where older ones start, or null when all are loaded. */
@@ -55,15 +56,19 @@ export interface SendRefunds {
 
 export interface CreditSlice {
   balance: number | null;
-  /** Newest first; a send's refunds are one row (`refund_count`). */
+  /** The bill, newest first: a campaign's run or a send is one row (`group`), its refunds taken off. */
   ledger: LedgerRow[];
   /** Where older ledger entries start, or null when all are loaded. */
   ledgerBefore: number | null;
-  /** The rows of the grouped refund rows expanded so far, by send id. */
+  /** The refunds of the sends expanded so far, by send id. */
   refunds: Record<number, SendRefunds>;
+  /** The sends of the campaign runs expanded so far, by execution id. */
+  runSends: Record<number, SendRefunds>;
   loadOlderLedger(): Promise<void>;
   /** Loads (more of) one send's refund rows. */
   loadRefunds(sendId: number): Promise<void>;
+  /** Loads (more of) one campaign run's sends. */
+  loadRunSends(executionId: number): Promise<void>;
   /**
    * Null when added, else why not (too large, the balance would pass its limit). A correction
    * ('adjust', negative) undoes a top-up: the ledger keeps both rows.
@@ -214,6 +219,26 @@ const linesSlice =
     },
   });
 
+/** `read` run once at a time: a call while it runs asks for one more run after it, answered then. */
+function coalesced(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again: Promise<void> | null = null;
+  return () => {
+    if (running === null) {
+      running = read().finally(() => (running = null));
+      return running;
+    }
+    again ??= running
+      .catch(() => undefined)
+      .then(() => {
+        again = null;
+        running = read().finally(() => (running = null));
+        return running;
+      });
+    return again;
+  };
+}
+
 const creditSlice =
   (api: Api): Slice<CreditSlice> =>
   (set, get) => ({
@@ -221,6 +246,7 @@ const creditSlice =
     ledger: [],
     ledgerBefore: null,
     refunds: {},
+    runSends: {},
     loadOlderLedger: () =>
       guarded(
         set,
@@ -252,6 +278,25 @@ const creditSlice =
         },
         undefined,
       ),
+    loadRunSends: (executionId) =>
+      guarded(
+        set,
+        async () => {
+          const accountId = get().accountId;
+          const loaded = get().runSends[executionId];
+          if (accountId === null || (loaded && loaded.before === null)) return;
+          const page = await api.invoke('credit:ledger', {
+            account_id: accountId,
+            execution_id: executionId,
+            limit: 50,
+            ...(loaded ? { before_id: loaded.before! } : {}),
+          });
+          if (get().accountId !== accountId) return;
+          const entries = [...(loaded?.entries ?? []), ...page.entries];
+          set({ runSends: { ...get().runSends, [executionId]: { entries, before: page.next_before_id } } });
+        },
+        undefined,
+      ),
     topUp: (amountRials, note, kind = 'topup') =>
       submitted(async () => {
         const accountId = get().accountId;
@@ -263,9 +308,17 @@ const creditSlice =
           kind,
         });
         const ledger = await api.invoke('credit:ledger', { account_id: accountId });
-        set({ balance: credit_rials, ledger: ledger.entries, ledgerBefore: ledger.next_before_id, refunds: {} });
+        set({
+          balance: credit_rials,
+          ledger: ledger.entries,
+          ledgerBefore: ledger.next_before_id,
+          refunds: {},
+          runSends: {},
+        });
       }),
-    refreshCredit: () =>
+    // Calls made while a read runs are one more read after it: a burst of changes pushed (a
+    // run's refunds, many top-ups) is two reads, not one per push.
+    refreshCredit: coalesced(() =>
       guarded(
         set,
         async () => {
@@ -275,17 +328,19 @@ const creditSlice =
             api.invoke('credit:balance', { account_id: accountId }),
             api.invoke('credit:ledger', { account_id: accountId }),
           ]);
-          // New refunds may have joined an expanded row: it is read again when opened.
+          // New refunds may have joined an expanded row: it is read again while open.
           if (get().accountId === accountId)
             set({
               balance: balance.credit_rials,
               ledger: ledger.entries,
               ledgerBefore: ledger.next_before_id,
               refunds: {},
+              runSends: {},
             });
         },
         undefined,
       ),
+    ),
   });
 
 const workspaceSlice =
@@ -359,7 +414,15 @@ const loadSlice =
           const [pricing, simulator] = await Promise.all([api.invoke('pricing:get'), api.invoke('simulator:get')]);
           set({ pricing, simulator });
           if (accountId === null)
-            return set({ keys: [], lines: [], balance: null, ledger: [], ledgerBefore: null, refunds: {} });
+            return set({
+              keys: [],
+              lines: [],
+              balance: null,
+              ledger: [],
+              ledgerBefore: null,
+              refunds: {},
+              runSends: {},
+            });
           const [keys, lines, balance, ledger] = await Promise.all([
             api.invoke('apiKeys:list', { account_id: accountId }),
             api.invoke('lines:list', { account_id: accountId }),
@@ -374,6 +437,7 @@ const loadSlice =
               ledger: ledger.entries,
               ledgerBefore: ledger.next_before_id,
               refunds: {},
+              runSends: {},
             });
         },
         undefined,
