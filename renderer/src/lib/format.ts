@@ -34,6 +34,14 @@ export function isolate(text: string): string {
   return `\u2068${text}\u2069`;
 }
 
+/**
+ * A line's or a receiver's number inside a sentence: in the language's digits, set apart left to
+ * right so a +98 stays in front in either direction (in markup, <PhoneNumber> does the same).
+ */
+export function phoneText(number: string, language: Language): string {
+  return `\u2066${digits(number, language)}\u2069`;
+}
+
 /** A number with thousands separators (Persian uses U+066C, the Arabic thousands separator). */
 export function formatNumber(value: number, language: Language, fractionDigits = 0): string {
   const text = value.toLocaleString('en-US', {

@@ -14,6 +14,7 @@ import { useStores } from '../../stores/context';
 import { sendableLines } from '../../stores/compose';
 import { formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 
 const PHONE_NUMBER = 'PHONE_NUMBER';
 
@@ -31,6 +32,7 @@ export function DraftForm() {
       setText: s.setText,
     })),
   );
+  const direction = useTextDirection(text);
   const ref = useRef<HTMLTextAreaElement | null>(null);
   const insert = useCallback(
     (inserted: string) => {
@@ -74,8 +76,9 @@ export function DraftForm() {
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           data-testid="compose-text"
-          // The text's own direction decides (a Latin text in the Persian UI reads left to right).
-          dir="auto"
+          // The text's own direction decides (a Latin text in the Persian UI reads left to right,
+          // a Persian one that starts with {{NAME}} right to left).
+          dir={direction}
         />
         <Columns insert={insert} />
         <PlaceholderWarnings />

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { codePoint, invisibleName, markedRuns, type ComposePreview } from '../../lib/preview';
 import { digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 import { Money } from '../Money';
 
 /** Characters listed before "and n more". */
@@ -35,6 +36,7 @@ export function PreviewCard({
   const language = useLanguage();
   const costly = useMemo(() => new Set(preview?.costly ?? []), [preview?.costly]);
   const runs = useMemo(() => (preview ? markedRuns(preview.finalText, costly) : []), [preview, costly]);
+  const direction = useTextDirection(preview?.finalText);
   if (!preview) {
     return (
       <Paper withBorder p="md" data-testid="compose-preview">
@@ -55,7 +57,7 @@ export function PreviewCard({
         <Paper bg="gray.0" radius="sm">
           {/* A 5,000-character text scrolls here instead of stretching the page. */}
           <ScrollArea.Autosize mah={220} type="auto" data-testid="compose-final-text-scroll">
-            <Text className="final-text" dir="auto" p="sm" data-testid="compose-final-text">
+            <Text className="final-text" dir={direction} p="sm" data-testid="compose-final-text">
               {runs.map((run, i) =>
                 run.marked ? (
                   <mark key={i} className="ucs2" data-testid="costly-char">

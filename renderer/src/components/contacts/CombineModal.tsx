@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 
 export function CombineModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -19,6 +20,7 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
   const [include, setInclude] = useState<string[]>([]);
   const [exclude, setExclude] = useState<string[]>([]);
   const [name, setName] = useState('');
+  const direction = useTextDirection(name);
   const [count, setCount] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   const options = segments.filter((s) => s.status === 'ready').map((s) => ({ value: String(s.id), label: s.name }));
@@ -80,7 +82,7 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
           label={t('contacts.combineName')}
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
-          dir="auto"
+          dir={direction}
           maxLength={200}
           data-testid="combine-name"
         />

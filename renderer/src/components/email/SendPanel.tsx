@@ -13,6 +13,7 @@ import type { EmailConfig } from '../../../../shared/ipc/contracts/email';
 import { formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
+import { DirectedText } from '../DirectedText';
 
 /** How the email goes out, in a sentence. */
 export function useTransportText(config: EmailConfig | null, transport = config?.transport): string {
@@ -137,7 +138,7 @@ function SendConfirmation() {
                 </Row>
               ) : null}
               <Row label={t('email.confirm.subject')} testId="email-confirm-subject">
-                <bdi dir="auto">{draft.subject}</bdi>
+                <DirectedText text={draft.subject} />
               </Row>
               <Row label={t('email.confirm.transport')} testId="email-confirm-transport">
                 {transport}

@@ -11,6 +11,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { digits, formatDateTime, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { directionFor } from '../../lib/direction';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
 import { OutcomeBar, SendTitle } from './SendParts';
@@ -65,7 +66,7 @@ export function SendHeader() {
             <Text
               size="sm"
               className="final-text"
-              dir="auto"
+              dir={directionFor(row.text, language)}
               p="sm"
               bg="gray.0"
               style={{ borderRadius: 6 }}

@@ -29,6 +29,9 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { VerifyTemplate } from '../../stores/templates';
 import { EmptyState } from '../EmptyState';
+import { PhoneNumber } from '../PhoneNumber';
+import { directionFor, useTextDirection } from '../../lib/direction';
+import { useLanguage } from '../../i18n/useLanguage';
 import {
   fillTemplate,
   placeholdersOf,
@@ -51,6 +54,7 @@ const EMPTY: Draft = { id: null, name: '', body: '', sender: null, active: true 
 
 export function VerifyTemplatesSettings() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { templates: store } = useStores();
   const { templates, error, update } = useStore(
     store,
@@ -108,7 +112,12 @@ export function VerifyTemplatesSettings() {
                     <span className="ltr-value">{template.name}</span>
                   </Table.Td>
                   <Table.Td maw={360}>
-                    <Text size="sm" dir="auto" lineClamp={2} data-testid="template-body">
+                    <Text
+                      size="sm"
+                      dir={directionFor(template.body, language)}
+                      lineClamp={2}
+                      data-testid="template-body"
+                    >
                       {template.body}
                     </Text>
                   </Table.Td>
@@ -118,7 +127,7 @@ export function VerifyTemplatesSettings() {
                         {t('templates.defaultSender')}
                       </Text>
                     ) : (
-                      <span className="ltr-value">{template.sender}</span>
+                      <PhoneNumber number={template.sender} />
                     )}
                   </Table.Td>
                   <Table.Td>
@@ -176,6 +185,7 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
   );
   const lines = useStore(stores.settings, (s) => s.lines);
   const [draft, setDraft] = useState(initial);
+  const bodyDirection = useTextDirection(draft.body);
   const [refused, setRefused] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Draft>) => {
@@ -251,14 +261,20 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
             }
             autosize
             minRows={3}
-            dir="auto"
+            dir={bodyDirection}
             data-testid="template-body-input"
           />
           <Paper withBorder p="sm" bg="var(--mantine-color-default-hover)">
             <Text size="xs" c="dimmed">
               {t('templates.preview')} · {t('templates.previewHint')}
             </Text>
-            <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap' }} mih={20} data-testid="template-preview">
+            <Text
+              size="sm"
+              dir={bodyDirection}
+              style={{ whiteSpace: 'pre-wrap' }}
+              mih={20}
+              data-testid="template-preview"
+            >
               {fillTemplate(draft.body, samples)}
             </Text>
           </Paper>

@@ -8,6 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { campaignLines } from '../../../stores/campaignEditor';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { useTextDirection } from '../../../lib/direction';
 import { useEditor, type BodyInsert } from './useEditor';
 import { ColumnChips } from '../../ColumnChips';
 
@@ -25,6 +26,8 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
       ready: s.status === 'ready' && s.created === null,
     })),
   );
+  const nameDirection = useTextDirection(name);
+  const bodyDirection = useTextDirection(template);
   const usable = campaignLines(lines);
   // A draft may name a line that lost its permission: it stays listed so the choice shows.
   const options = usable.map((l) => ({ value: l.number, label: `${l.number} · ${t(`provider.${l.provider}`)}` }));
@@ -44,7 +47,7 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
           onChange={(event) => update({ name: event.currentTarget.value })}
           disabled={!ready}
           maxLength={200}
-          dir="auto"
+          dir={nameDirection}
           data-testid="editor-name"
         />
         <Select
@@ -73,8 +76,9 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
           minRows={5}
           maxRows={16}
           maxLength={10_000}
-          // The text's own direction decides (a Latin text in the Persian UI reads left to right).
-          dir="auto"
+          // The text's own direction decides (a Latin text in the Persian UI reads left to right,
+          // a Persian one that starts with {{NAME}} right to left).
+          dir={bodyDirection}
           data-testid="editor-body"
         />
         <ColumnChips

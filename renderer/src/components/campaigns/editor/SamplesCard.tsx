@@ -8,6 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { SAMPLE_KINDS, type SampleKind } from '../../../../../shared/campaigns';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { useTextDirection } from '../../../lib/direction';
 import { Money } from '../../Money';
 import { useEditor } from './useEditor';
 
@@ -18,6 +19,7 @@ export function SamplesCard() {
   const samples = quote?.samples ?? [];
   const [kind, setKind] = useState<SampleKind>('first');
   const sample = samples.find((s) => s.kind === kind) ?? samples[0];
+  const direction = useTextDirection(sample?.text);
   return (
     <Paper withBorder p="md" data-testid="editor-samples">
       <Stack gap="sm">
@@ -57,7 +59,7 @@ export function SamplesCard() {
               </bdi>
             </Text>
             <Paper bg="gray.0" p="sm" radius="sm">
-              <Text className="final-text" dir="auto" data-testid="editor-sample-text">
+              <Text className="final-text" dir={direction} data-testid="editor-sample-text">
                 {sample.text}
               </Text>
             </Paper>

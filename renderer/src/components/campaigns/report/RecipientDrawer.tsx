@@ -7,6 +7,7 @@ import { useStores } from '../../../stores/context';
 import type { MessageTimeline, RecipientClicks } from '../../../stores/campaigns';
 import { digits, formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { directionFor } from '../../../lib/direction';
 import { StatusBadge } from '../../StatusBadge';
 import { StatusTimeline } from '../../messages/StatusTimeline';
 import { Money } from '../../Money';
@@ -61,7 +62,14 @@ export function RecipientDrawer({
           <Text size="sm" c="dimmed">
             <Money rials={message.cost_rials} />
           </Text>
-          <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
+          <Text
+            size="sm"
+            className="final-text"
+            dir={directionFor(message.text, language)}
+            p="sm"
+            bg="gray.0"
+            style={{ borderRadius: 6 }}
+          >
             {message.text}
           </Text>
           <Text fw={600} size="sm">
