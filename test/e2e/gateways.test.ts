@@ -17,6 +17,7 @@ import { en, type Translation } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 import { bridge, poll } from './scenarios';
+import { toPersianDigits } from '../../shared/digits';
 import { createSegment } from '../campaigns/support';
 
 /** The business's key at the provider: what the app's lines keep, never to be read back. */
@@ -135,8 +136,10 @@ async function chooseKind(page: Page, label: string): Promise<void> {
 async function draft(page: Page, line: string, text: string, receivers: string[]): Promise<void> {
   await openPage(page, 'compose');
   await page.getByTestId('compose-line').click();
-  await page.getByRole('option', { name: new RegExp(`^${line}`) }).click();
-  await poll(() => page.getByTestId('compose-line').inputValue()).toContain(line);
+  // The picker says the line's number in the language's digits.
+  const shown = new RegExp(`^(${line}|${toPersianDigits(line)})`);
+  await page.getByRole('option', { name: shown }).click();
+  await poll(() => page.getByTestId('compose-line').inputValue()).toMatch(shown);
   await page.getByTestId('compose-text').fill(text);
   await page.getByTestId('compose-receivers').fill(receivers.join('\n'));
   await poll(() => page.getByTestId('compose-valid-count').getAttribute('data-value')).toBe(String(receivers.length));

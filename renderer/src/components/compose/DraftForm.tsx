@@ -12,7 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { ColumnChips } from '../ColumnChips';
 import { useStores } from '../../stores/context';
 import { sendableLines } from '../../stores/compose';
-import { formatNumber, isolate } from '../../lib/format';
+import { digits, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { useTextDirection } from '../../lib/direction';
 
@@ -20,6 +20,7 @@ const PHONE_NUMBER = 'PHONE_NUMBER';
 
 export function DraftForm() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { compose } = useStores();
   const { lines, lineNumber, lineRefused, text, setLine, setText } = useStore(
     compose,
@@ -60,7 +61,7 @@ export function DraftForm() {
           allowDeselect={false}
           data={sendableLines(lines).map((l) => ({
             value: l.number,
-            label: `${l.number} · ${t(`provider.${l.provider}`)}`,
+            label: `${digits(l.number, language)} · ${t(`provider.${l.provider}`)}`,
           }))}
           value={lineNumber}
           onChange={setLine}

@@ -7,7 +7,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { codePoint, invisibleName, markedRuns, type ComposePreview } from '../../lib/preview';
-import { digits, formatNumber } from '../../lib/format';
+import { digits, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { useTextDirection } from '../../lib/direction';
 import { Money } from '../Money';
@@ -51,7 +51,7 @@ export function PreviewCard({
         <Text fw={600}>{t('compose.preview')}</Text>
         {preview.personalized && preview.sampleReceptor !== null ? (
           <Text size="xs" c="dimmed" data-testid="compose-preview-first">
-            {t('compose.previewFirst', { receptor: preview.sampleReceptor })}
+            {t('compose.previewFirst', { receptor: phoneText(preview.sampleReceptor, language) })}
           </Text>
         ) : null}
         <Paper bg="gray.0" radius="sm">

@@ -15,6 +15,7 @@ import { Money } from '../Money';
 import { NumberField } from '../NumberField';
 import { navigate } from '../useRoute';
 import { Delivery, useGatewayKind } from '../gateways/Delivery';
+import { PhoneNumber } from '../PhoneNumber';
 
 export function SendConfirmation({
   opened,
@@ -75,7 +76,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
         <>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <Fact label={t('compose.confirm.line')} testId="confirm-line" value={line?.number}>
-              <bdi className="ltr-value">{line?.number}</bdi>
+              <PhoneNumber number={line?.number ?? ''} />
               {line ? ` · ${t(`provider.${line.provider}`)}` : null}
             </Fact>
             {/* Real phones and a provider's money, or a rehearsal: said before anything is sent. */}

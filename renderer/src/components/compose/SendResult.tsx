@@ -14,6 +14,7 @@ import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
+import { PhoneNumber } from '../PhoneNumber';
 
 interface ResultLine {
   key: string;
@@ -119,7 +120,7 @@ export function SendResult() {
                 >
                   <Table.Td>{formatNumber(line.position, language)}</Table.Td>
                   <Table.Td>
-                    <span className="ltr-value">{line.receptor}</span>
+                    <PhoneNumber number={line.receptor} />
                   </Table.Td>
                   <Table.Td>
                     <StatusBadge status={line.status} />

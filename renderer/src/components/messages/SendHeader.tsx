@@ -9,7 +9,7 @@ import { BackLink } from '../BackLink';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { digits, formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { formatDateTime, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { directionFor } from '../../lib/direction';
 import { Money } from '../Money';
@@ -43,7 +43,7 @@ export function SendHeader() {
               <Stack gap={4} miw={0}>
                 <SendTitle row={row} size="lg" />
                 <Text size="sm" c="dimmed">
-                  {t('sends.fromLine', { line: isolate(digits(row.sender, language)) })} ·{' '}
+                  {t('sends.fromLine', { line: phoneText(row.sender, language) })} ·{' '}
                   {formatDateTime(row.created_at, language)}
                 </Text>
               </Stack>

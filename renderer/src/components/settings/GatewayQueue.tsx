@@ -13,11 +13,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { gatewaysSelectors, waitingForUser, type Handover, type LineQueue } from '../../stores/gateways';
 import type { HandoverState } from '../../../../shared/gateways';
-import { digits, formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { digits, formatDateTime, formatNumber, phoneText } from '../../lib/format';
 import { gatewayName } from '../../lib/gateways';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
 import { PausedLineAlert } from '../gateways/PausedLines';
+import { PhoneNumber } from '../PhoneNumber';
 
 /**
  * The tiles in the order a message goes: on its way (waiting, handing over, accepted, final), then
@@ -83,7 +84,7 @@ function GatewayQueue({ queue }: { queue: LineQueue }) {
     >
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={4}>{t('gateways.queue.title', { number: isolate(queue.number), provider })}</Title>
+          <Title order={4}>{t('gateways.queue.title', { number: phoneText(queue.number, language), provider })}</Title>
           <Badge color={queue.paused ? 'orange' : 'teal'} variant="light" data-testid="gateway-queue-state">
             {queue.paused ? t('gateways.queue.pausedBadge') : t('gateways.queue.running')}
           </Badge>
@@ -201,7 +202,7 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
             {rows.map((row) => (
               <Table.Tr key={row.message_id} data-testid="gateway-review-row" data-state={row.state}>
                 <Table.Td>
-                  <span className="ltr-value">{row.receptor}</span>
+                  <PhoneNumber number={row.receptor} />
                 </Table.Td>
                 <Table.Td>
                   <Badge size="sm" variant="light" color={row.state === 'review' ? 'orange' : 'yellow'}>

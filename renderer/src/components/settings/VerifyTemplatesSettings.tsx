@@ -31,6 +31,7 @@ import type { VerifyTemplate } from '../../stores/templates';
 import { EmptyState } from '../EmptyState';
 import { PhoneNumber } from '../PhoneNumber';
 import { directionFor, useTextDirection } from '../../lib/direction';
+import { digits } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import {
   fillTemplate,
@@ -178,6 +179,7 @@ function nameFault(name: string): 'nameInvalid' | null {
 
 function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const stores = useStores();
   const { create, update } = useStore(
     stores.templates,
@@ -205,7 +207,7 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
   // is no longer an SMS line, so the form shows what is stored.
   const senders = lines
     .filter((line) => line.provider === 'sms' || line.number === draft.sender)
-    .map((line) => ({ value: line.number, label: line.number }));
+    .map((line) => ({ value: line.number, label: digits(line.number, language) }));
 
   const submit = async () => {
     setSaving(true);

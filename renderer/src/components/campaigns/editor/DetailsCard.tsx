@@ -6,7 +6,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { campaignLines } from '../../../stores/campaignEditor';
-import { formatNumber } from '../../../lib/format';
+import { digits, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useTextDirection } from '../../../lib/direction';
 import { useEditor, type BodyInsert } from './useEditor';
@@ -30,8 +30,12 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
   const bodyDirection = useTextDirection(template);
   const usable = campaignLines(lines);
   // A draft may name a line that lost its permission: it stays listed so the choice shows.
-  const options = usable.map((l) => ({ value: l.number, label: `${l.number} · ${t(`provider.${l.provider}`)}` }));
-  if (sender !== '' && !usable.some((l) => l.number === sender)) options.push({ value: sender, label: sender });
+  const options = usable.map((l) => ({
+    value: l.number,
+    label: `${digits(l.number, language)} · ${t(`provider.${l.provider}`)}`,
+  }));
+  if (sender !== '' && !usable.some((l) => l.number === sender))
+    options.push({ value: sender, label: digits(sender, language) });
   const columns = quote?.columns ?? [];
   const warnings = (quote?.placeholders ?? []).filter((p) => !p.known || p.missing > 0);
 

@@ -11,6 +11,7 @@ import { useLanguage } from '../../../i18n/useLanguage';
 import { useTextDirection } from '../../../lib/direction';
 import { Money } from '../../Money';
 import { useEditor } from './useEditor';
+import { PhoneNumber } from '../../PhoneNumber';
 
 export function SamplesCard() {
   const { t } = useTranslation();
@@ -54,9 +55,7 @@ export function SamplesCard() {
             />
             <Text size="sm" c="dimmed">
               {t('campaignEditor.preview.to')}{' '}
-              <bdi className="ltr-value" data-testid="editor-sample-receptor">
-                {sample.receptor}
-              </bdi>
+              <PhoneNumber number={sample.receptor} data-testid="editor-sample-receptor" />
             </Text>
             <Paper bg="gray.0" p="sm" radius="sm">
               <Text className="final-text" dir={direction} data-testid="editor-sample-text">

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFinal, statusOf, timeOf, type CampaignDetail } from '../../../stores/campaigns';
 import type { ExecutionReport } from '../../../../../shared/campaigns';
-import { digits, formatDateTime } from '../../../lib/format';
+import { digits, formatDateTime, phoneText } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { navigate } from '../../useRoute';
 import { CampaignStatusBadge } from '../list/CampaignStatusBadge';
@@ -42,7 +42,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
             </Group>
             {campaign ? (
               <Text size="sm" c="dimmed">
-                {t('report.line', { line: digits(campaign.sender, language) })}
+                {t('report.line', { line: phoneText(campaign.sender, language) })}
               </Text>
             ) : null}
           </Stack>
