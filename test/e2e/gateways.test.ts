@@ -341,7 +341,9 @@ for (const [locale, language, texts] of [
       expect(await confirm.getAttribute('data-action')).toBe('retry');
       const said = await confirm.innerText();
       expect(said).toContain(
-        texts.gateways.queue.retryBody.replaceAll('{{n}}', digitsOf(2, texts)).replaceAll('{{provider}}', names.najva),
+        texts.gateways.queue.retryBody_other
+          .replaceAll('{{n}}', digitsOf(2, texts))
+          .replaceAll('{{provider}}', names.najva),
       );
       await screenshot(page, `gateways-retry-${language}`);
       await page.getByTestId('gateway-confirm-cancel').click();

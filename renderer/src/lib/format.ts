@@ -42,6 +42,14 @@ export function phoneText(number: string, language: Language): string {
   return `\u2066${digits(number, language)}\u2069`;
 }
 
+/**
+ * What a text about a number of things needs: `count` picks the plural form (i18next's `_one` and
+ * `_other` keys, through Intl.PluralRules: "1 message", "2 messages"), `n` is the number as shown.
+ */
+export function counted(value: number, language: Language): { count: number; n: string } {
+  return { count: value, n: formatNumber(value, language) };
+}
+
 /** A number with thousands separators (Persian uses U+066C, the Arabic thousands separator). */
 export function formatNumber(value: number, language: Language, fractionDigits = 0): string {
   const text = value.toLocaleString('en-US', {

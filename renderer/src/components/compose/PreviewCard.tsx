@@ -7,7 +7,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { codePoint, invisibleName, markedRuns, type ComposePreview } from '../../lib/preview';
-import { digits, formatNumber, phoneText } from '../../lib/format';
+import { counted, digits, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { useTextDirection } from '../../lib/direction';
 import { Money } from '../Money';
@@ -105,7 +105,7 @@ export function PreviewCard({
           </Text>
         </Group>
         <Group justify="space-between">
-          <Text size="sm">{t('compose.totalCost', { n: formatNumber(receivers, language) })}</Text>
+          <Text size="sm">{t('compose.totalCost', counted(receivers, language))}</Text>
           <Text fw={700} data-testid="compose-total-cost" data-value={preview.totalRials}>
             <Money rials={preview.totalRials} />
           </Text>

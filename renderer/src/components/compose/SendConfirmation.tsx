@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
-import { formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { counted, formatDateTime, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
 import { NumberField } from '../NumberField';
@@ -179,7 +179,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
           onClick={onConfirm}
           data-testid="confirm-send"
         >
-          {t('compose.confirm.send', { n: formatNumber(messages, language) })}
+          {t('compose.confirm.send', counted(messages, language))}
         </Button>
       </Group>
     </Stack>

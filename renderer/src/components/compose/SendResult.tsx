@@ -9,7 +9,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { MessageStatus } from '../../../../shared/status';
-import { digits, formatNumber } from '../../lib/format';
+import { counted, digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
@@ -134,7 +134,7 @@ export function SendResult() {
         </ScrollArea.Autosize>
         {more > 0 ? (
           <Text size="sm" c="dimmed" data-testid="result-more">
-            {t('compose.moreInSend', { n: formatNumber(more, language) })}{' '}
+            {t('compose.moreInSend', counted(more, language))}{' '}
             <Anchor href={`#/messages/send/${result.send_id}`}>{t('compose.openSend')}</Anchor>
           </Text>
         ) : null}

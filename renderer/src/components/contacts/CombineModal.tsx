@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { formatNumber } from '../../lib/format';
+import { counted } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { useTextDirection } from '../../lib/direction';
 
@@ -76,7 +76,7 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
             ? ' '
             : count === null
               ? t('contacts.combineCounting')
-              : t('contacts.combineCount', { n: formatNumber(count, language) })}
+              : t('contacts.combineCount', counted(count, language))}
         </Text>
         <TextInput
           label={t('contacts.combineName')}

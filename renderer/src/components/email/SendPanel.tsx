@@ -122,7 +122,7 @@ function SendConfirmation() {
       {confirmation && draft ? (
         <Stack gap="sm" data-testid="email-confirm-body" data-count={confirmation.count}>
           <Text fw={700} size="lg" data-testid="email-confirm-count" data-value={confirmation.count}>
-            {t('email.confirm.count', { n })}
+            {t('email.confirm.count', { count: confirmation.count, n })}
           </Text>
           <Table withRowBorders={false} verticalSpacing={2} fz="sm">
             <Table.Tbody>
@@ -163,7 +163,7 @@ function SendConfirmation() {
               onClick={() => void confirm()}
               data-testid="email-confirm-send"
             >
-              {t('email.confirm.send', { n })}
+              {t('email.confirm.send', { count: confirmation?.count ?? 0, n })}
             </Button>
           </Group>
         </Stack>

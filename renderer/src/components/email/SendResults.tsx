@@ -24,7 +24,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { finishedOf, RECIPIENT_GROUPS, type RecipientGroup } from '../../stores/email';
 import type { EmailRecipient, EmailSend } from '../../../../shared/ipc/contracts/email';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { counted, formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { BackLink } from '../BackLink';
 import { FileExportButtons } from '../FileExportButtons';
@@ -247,7 +247,7 @@ function Recipients({ send }: { send: EmailSend }) {
           <Text fw={600}>{t('email.results.recipients')}</Text>
           {total !== null ? (
             <Text size="sm" c="dimmed" data-testid="email-rows-count" data-value={total}>
-              {t('email.results.matches', { n: formatNumber(total, language) })}
+              {t('email.results.matches', counted(total, language))}
             </Text>
           ) : null}
         </Group>

@@ -31,7 +31,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { Backup } from '../../stores/settings';
-import { formatBytes, formatDateTime, isolate } from '../../lib/format';
+import { counted, formatBytes, formatDateTime, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 
 /** What a restore leaves for the reloaded window to say (session storage: this tab only, once). */
@@ -113,7 +113,7 @@ export function BackupSettings() {
           </span>
           {restored.revokedKeys ? (
             <Text size="sm" mt={4} data-testid="restore-revoked-keys">
-              {t('settings.backup.keysRevoked', { count: restored.revokedKeys })}
+              {t('settings.backup.keysRevoked', counted(restored.revokedKeys, language))}
             </Text>
           ) : null}
         </Alert>

@@ -174,8 +174,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
       color: 'teal',
       message:
         action === 'retry'
-          ? t('gateways.queue.retried', { n: n(count), provider })
-          : t('gateways.queue.markedFailed', { n: n(count) }),
+          ? t('gateways.queue.retried', { count, n: n(count), provider })
+          : t('gateways.queue.markedFailed', { count, n: n(count) }),
     });
     // Refunds change the credit and its ledger.
     if (action === 'markFailed') void settings.getState().refreshCredit();
@@ -271,8 +271,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
         onClose={() => setOpened(false)}
         title={
           asked === 'retry'
-            ? t('gateways.queue.retryTitle', { n: n(review) })
-            : t('gateways.queue.markFailedTitle', { n: n(failable) })
+            ? t('gateways.queue.retryTitle', { count: review, n: n(review) })
+            : t('gateways.queue.markFailedTitle', { count: failable, n: n(failable) })
         }
         centered
         closeButtonProps={{ 'aria-label': t('common.close') }}
@@ -280,8 +280,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
         <Stack data-testid="gateway-confirm" data-action={asked}>
           <Alert color={asked === 'retry' ? 'orange' : 'red'} icon={<IconAlertTriangle size={18} />}>
             {asked === 'retry'
-              ? t('gateways.queue.retryBody', { n: n(review), provider })
-              : t('gateways.queue.markFailedBody', { n: n(failable), provider })}
+              ? t('gateways.queue.retryBody', { count: review, n: n(review), provider })
+              : t('gateways.queue.markFailedBody', { count: failable, n: n(failable), provider })}
           </Alert>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpened(false)} data-testid="gateway-confirm-cancel">

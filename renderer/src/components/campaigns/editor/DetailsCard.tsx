@@ -6,7 +6,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { campaignLines } from '../../../stores/campaignEditor';
-import { digits, formatNumber } from '../../../lib/format';
+import { counted, digits } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useTextDirection } from '../../../lib/direction';
 import { useEditor, type BodyInsert } from './useEditor';
@@ -101,8 +101,8 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
                 <Text size="sm" c="orange.8">
                   {p.known
                     ? t('campaignEditor.missingValues', {
+                        ...counted(p.missing, language),
                         placeholder: `{{${p.name}}}`,
-                        n: formatNumber(p.missing, language),
                       })
                     : t('campaignEditor.unknownPlaceholder', { placeholder: `{{${p.name}}}` })}
                 </Text>
