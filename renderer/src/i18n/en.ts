@@ -755,6 +755,20 @@ export const en = {
       pickDate: 'Pick a date',
       time: 'Time',
       zone: 'Time zone',
+      /** The zones the picker offers, by their city (others: their IANA name). */
+      zones: {
+        'Asia/Tehran': 'Tehran',
+        UTC: 'UTC',
+        'Asia/Dubai': 'Dubai',
+        'Asia/Kabul': 'Kabul',
+        'Europe/Istanbul': 'Istanbul',
+        'Europe/Berlin': 'Berlin',
+        'Europe/London': 'London',
+        'America/New_York': 'New York',
+        'America/Toronto': 'Toronto',
+        'America/Los_Angeles': 'Los Angeles',
+        'Australia/Sydney': 'Sydney',
+      },
       clockInvalid: 'HH:MM, e.g. 10:30',
       dayAt: '{{day}} at {{time}}',
       dayAtZone: '{{day}} at {{time}} ({{zone}})',
@@ -1104,6 +1118,13 @@ export const en = {
         'Everything shown now is replaced by the backup’s data. A safety backup of the current data is made first.',
       restored: 'Restored. The app reloads its data.',
       restoredFrom: 'Restored from {{file}}. The data you had before is kept in the backup {{safety}}.',
+      /** What the app calls the backups it names, by how they were made. */
+      names: {
+        chapar: 'Backup of {{date}}',
+        'before-restore': 'Copy before the restore of {{date}}',
+        uploaded: 'Uploaded backup of {{date}}',
+      },
+      name: 'Backup',
       keysRevoked_one:
         'The backup came from another workspace: its {{n}} API key cannot be checked here and was revoked. Create a new one in Settings → Accounts.',
       keysRevoked_other:

@@ -762,6 +762,19 @@ export const fa: Translation = {
       pickDate: 'انتخاب تاریخ',
       time: 'ساعت',
       zone: 'منطقهٔ زمانی',
+      zones: {
+        'Asia/Tehran': 'تهران',
+        UTC: 'زمان جهانی (UTC)',
+        'Asia/Dubai': 'دبی',
+        'Asia/Kabul': 'کابل',
+        'Europe/Istanbul': 'استانبول',
+        'Europe/Berlin': 'برلین',
+        'Europe/London': 'لندن',
+        'America/New_York': 'نیویورک',
+        'America/Toronto': 'تورنتو',
+        'America/Los_Angeles': 'لس‌آنجلس',
+        'Australia/Sydney': 'سیدنی',
+      },
       clockInvalid: 'به شکل ساعت:دقیقه، مثلاً ۱۰:۳۰',
       dayAt: '{{day}}، ساعت {{time}}',
       dayAtZone: '{{day}}، ساعت {{time}} ({{zone}})',
@@ -1114,6 +1127,12 @@ export const fa: Translation = {
         'همهٔ آنچه اکنون می‌بینید با داده‌های نسخهٔ پشتیبان جایگزین می‌شود. ابتدا یک نسخهٔ ایمنی از داده‌های فعلی ساخته می‌شود.',
       restored: 'بازگردانی شد. برنامه داده‌ها را دوباره بارگذاری می‌کند.',
       restoredFrom: 'از {{file}} بازگردانی شد. داده‌های پیشین در نسخهٔ پشتیبان {{safety}} نگه داشته شده است.',
+      names: {
+        chapar: 'نسخهٔ پشتیبان {{date}}',
+        'before-restore': 'نسخهٔ پیش از بازگردانی {{date}}',
+        uploaded: 'نسخهٔ پشتیبان بارگذاری‌شده {{date}}',
+      },
+      name: 'نسخهٔ پشتیبان',
       keysRevoked_one:
         'این نسخهٔ پشتیبان از فضای کاری دیگری است: {{n}} کلید API آن اینجا قابل بررسی نیست و باطل شد. در تنظیمات ← حساب‌ها کلید تازه بسازید.',
       keysRevoked_other:

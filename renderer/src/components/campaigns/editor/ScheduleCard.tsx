@@ -17,6 +17,7 @@ import { useFaultText } from './useFaultText';
 import { instantParts, wallTimeParts } from './when';
 import { wallTimeOf } from './zonedTime';
 import { Delivery } from '../../gateways/Delivery';
+import { zoneName } from '../../../lib/names';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -193,7 +194,7 @@ export function ScheduleCard() {
                   {wall
                     ? t('campaignEditor.when.dayAtZone', {
                         ...wallTimeParts(wall, language),
-                        zone: fields.time_zone ?? '',
+                        zone: fields.time_zone ? zoneName(fields.time_zone, language) : '',
                       })
                     : t('campaignEditor.schedule.now')}
                 </Row>
