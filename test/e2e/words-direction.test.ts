@@ -18,7 +18,13 @@ const PERSIAN_TEXTS = [
   'Chapar: حراج پاییزه با تخفیف ویژه',
 ];
 
-const directionOf = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).direction);
+// (The window's getComputedStyle by name: this file compiles without the DOM lib.)
+type Styled = { getComputedStyle(element: unknown): { direction: string; textAlign: string } };
+const directionOf = (locator: Locator) =>
+  locator.evaluate((element) => (globalThis as unknown as Styled).getComputedStyle(element).direction);
+/** Where a text box starts its lines: a right-to-left text at the right in either UI. */
+const alignOf = (locator: Locator) =>
+  locator.evaluate((element) => (globalThis as unknown as Styled).getComputedStyle(element).textAlign);
 
 /** Compose: a text and receivers, up to the confirmation's button (the dialog left open). */
 async function draftSend(page: Page, text: string, receivers: string[]): Promise<Locator> {
@@ -54,6 +60,7 @@ describe('words and direction in both languages (web UI)', () => {
       for (const text of PERSIAN_TEXTS) {
         await page.getByTestId('compose-text').fill(text);
         expect(await directionOf(page.getByTestId('compose-text')), text).toBe('rtl');
+        expect(await alignOf(page.getByTestId('compose-text')), text).toBe('right');
         await poll(() => page.getByTestId('compose-final-text').innerText()).toContain(text.slice(-6));
         expect(await directionOf(page.getByTestId('compose-final-text')), text).toBe('rtl');
       }
@@ -104,6 +111,7 @@ describe('words and direction in both languages (web UI)', () => {
       await page.evaluate(`location.hash = '#/campaigns/draft/${draft.draft_id}'`);
       await poll(() => page.getByTestId('editor-body').inputValue()).toBe(PERSIAN_TEXTS[0]);
       expect(await directionOf(page.getByTestId('editor-body'))).toBe('rtl');
+      expect(await alignOf(page.getByTestId('editor-body'))).toBe('right');
       await poll(() => page.getByTestId('editor-sample-text').innerText()).toMatch(/^(سارا|علی) عزیز/);
       expect(await directionOf(page.getByTestId('editor-sample-text'))).toBe('rtl');
       expect(await page.getByTestId('editor-sample-receptor').innerText()).toMatch(
