@@ -390,7 +390,7 @@ for (const [locale, language, texts] of [
       expect(await banner.getAttribute('data-number')).toBe(KAVENEGAR_LINE);
       expect(await banner.getAttribute('data-code')).toBe('418');
       const bannerText = await banner.innerText();
-      expect(bannerText).toContain(KAVENEGAR_LINE);
+      expect(bannerText).toContain(digitsOf(Number(KAVENEGAR_LINE), texts));
       expect(bannerText).toContain(digitsOf(418, texts));
       expect(bannerText).toContain(texts.gateways.explain['418']);
       await screenshot(page, `gateways-banner-${language}`);
