@@ -185,6 +185,7 @@ function Reply({ item, language, onOpen }: { item: InboxItem; language: Language
         <Text
           fw={unread ? 600 : 400}
           dir={directionFor(item.text, language)}
+          data-user-text
           style={{ whiteSpace: 'pre-wrap' }}
           data-testid="inbox-text"
         >
@@ -216,6 +217,7 @@ function Reply({ item, language, onOpen }: { item: InboxItem; language: Language
             <Text
               size="sm"
               dir={directionFor(item.replied.text, language)}
+              data-user-text
               lineClamp={whole || !long ? undefined : 2}
               style={{ whiteSpace: 'pre-wrap' }}
               data-testid="inbox-replied-text"

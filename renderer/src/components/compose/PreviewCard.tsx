@@ -57,7 +57,7 @@ export function PreviewCard({
         <Paper bg="gray.0" radius="sm">
           {/* A 5,000-character text scrolls here instead of stretching the page. */}
           <ScrollArea.Autosize mah={220} type="auto" data-testid="compose-final-text-scroll">
-            <Text className="final-text" dir={direction} p="sm" data-testid="compose-final-text">
+            <Text className="final-text" dir={direction} data-user-text p="sm" data-testid="compose-final-text">
               {runs.map((run, i) =>
                 run.marked ? (
                   <mark key={i} className="ucs2" data-testid="costly-char">

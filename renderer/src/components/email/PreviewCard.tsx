@@ -123,7 +123,13 @@ export function PreviewCard() {
               <SafeHtmlFrame html={sample.html} title={t('email.preview.frameTitle')} />
             ) : sample.text !== null ? (
               <Paper bg="gray.0" p="sm" radius="sm" mah={360} style={{ overflow: 'auto' }}>
-                <Text size="sm" dir={textDirection} style={{ whiteSpace: 'pre-wrap' }} data-testid="email-preview-text">
+                <Text
+                  size="sm"
+                  dir={textDirection}
+                  data-user-text
+                  style={{ whiteSpace: 'pre-wrap' }}
+                  data-testid="email-preview-text"
+                >
                   {sample.text}
                 </Text>
               </Paper>

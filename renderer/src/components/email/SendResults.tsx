@@ -96,6 +96,7 @@ function Header({ send }: { send: EmailSend }) {
           <Title
             order={3}
             dir={subjectDirection}
+            data-user-text
             data-testid="email-results-subject"
             style={{ overflowWrap: 'anywhere' }}
           >

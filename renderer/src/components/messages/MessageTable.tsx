@@ -174,6 +174,7 @@ function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
         size="sm"
         truncate="end"
         dir={directionFor(row.text, language)}
+        data-user-text
         title={row.text}
         ta={language === 'fa' ? 'right' : 'left'}
         data-testid="message-text"

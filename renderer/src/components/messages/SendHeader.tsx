@@ -67,6 +67,7 @@ export function SendHeader() {
               size="sm"
               className="final-text"
               dir={directionFor(row.text, language)}
+              data-user-text
               p="sm"
               bg="gray.0"
               style={{ borderRadius: 6 }}

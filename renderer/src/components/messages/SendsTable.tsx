@@ -108,6 +108,7 @@ export function SendsTable() {
                         size="sm"
                         truncate="end"
                         dir={directionFor(row.text, language)}
+                        data-user-text
                         title={row.text}
                         ta={language === 'fa' ? 'right' : 'left'}
                       >

@@ -66,6 +66,7 @@ export function TimelineDrawer() {
             size="sm"
             className="final-text"
             dir={directionFor(message.text, language)}
+            data-user-text
             p="sm"
             bg="gray.0"
             style={{ borderRadius: 6 }}

@@ -116,6 +116,7 @@ export function VerifyTemplatesSettings() {
                     <Text
                       size="sm"
                       dir={directionFor(template.body, language)}
+                      data-user-text
                       lineClamp={2}
                       data-testid="template-body"
                     >
@@ -273,6 +274,7 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
             <Text
               size="sm"
               dir={bodyDirection}
+              data-user-text
               style={{ whiteSpace: 'pre-wrap' }}
               mih={20}
               data-testid="template-preview"

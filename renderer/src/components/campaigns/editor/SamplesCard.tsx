@@ -58,7 +58,7 @@ export function SamplesCard() {
               <PhoneNumber number={sample.receptor} data-testid="editor-sample-receptor" />
             </Text>
             <Paper bg="gray.0" p="sm" radius="sm">
-              <Text className="final-text" dir={direction} data-testid="editor-sample-text">
+              <Text className="final-text" dir={direction} data-user-text data-testid="editor-sample-text">
                 {sample.text}
               </Text>
             </Paper>

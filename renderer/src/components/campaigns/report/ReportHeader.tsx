@@ -93,6 +93,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
             size="sm"
             className="final-text"
             dir={textDirection}
+            data-user-text
             p="sm"
             bg="gray.0"
             style={{ borderRadius: 6 }}
