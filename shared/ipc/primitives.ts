@@ -4,6 +4,7 @@
 // seconds); money is whole rials.
 import { z } from 'zod';
 import { LINE_PERMISSIONS, PROVIDERS } from '../status';
+import { toPersianLetters } from '../persian-letters';
 
 export const Id = z.number().int().positive();
 export const EpochMs = z.number().int().nonnegative();
@@ -15,3 +16,11 @@ export const NoInput = z.union([z.undefined(), z.null()]).transform(() => undefi
 export const Empty = z.null();
 /** The input of an operation on one account's data. */
 export const byAccount = z.object({ account_id: Id });
+/**
+ * A name the user typed in the app (a campaign's, a segment's): Arabic ي/ك arrive as Persian ی/ک
+ * before the core stores it. The HTTP API keeps what other programs send; only the panel's
+ * contracts use this.
+ */
+export function typedName<T extends z.ZodString>(schema: T) {
+  return schema.transform(toPersianLetters);
+}

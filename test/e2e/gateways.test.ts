@@ -17,6 +17,7 @@ import { en, type Translation } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';
 import { openPage, screenshot, startApp, type RunningApp } from './app';
 import { bridge, poll } from './scenarios';
+import { toPersianDigits } from '../../shared/digits';
 import { createSegment } from '../campaigns/support';
 
 /** The business's key at the provider: what the app's lines keep, never to be read back. */
@@ -135,8 +136,10 @@ async function chooseKind(page: Page, label: string): Promise<void> {
 async function draft(page: Page, line: string, text: string, receivers: string[]): Promise<void> {
   await openPage(page, 'compose');
   await page.getByTestId('compose-line').click();
-  await page.getByRole('option', { name: new RegExp(`^${line}`) }).click();
-  await poll(() => page.getByTestId('compose-line').inputValue()).toContain(line);
+  // The picker says the line's number in the language's digits.
+  const shown = new RegExp(`^(${line}|${toPersianDigits(line)})`);
+  await page.getByRole('option', { name: shown }).click();
+  await poll(() => page.getByTestId('compose-line').inputValue()).toMatch(shown);
   await page.getByTestId('compose-text').fill(text);
   await page.getByTestId('compose-receivers').fill(receivers.join('\n'));
   await poll(() => page.getByTestId('compose-valid-count').getAttribute('data-value')).toBe(String(receivers.length));
@@ -338,7 +341,9 @@ for (const [locale, language, texts] of [
       expect(await confirm.getAttribute('data-action')).toBe('retry');
       const said = await confirm.innerText();
       expect(said).toContain(
-        texts.gateways.queue.retryBody.replaceAll('{{n}}', digitsOf(2, texts)).replaceAll('{{provider}}', names.najva),
+        texts.gateways.queue.retryBody_other
+          .replaceAll('{{n}}', digitsOf(2, texts))
+          .replaceAll('{{provider}}', names.najva),
       );
       await screenshot(page, `gateways-retry-${language}`);
       await page.getByTestId('gateway-confirm-cancel').click();
@@ -385,7 +390,7 @@ for (const [locale, language, texts] of [
       expect(await banner.getAttribute('data-number')).toBe(KAVENEGAR_LINE);
       expect(await banner.getAttribute('data-code')).toBe('418');
       const bannerText = await banner.innerText();
-      expect(bannerText).toContain(KAVENEGAR_LINE);
+      expect(bannerText).toContain(digitsOf(Number(KAVENEGAR_LINE), texts));
       expect(bannerText).toContain(digitsOf(418, texts));
       expect(bannerText).toContain(texts.gateways.explain['418']);
       await screenshot(page, `gateways-banner-${language}`);

@@ -30,8 +30,8 @@ const LATIN_ALLOWED = new Set([
 async function untranslated(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
   // Paths, addresses and keys are shown as code, and texts users typed keep their own direction
-  // (dir="auto"): data, not UI texts.
-  const data = (await page.locator('code, pre, [dir="auto"]').allInnerTexts()).join(' ');
+  // (dir="auto", or the text's own, marked data-user-text): data, not UI texts.
+  const data = (await page.locator('code, pre, [dir="auto"], [data-user-text]').allInnerTexts()).join(' ');
   const words = text.match(/[A-Za-z]{3,}/g) ?? [];
   // Data the user typed (message texts) and paths/addresses are not UI texts.
   return [...new Set(words)].filter((w) => !LATIN_ALLOWED.has(w) && !data.includes(w));

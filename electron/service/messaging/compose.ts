@@ -7,7 +7,9 @@
 // `{{COLUMN}}` is filled per recipient by the campaigns' text builder (campaigns/template.ts, the
 // same rules): from the chosen segment's columns for its members; pasted numbers have no columns
 // (their values are empty, `{{PHONE_NUMBER}}` is the number). The texts go to the acceptance path
-// as own texts, so each is priced and charged as its own.
+// as own texts, so each is priced and charged as its own. The values are the shop's own words
+// (typed into its spreadsheets, often on an Arabic keyboard): their Arabic ي/ك go out as Persian
+// ی/ک. The HTTP API's sends keep what other programs send.
 import type { Core } from '../core';
 import { normalizePhone, splitReceivers } from '../../../shared/phone';
 import { composePreviewOf, type Personalization } from '../../../shared/compose';
@@ -17,6 +19,7 @@ import type { ComposePreview } from '../../../shared/ipc/schemas';
 import type { ParsedInputOf } from '../../../shared/ipc/contracts';
 import type { AcceptCommand } from './accept';
 import { ApiCode } from '../../../shared/status';
+import { toPersianLetters } from '../../../shared/persian-letters';
 import {
   compileTemplate,
   placeholderNames,
@@ -67,9 +70,10 @@ function compose(core: Core, input: ComposeInput): Composed {
     // One snapshot: the columns and the members they describe.
     core.db.transaction(() => {
       segmentColumns = core.segments.get(input.account_id, segmentId).columns;
-      if (template.personalized)
+      if (template.personalized) {
         ({ phones: members, fields: memberFields } = core.segments.phonesWithFields(input.account_id, segmentId));
-      else members = core.segments.phones(input.account_id, segmentId);
+        memberFields = memberFields.map(toPersianLetters);
+      } else members = core.segments.phones(input.account_id, segmentId);
     })();
   const columns = segmentColumns.map((c) => c.toUpperCase());
   if (!columns.includes(PHONE_COLUMN)) columns.push(PHONE_COLUMN);

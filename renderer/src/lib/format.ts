@@ -34,6 +34,22 @@ export function isolate(text: string): string {
   return `\u2068${text}\u2069`;
 }
 
+/**
+ * A line's or a receiver's number inside a sentence: in the language's digits, set apart left to
+ * right so a +98 stays in front in either direction (in markup, <PhoneNumber> does the same).
+ */
+export function phoneText(number: string, language: Language): string {
+  return `\u2066${digits(number, language)}\u2069`;
+}
+
+/**
+ * What a text about a number of things needs: `count` picks the plural form (i18next's `_one` and
+ * `_other` keys, through Intl.PluralRules: "1 message", "2 messages"), `n` is the number as shown.
+ */
+export function counted(value: number, language: Language): { count: number; n: string } {
+  return { count: value, n: formatNumber(value, language) };
+}
+
 /** A number with thousands separators (Persian uses U+066C, the Arabic thousands separator). */
 export function formatNumber(value: number, language: Language, fractionDigits = 0): string {
   const text = value.toLocaleString('en-US', {

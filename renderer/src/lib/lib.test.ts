@@ -58,9 +58,10 @@ describe('translations', () => {
     };
     compare(en, fa);
     // The sample codes of a verify template are what programs send: Latin digits in both languages;
-    // HTML and CSV are names of formats, written the same in Persian.
+    // HTML and CSV are names of formats, and API the name of the interface, written the same in Persian.
     expect(same).toEqual([
       'compose.receiversPlaceholder',
+      'settings.credit.bill.origins.api',
       'templates.sample.token',
       'templates.sample.token2',
       'templates.sample.token3',

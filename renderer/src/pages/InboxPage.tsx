@@ -10,6 +10,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { useLanguage } from '../i18n/useLanguage';
+import { directionFor } from '../lib/direction';
 import { digits, formatDateTime, formatNumber, type Language } from '../lib/format';
 import { navigate } from '../components/useRoute';
 import { EmptyState } from '../components/EmptyState';
@@ -181,7 +182,13 @@ function Reply({ item, language, onOpen }: { item: InboxItem; language: Language
             {formatDateTime(item.received_at, language)}
           </Text>
         </Group>
-        <Text fw={unread ? 600 : 400} dir="auto" style={{ whiteSpace: 'pre-wrap' }} data-testid="inbox-text">
+        <Text
+          fw={unread ? 600 : 400}
+          dir={directionFor(item.text, language)}
+          data-user-text
+          style={{ whiteSpace: 'pre-wrap' }}
+          data-testid="inbox-text"
+        >
           {item.text}
         </Text>
         {item.opt_out ? (
@@ -209,7 +216,8 @@ function Reply({ item, language, onOpen }: { item: InboxItem; language: Language
             </Text>
             <Text
               size="sm"
-              dir="auto"
+              dir={directionFor(item.replied.text, language)}
+              data-user-text
               lineClamp={whole || !long ? undefined : 2}
               style={{ whiteSpace: 'pre-wrap' }}
               data-testid="inbox-replied-text"

@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../stores/context';
 import { sameScope, type SendScope } from '../stores/messages';
-import { formatNumber } from '../lib/format';
+import { counted } from '../lib/format';
 import { useLanguage } from '../i18n/useLanguage';
 import { navigate, useSubPath } from '../components/useRoute';
 import { MessageFilters } from '../components/messages/MessageFilters';
@@ -89,7 +89,7 @@ function MessagesCount() {
       <Text c="dimmed" data-testid="messages-count" data-value={count ?? ''}>
         {count === null
           ? t(stale ? 'messages.countUnknown' : 'common.loading')
-          : t('messages.count', { n: formatNumber(count, language) })}
+          : t('messages.count', counted(count, language))}
       </Text>
       {stale && count !== null ? (
         <Text size="xs" c="orange" data-testid="messages-stale">
@@ -106,7 +106,7 @@ function SendsCount() {
   const total = useStore(useStores().messages, (s) => s.sendsTotal);
   return (
     <Text c="dimmed" data-testid="sends-count" data-value={total ?? ''}>
-      {total === null ? t('common.loading') : t('sends.count', { n: formatNumber(total, language) })}
+      {total === null ? t('common.loading') : t('sends.count', counted(total, language))}
     </Text>
   );
 }

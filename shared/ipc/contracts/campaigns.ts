@@ -3,7 +3,7 @@
 // the push event of an execution moving on. The campaign screens build on these.
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
-import { byAccount, EpochMs, Id, NoInput, Rials } from '../primitives';
+import { byAccount, EpochMs, Id, NoInput, Rials, typedName } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import { TimeZoneSchema } from '../../time-zone';
 import {
@@ -60,7 +60,7 @@ export const campaignsContracts = {
     input: z.object({
       account_id: Id,
       sender: z.string(),
-      name: z.string(),
+      name: typedName(z.string()),
       template_body: z.string(),
       /** RFC 3339 with an offset. */
       send_datetime: z.string(),
@@ -211,7 +211,7 @@ export const campaignsContracts = {
   /** "New segment from results": imported like a spreadsheet (progress: import:progress). */
   'campaigns:segmentFromResults': defineContract({
     channel: 'campaigns:segmentFromResults',
-    input: byExecution.extend({ kind: z.enum(RESULT_KINDS), name: z.string().min(1).max(200) }),
+    input: byExecution.extend({ kind: z.enum(RESULT_KINDS), name: typedName(z.string().min(1).max(200)) }),
     output: z.object({ segment_id: Id, job_id: Id }),
   }),
   /**

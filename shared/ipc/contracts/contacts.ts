@@ -7,7 +7,7 @@
 // POST /bridge/uploads answered (uploadSpreadsheet() in web-transport.ts), never a server path.
 import { z } from 'zod';
 import { defineContract, defineEvent } from '../contract';
-import { byAccount, EpochMs, Id } from '../primitives';
+import { byAccount, EpochMs, Id, typedName } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import { ENCODINGS, SEGMENT_SOURCES } from '../../contacts';
 import { PHONE_PROBLEMS } from '../../phone';
@@ -54,7 +54,7 @@ export const SegmentMemberSchema = z.object({
 });
 
 /** A segment's new name: what is wrong with one (empty, too long) is the core's to say, with its reason. */
-const SegmentNameInput = z.string().max(10_000);
+const SegmentNameInput = typedName(z.string().max(10_000));
 
 export const CombineInputSchema = z.object({
   account_id: Id,
@@ -202,7 +202,7 @@ export const contactsContracts = {
       .extend({
         file: z.string().min(1).max(4096),
         mapping: ColumnMappingSchema,
-        name: z.string().trim().min(1).max(200).optional(),
+        name: typedName(z.string().trim().min(1).max(200)).optional(),
         segment_id: Id.optional(),
       })
       .extend(ReadChoicesSchema.shape),

@@ -10,6 +10,7 @@ import { useLanguage } from '../../i18n/useLanguage';
 import type { GatewayKind } from '../../../../shared/gateways';
 import { Money } from '../Money';
 import { Delivery } from '../gateways/Delivery';
+import { PhoneNumber } from '../PhoneNumber';
 import { instantParts } from './editor/when';
 
 export interface CampaignToConfirm {
@@ -75,7 +76,7 @@ export function CampaignConfirmation({
                 {formatNumber(campaign.recipients, language)}
               </Row>
               <Row label={t('campaignEditor.schedule.line')} testId={`${testId}-confirm-line`}>
-                <bdi>{campaign.sender}</bdi>
+                <PhoneNumber number={campaign.sender} />
               </Row>
               <Row label={t('gateways.confirm.delivery')} testId={`${testId}-confirm-gateway`}>
                 <Delivery sender={campaign.sender} kind={campaign.gateway} />

@@ -12,13 +12,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { ColumnChips } from '../ColumnChips';
 import { useStores } from '../../stores/context';
 import { sendableLines } from '../../stores/compose';
-import { formatNumber, isolate } from '../../lib/format';
+import { digits, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 
 const PHONE_NUMBER = 'PHONE_NUMBER';
 
 export function DraftForm() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { compose } = useStores();
   const { lines, lineNumber, lineRefused, text, setLine, setText } = useStore(
     compose,
@@ -31,6 +33,7 @@ export function DraftForm() {
       setText: s.setText,
     })),
   );
+  const direction = useTextDirection(text);
   const ref = useRef<HTMLTextAreaElement | null>(null);
   const insert = useCallback(
     (inserted: string) => {
@@ -58,7 +61,7 @@ export function DraftForm() {
           allowDeselect={false}
           data={sendableLines(lines).map((l) => ({
             value: l.number,
-            label: `${l.number} · ${t(`provider.${l.provider}`)}`,
+            label: `${digits(l.number, language)} · ${t(`provider.${l.provider}`)}`,
           }))}
           value={lineNumber}
           onChange={setLine}
@@ -74,8 +77,9 @@ export function DraftForm() {
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           data-testid="compose-text"
-          // The text's own direction decides (a Latin text in the Persian UI reads left to right).
-          dir="auto"
+          // The text's own direction decides (a Latin text in the Persian UI reads left to right,
+          // a Persian one that starts with {{NAME}} right to left).
+          dir={direction}
         />
         <Columns insert={insert} />
         <PlaceholderWarnings />

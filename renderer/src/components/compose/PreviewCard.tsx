@@ -7,8 +7,9 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { codePoint, invisibleName, markedRuns, type ComposePreview } from '../../lib/preview';
-import { digits, formatNumber } from '../../lib/format';
+import { counted, digits, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 import { Money } from '../Money';
 
 /** Characters listed before "and n more". */
@@ -35,6 +36,7 @@ export function PreviewCard({
   const language = useLanguage();
   const costly = useMemo(() => new Set(preview?.costly ?? []), [preview?.costly]);
   const runs = useMemo(() => (preview ? markedRuns(preview.finalText, costly) : []), [preview, costly]);
+  const direction = useTextDirection(preview?.finalText);
   if (!preview) {
     return (
       <Paper withBorder p="md" data-testid="compose-preview">
@@ -49,13 +51,13 @@ export function PreviewCard({
         <Text fw={600}>{t('compose.preview')}</Text>
         {preview.personalized && preview.sampleReceptor !== null ? (
           <Text size="xs" c="dimmed" data-testid="compose-preview-first">
-            {t('compose.previewFirst', { receptor: preview.sampleReceptor })}
+            {t('compose.previewFirst', { receptor: phoneText(preview.sampleReceptor, language) })}
           </Text>
         ) : null}
         <Paper bg="gray.0" radius="sm">
           {/* A 5,000-character text scrolls here instead of stretching the page. */}
           <ScrollArea.Autosize mah={220} type="auto" data-testid="compose-final-text-scroll">
-            <Text className="final-text" dir="auto" p="sm" data-testid="compose-final-text">
+            <Text className="final-text" dir={direction} data-user-text p="sm" data-testid="compose-final-text">
               {runs.map((run, i) =>
                 run.marked ? (
                   <mark key={i} className="ucs2" data-testid="costly-char">
@@ -103,7 +105,7 @@ export function PreviewCard({
           </Text>
         </Group>
         <Group justify="space-between">
-          <Text size="sm">{t('compose.totalCost', { n: formatNumber(receivers, language) })}</Text>
+          <Text size="sm">{t('compose.totalCost', counted(receivers, language))}</Text>
           <Text fw={700} data-testid="compose-total-cost" data-value={preview.totalRials}>
             <Money rials={preview.totalRials} />
           </Text>

@@ -12,7 +12,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
-import { digits, formatNumber } from '../../lib/format';
+import { counted, digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { CountTile } from '../CountTile';
 import { PHONE_PROBLEMS, phoneProblem, type PhoneProblem } from '../../../../shared/phone';
@@ -54,12 +54,12 @@ export const ReceiversCard = memo(function ReceiversCard() {
         />
         {segmentId !== null && quote !== null ? (
           <Text size="sm" data-testid="compose-segment-members" data-value={quote.receivers.segment_members}>
-            {t('compose.segmentMembers', { n: formatNumber(quote.receivers.segment_members, language) })}
+            {t('compose.segmentMembers', counted(quote.receivers.segment_members, language))}
           </Text>
         ) : null}
         {entries > 0 ? (
           <Text size="xs" c="dimmed" data-testid="compose-entries" data-value={entries}>
-            {t('compose.entries', { n: formatNumber(entries, language) })}
+            {t('compose.entries', counted(entries, language))}
           </Text>
         ) : null}
         <SimpleGrid cols={3} spacing="xs">

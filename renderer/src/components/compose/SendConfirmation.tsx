@@ -9,12 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
-import { formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { counted, formatDateTime, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money, useMoney } from '../Money';
 import { NumberField } from '../NumberField';
 import { navigate } from '../useRoute';
 import { Delivery, useGatewayKind } from '../gateways/Delivery';
+import { PhoneNumber } from '../PhoneNumber';
 
 export function SendConfirmation({
   opened,
@@ -76,7 +77,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
         <>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <Fact label={t('compose.confirm.line')} testId="confirm-line" value={line?.number}>
-              <bdi className="ltr-value">{line?.number}</bdi>
+              <PhoneNumber number={line?.number ?? ''} />
               {line ? ` · ${t(`provider.${line.provider}`)}` : null}
             </Fact>
             {/* Real phones and a provider's money, or a rehearsal: said before anything is sent. */}
@@ -179,7 +180,7 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
           onClick={onConfirm}
           data-testid="confirm-send"
         >
-          {t('compose.confirm.send', { n: formatNumber(messages, language) })}
+          {t('compose.confirm.send', counted(messages, language))}
         </Button>
       </Group>
     </Stack>

@@ -9,11 +9,12 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { MessageStatus } from '../../../../shared/status';
-import { digits, formatNumber } from '../../lib/format';
+import { counted, digits, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
+import { PhoneNumber } from '../PhoneNumber';
 
 interface ResultLine {
   key: string;
@@ -119,7 +120,7 @@ export function SendResult() {
                 >
                   <Table.Td>{formatNumber(line.position, language)}</Table.Td>
                   <Table.Td>
-                    <span className="ltr-value">{line.receptor}</span>
+                    <PhoneNumber number={line.receptor} />
                   </Table.Td>
                   <Table.Td>
                     <StatusBadge status={line.status} />
@@ -133,7 +134,7 @@ export function SendResult() {
         </ScrollArea.Autosize>
         {more > 0 ? (
           <Text size="sm" c="dimmed" data-testid="result-more">
-            {t('compose.moreInSend', { n: formatNumber(more, language) })}{' '}
+            {t('compose.moreInSend', counted(more, language))}{' '}
             <Anchor href={`#/messages/send/${result.send_id}`}>{t('compose.openSend')}</Anchor>
           </Text>
         ) : null}

@@ -6,8 +6,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { formatNumber } from '../../lib/format';
+import { counted } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { useTextDirection } from '../../lib/direction';
 
 export function CombineModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -19,6 +20,7 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
   const [include, setInclude] = useState<string[]>([]);
   const [exclude, setExclude] = useState<string[]>([]);
   const [name, setName] = useState('');
+  const direction = useTextDirection(name);
   const [count, setCount] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   const options = segments.filter((s) => s.status === 'ready').map((s) => ({ value: String(s.id), label: s.name }));
@@ -74,13 +76,13 @@ export function CombineModal({ opened, onClose }: { opened: boolean; onClose: ()
             ? ' '
             : count === null
               ? t('contacts.combineCounting')
-              : t('contacts.combineCount', { n: formatNumber(count, language) })}
+              : t('contacts.combineCount', counted(count, language))}
         </Text>
         <TextInput
           label={t('contacts.combineName')}
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
-          dir="auto"
+          dir={direction}
           maxLength={200}
           data-testid="combine-name"
         />

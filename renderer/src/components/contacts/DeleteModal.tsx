@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import type { SegmentDetail } from '../../stores/contacts';
-import { formatNumber } from '../../lib/format';
+import { counted } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import type { SegmentSummary } from '../../api';
 
@@ -60,7 +60,7 @@ export function DeleteModal({
           data-campaigns={info.campaigns.length}
         >
           <Text>
-            {t('contacts.deleteMembers', { n: formatNumber(info.member_count, language) })}
+            {t('contacts.deleteMembers', counted(info.member_count, language))}
             {/* Only an imported segment has a file to reassure about. */}
             {info.source.kind === 'import' ? ` ${t('contacts.deleteFileKept')}` : null}
           </Text>

@@ -23,7 +23,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { OptOutJob } from '../../stores/contacts';
-import { formatDateTime, formatNumber, formatPercent } from '../../lib/format';
+import { counted, formatDateTime, formatNumber, formatPercent } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { FileExportButtons } from '../FileExportButtons';
 import { usePagedRows } from '../usePagedRows';
@@ -74,7 +74,7 @@ export function OptOutsPage() {
     if (n === null) return;
     notifications.show({
       color: 'teal',
-      message: t(action === 'add' ? 'optouts.added' : 'optouts.removed', { n: formatNumber(n, language) }),
+      message: t(action === 'add' ? 'optouts.added' : 'optouts.removed', counted(n, language)),
     });
     setText('');
   };
@@ -90,7 +90,7 @@ export function OptOutsPage() {
             <Title order={2}>{t('optouts.title')}</Title>
             {rows.total !== null && !query ? (
               <Text c="dimmed" data-testid="optouts-count" data-value={rows.total}>
-                {t('optouts.count', { n: formatNumber(rows.total, language) })}
+                {t('optouts.count', counted(rows.total, language))}
               </Text>
             ) : null}
           </Group>
@@ -221,7 +221,7 @@ function ImportState({ job, onClose }: { job: OptOutJob; onClose: () => void }) 
       return (
         <Stack gap={4} data-testid="optouts-progress" data-status={job.status}>
           <Group justify="space-between">
-            <Text size="sm">{t('optouts.importing', { n: formatNumber(job.rows, language) })}</Text>
+            <Text size="sm">{t('optouts.importing', counted(job.rows, language))}</Text>
             <Text size="sm" c="dimmed">
               {formatPercent(job.fraction, language)}
             </Text>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import type { SegmentSummary } from '../../api';
+import { useTextDirection } from '../../lib/direction';
 
 export function RenameModal({
   segment,
@@ -16,6 +17,7 @@ export function RenameModal({
   const { t } = useTranslation();
   const rename = useStore(useStores().contacts, (s) => s.rename);
   const [name, setName] = useState('');
+  const direction = useTextDirection(name);
   const [saving, setSaving] = useState(false);
   const [forId, setForId] = useState<number | null>(null);
   // A new segment to rename starts from its own name.
@@ -43,7 +45,7 @@ export function RenameModal({
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
           maxLength={200}
-          dir="auto"
+          dir={direction}
           data-autofocus
           data-testid="rename-input"
         />

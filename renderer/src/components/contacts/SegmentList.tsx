@@ -28,7 +28,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { digits, formatDateTime, formatNumber } from '../../lib/format';
+import { counted, digits, formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { EmptyState } from '../EmptyState';
 import { navigate } from '../useRoute';
@@ -55,7 +55,7 @@ export function SegmentList() {
           <Title order={2}>{t('contacts.title')}</Title>
           {segments ? (
             <Text c="dimmed" data-testid="segments-count" data-value={segments.length}>
-              {t('contacts.count', { n: formatNumber(segments.length, language) })}
+              {t('contacts.count', counted(segments.length, language))}
             </Text>
           ) : null}
         </Group>

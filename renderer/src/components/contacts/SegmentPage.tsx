@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { SegmentDetail } from '../../stores/contacts';
-import { formatNumber } from '../../lib/format';
+import { counted, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
 import { FileExportButtons } from '../FileExportButtons';
@@ -100,7 +100,7 @@ export function SegmentPage({ segmentId }: { segmentId: number }) {
           </Group>
           <Group gap="sm">
             <Text fw={600} data-testid="segment-members" data-value={info?.member_count ?? ''}>
-              {info ? t('segment.members', { n: formatNumber(info.member_count, language) }) : ''}
+              {info ? t('segment.members', counted(info.member_count, language)) : ''}
             </Text>
             {info ? <SourceText source={info.source} /> : null}
           </Group>

@@ -11,6 +11,7 @@ import { useStores } from '../../stores/context';
 import { emailSelectors, type DraftFields } from '../../stores/email';
 import { isEmail } from '../../../../shared/email';
 import { isolate } from '../../lib/format';
+import { useTextDirection } from '../../lib/direction';
 import { ColumnChips } from '../ColumnChips';
 
 type Written = 'subject' | 'text' | 'html';
@@ -22,6 +23,9 @@ export function MessageCard() {
   const fields = useStore(email, (s) => s.fields);
   const setFields = useStore(email, (s) => s.setFields);
   const [tab, setTab] = useState<'html' | 'text'>('html');
+  const fromNameDirection = useTextDirection(fields.fromName);
+  const subjectDirection = useTextDirection(fields.subject);
+  const textDirection = useTextDirection(fields.text);
   const subjectRef = useRef<HTMLInputElement>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const htmlRef = useRef<HTMLTextAreaElement>(null);
@@ -66,7 +70,7 @@ export function MessageCard() {
           <TextInput
             label={t('email.message.fromName')}
             placeholder={t('email.message.fromNamePlaceholder')}
-            dir="auto"
+            dir={fromNameDirection}
             value={fields.fromName}
             onChange={(event) => setFields({ fromName: event.currentTarget.value })}
             data-testid="email-from-name"
@@ -85,7 +89,7 @@ export function MessageCard() {
           ref={subjectRef}
           label={t('email.message.subject')}
           required
-          dir="auto"
+          dir={subjectDirection}
           value={fields.subject}
           onFocus={() => (last.current = 'subject')}
           onChange={(event) => setFields({ subject: event.currentTarget.value })}
@@ -131,7 +135,7 @@ export function MessageCard() {
                 autosize
                 minRows={8}
                 maxRows={18}
-                dir="auto"
+                dir={textDirection}
                 value={fields.text}
                 onFocus={() => (last.current = 'text')}
                 onChange={(event) => setFields({ text: event.currentTarget.value })}

@@ -12,6 +12,8 @@ import { emailSelectors } from '../../stores/email';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { SafeHtmlFrame } from './SafeHtmlFrame';
+import { DirectedText } from '../DirectedText';
+import { useTextDirection } from '../../lib/direction';
 
 export function PreviewCard() {
   const { t } = useTranslation();
@@ -36,6 +38,7 @@ export function PreviewCard() {
   const shown = useStore(email, (s) => (s.fields.segmentId === null ? null : s.preview));
   const [tab, setTab] = useState<'html' | 'text'>('html');
   const sample = shown?.samples[0] ?? null;
+  const textDirection = useTextDirection(sample?.text);
   const body = sample
     ? tab === 'html' && sample.html === null
       ? 'text'
@@ -104,7 +107,7 @@ export function PreviewCard() {
               <bdi dir="ltr">{sample.name ? `${sample.name} <${sample.email}>` : sample.email}</bdi>
             </Field>
             <Field label={t('email.preview.subject')} testId="email-preview-subject">
-              <bdi dir="auto">{sample.subject}</bdi>
+              <DirectedText text={sample.subject} />
             </Field>
             <Tabs value={body} onChange={(value) => value && setTab(value as 'html' | 'text')}>
               <Tabs.List>
@@ -120,7 +123,13 @@ export function PreviewCard() {
               <SafeHtmlFrame html={sample.html} title={t('email.preview.frameTitle')} />
             ) : sample.text !== null ? (
               <Paper bg="gray.0" p="sm" radius="sm" mah={360} style={{ overflow: 'auto' }}>
-                <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap' }} data-testid="email-preview-text">
+                <Text
+                  size="sm"
+                  dir={textDirection}
+                  data-user-text
+                  style={{ whiteSpace: 'pre-wrap' }}
+                  data-testid="email-preview-text"
+                >
                   {sample.text}
                 </Text>
               </Paper>

@@ -9,7 +9,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { emailSelectors } from '../../stores/email';
-import { digits, formatNumber, isolate } from '../../lib/format';
+import { counted, digits, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { CountTile } from '../CountTile';
 import type { EmailPreview } from '../../../../shared/ipc/contracts/email';
@@ -40,10 +40,7 @@ export function RecipientsCard() {
             value: String(s.id),
             label:
               s.status === 'ready'
-                ? t('email.recipients.segmentOption', {
-                    name: isolate(s.name),
-                    n: formatNumber(s.member_count, language),
-                  })
+                ? t('email.recipients.segmentOption', { ...counted(s.member_count, language), name: isolate(s.name) })
                 : t('email.recipients.segmentImporting', { name: isolate(s.name) }),
             // A segment still importing has no final rows to count.
             disabled: s.status !== 'ready',
@@ -122,7 +119,9 @@ function Skipped({ preview, language }: { preview: EmailPreview; language: 'fa' 
         aria-expanded={open}
         data-testid="email-skipped-toggle"
       >
-        {open ? t('email.recipients.skippedHide') : t('email.recipients.skippedShow', { n })}
+        {open
+          ? t('email.recipients.skippedHide')
+          : t('email.recipients.skippedShow', { count: preview.skipped_count, n })}
       </Anchor>
       <Collapse in={open}>
         <Stack gap={6} data-testid="email-skipped">

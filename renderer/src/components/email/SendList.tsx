@@ -8,7 +8,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { finishedOf } from '../../stores/email';
-import { formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { counted, formatDateTime, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { EmptyState } from '../EmptyState';
 import { navigate } from '../useRoute';
@@ -76,8 +76,8 @@ export function SendList() {
             </Group>
             <Text size="sm" c="dimmed">
               {t('email.sends.toSegment', {
+                ...counted(send.total, language),
                 segment: isolate(send.segment_name),
-                n: formatNumber(send.total, language),
                 done: formatNumber(finishedOf(send), language),
               })}
             </Text>

@@ -13,6 +13,7 @@ import type { EmailConfig } from '../../../../shared/ipc/contracts/email';
 import { formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
+import { DirectedText } from '../DirectedText';
 
 /** How the email goes out, in a sentence. */
 export function useTransportText(config: EmailConfig | null, transport = config?.transport): string {
@@ -121,7 +122,7 @@ function SendConfirmation() {
       {confirmation && draft ? (
         <Stack gap="sm" data-testid="email-confirm-body" data-count={confirmation.count}>
           <Text fw={700} size="lg" data-testid="email-confirm-count" data-value={confirmation.count}>
-            {t('email.confirm.count', { n })}
+            {t('email.confirm.count', { count: confirmation.count, n })}
           </Text>
           <Table withRowBorders={false} verticalSpacing={2} fz="sm">
             <Table.Tbody>
@@ -137,7 +138,7 @@ function SendConfirmation() {
                 </Row>
               ) : null}
               <Row label={t('email.confirm.subject')} testId="email-confirm-subject">
-                <bdi dir="auto">{draft.subject}</bdi>
+                <DirectedText text={draft.subject} />
               </Row>
               <Row label={t('email.confirm.transport')} testId="email-confirm-transport">
                 {transport}
@@ -162,7 +163,7 @@ function SendConfirmation() {
               onClick={() => void confirm()}
               data-testid="email-confirm-send"
             >
-              {t('email.confirm.send', { n })}
+              {t('email.confirm.send', { count: confirmation?.count ?? 0, n })}
             </Button>
           </Group>
         </Stack>

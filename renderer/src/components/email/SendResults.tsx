@@ -24,7 +24,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { finishedOf, RECIPIENT_GROUPS, type RecipientGroup } from '../../stores/email';
 import type { EmailRecipient, EmailSend } from '../../../../shared/ipc/contracts/email';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { counted, formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { BackLink } from '../BackLink';
 import { FileExportButtons } from '../FileExportButtons';
@@ -32,6 +32,7 @@ import { Cell, VirtualRows } from '../contacts/VirtualRows';
 import { useLiveRows } from '../campaigns/report/useLiveRows';
 import { CountBadges, CountsBar, EmailStatusBadge, SendStateBadge } from './EmailStatus';
 import { useTransportText } from './SendPanel';
+import { useTextDirection } from '../../lib/direction';
 
 const ROW_HEIGHT = 40;
 const COLUMNS = '64px minmax(180px, 1.6fr) minmax(100px, 1fr) 150px 170px minmax(100px, 1fr)';
@@ -87,11 +88,18 @@ function Header({ send }: { send: EmailSend }) {
   const config = useStore(useStores().email, (s) => s.config);
   const transport = useTransportText(config, send.transport);
   const from = send.from.name ? `${send.from.name} <${send.from.email}>` : send.from.email;
+  const subjectDirection = useTextDirection(send.subject);
   return (
     <Stack gap={6}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Title order={3} dir="auto" data-testid="email-results-subject" style={{ overflowWrap: 'anywhere' }}>
+          <Title
+            order={3}
+            dir={subjectDirection}
+            data-user-text
+            data-testid="email-results-subject"
+            style={{ overflowWrap: 'anywhere' }}
+          >
             {send.subject}
           </Title>
           <SendStateBadge state={send.state} />
@@ -240,7 +248,7 @@ function Recipients({ send }: { send: EmailSend }) {
           <Text fw={600}>{t('email.results.recipients')}</Text>
           {total !== null ? (
             <Text size="sm" c="dimmed" data-testid="email-rows-count" data-value={total}>
-              {t('email.results.matches', { n: formatNumber(total, language) })}
+              {t('email.results.matches', counted(total, language))}
             </Text>
           ) : null}
         </Group>

@@ -11,7 +11,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { gatewaysSelectors, type LineQueue } from '../../stores/gateways';
-import { digits, isolate } from '../../lib/format';
+import { digits, phoneText } from '../../lib/format';
 import { explanationOf, gatewayName } from '../../lib/gateways';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate, useRoute, useSubPath } from '../useRoute';
@@ -19,11 +19,15 @@ import { navigate, useRoute, useSubPath } from '../useRoute';
 /** Resumes a paused line, saying how it went. */
 function useResume(): (queue: LineQueue) => Promise<void> {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { gateways } = useStores();
   return async (queue) => {
     const refused = await gateways.getState().resume(queue.number);
     if (refused === null)
-      notifications.show({ color: 'teal', message: t('gateways.queue.resumed', { number: queue.number }) });
+      notifications.show({
+        color: 'teal',
+        message: t('gateways.queue.resumed', { number: phoneText(queue.number, language) }),
+      });
     else notifications.show({ color: 'red', title: t('common.error'), message: refused });
   };
 }
@@ -52,7 +56,7 @@ export function PausedLineAlert({
       variant="light"
       icon={<IconPlayerPause size={20} />}
       title={t('gateways.pause.title', {
-        number: isolate(queue.number),
+        number: phoneText(queue.number, language),
         provider,
         code: digits(pause.code, language),
       })}

@@ -14,6 +14,8 @@ import { useStores } from '../../stores/context';
 import { messagesSelectors, type MessagesState } from '../../stores/messages';
 import { digits, formatDateTime } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { directionFor } from '../../lib/direction';
+import { PhoneNumber } from '../PhoneNumber';
 import { visibleRows } from '../../lib/windowing';
 import { StatusBadge } from '../StatusBadge';
 import { useScrollBox } from '../useScrollBox';
@@ -155,10 +157,10 @@ function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
       </div>
       {/* Numbers read left to right inside, but sit at the column's start like its header. */}
       <div role="cell" data-testid="message-sender">
-        <span className="ltr-value">{row.sender}</span>
+        <PhoneNumber number={row.sender} />
       </div>
       <div role="cell" data-testid="message-receptor">
-        <span className="ltr-value">{row.receptor}</span>
+        <PhoneNumber number={row.receptor} />
       </div>
       <div role="cell">
         <StatusBadge status={row.status} />
@@ -171,7 +173,8 @@ function LoadedRow({ row, onOpen }: { row: MessageRow; onOpen: () => void }) {
         role="cell"
         size="sm"
         truncate="end"
-        dir="auto"
+        dir={directionFor(row.text, language)}
+        data-user-text
         title={row.text}
         ta={language === 'fa' ? 'right' : 'left'}
         data-testid="message-text"

@@ -9,8 +9,9 @@ import { BackLink } from '../BackLink';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { digits, formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { formatDateTime, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { directionFor } from '../../lib/direction';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
 import { OutcomeBar, SendTitle } from './SendParts';
@@ -42,7 +43,7 @@ export function SendHeader() {
               <Stack gap={4} miw={0}>
                 <SendTitle row={row} size="lg" />
                 <Text size="sm" c="dimmed">
-                  {t('sends.fromLine', { line: isolate(digits(row.sender, language)) })} ·{' '}
+                  {t('sends.fromLine', { line: phoneText(row.sender, language) })} ·{' '}
                   {formatDateTime(row.created_at, language)}
                 </Text>
               </Stack>
@@ -65,7 +66,8 @@ export function SendHeader() {
             <Text
               size="sm"
               className="final-text"
-              dir="auto"
+              dir={directionFor(row.text, language)}
+              data-user-text
               p="sm"
               bg="gray.0"
               style={{ borderRadius: 6 }}

@@ -11,6 +11,7 @@ import { useStores } from '../../stores/context';
 import { SENDS_PAGE_SIZE } from '../../stores/messages';
 import { digits, formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { directionFor } from '../../lib/direction';
 import { EmptyState } from '../EmptyState';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
@@ -106,7 +107,8 @@ export function SendsTable() {
                       <Text
                         size="sm"
                         truncate="end"
-                        dir="auto"
+                        dir={directionFor(row.text, language)}
+                        data-user-text
                         title={row.text}
                         ta={language === 'fa' ? 'right' : 'left'}
                       >

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { digits, isolate } from '../../lib/format';
+import { digits, phoneText } from '../../lib/format';
+import { directionFor } from '../../lib/direction';
+import { PhoneNumber } from '../PhoneNumber';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
 import { StatusTimeline } from './StatusTimeline';
@@ -46,20 +48,30 @@ export function TimelineDrawer() {
       {message ? (
         <Stack>
           <Group justify="space-between">
-            <Text className="ltr-value" fw={600}>
-              {message.receptor}
+            <Text fw={600}>
+              <PhoneNumber number={message.receptor} />
             </Text>
             <StatusBadge status={message.status} />
           </Group>
           <Text size="sm" c="dimmed">
-            {t('messages.fromLine', { line: isolate(message.sender) })} · <Money rials={message.cost_rials} />
+            {t('messages.fromLine', { line: phoneText(message.sender, language) })} ·{' '}
+            <Money rials={message.cost_rials} />
           </Text>
           {timeline === null ? null : (
             <Text size="sm" data-testid="timeline-cost" data-cost={costNote(message.status, timeline)}>
               {t(`messages.cost.${costNote(message.status, timeline)}`)}
             </Text>
           )}
-          <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
+          <Text
+            size="sm"
+            className="final-text"
+            dir={directionFor(message.text, language)}
+            data-user-text
+            p="sm"
+            bg="gray.0"
+            style={{ borderRadius: 6 }}
+            data-testid="timeline-text"
+          >
             {message.text}
           </Text>
           {timeline === null ? <Loader size="sm" /> : <StatusTimeline events={timeline} />}

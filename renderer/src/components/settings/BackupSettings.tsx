@@ -31,8 +31,9 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { Backup } from '../../stores/settings';
-import { formatBytes, formatDateTime, isolate } from '../../lib/format';
+import { counted, formatBytes, formatDateTime, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
+import { backupName } from '../../lib/names';
 
 /** What a restore leaves for the reloaded window to say (session storage: this tab only, once). */
 const RESTORED_KEY = 'chapar.settings.restored';
@@ -59,9 +60,6 @@ function keepRestoredNote(note: RestoredNote | null): void {
     // Without session storage the reloaded page just says nothing.
   }
 }
-
-/** The file's name, without its folder (the full path stays in the title). */
-const fileName = (file: string) => file.split(/[\\/]/).pop() ?? file;
 
 export function BackupSettings() {
   const { t } = useTranslation();
@@ -107,13 +105,13 @@ export function BackupSettings() {
         >
           <span title={restored.from}>
             {t('settings.backup.restoredFrom', {
-              file: isolate(fileName(restored.from)),
-              safety: isolate(fileName(restored.safety)),
+              file: isolate(backupName(restored.from, language)),
+              safety: isolate(backupName(restored.safety, language)),
             })}
           </span>
           {restored.revokedKeys ? (
             <Text size="sm" mt={4} data-testid="restore-revoked-keys">
-              {t('settings.backup.keysRevoked', { count: restored.revokedKeys })}
+              {t('settings.backup.keysRevoked', counted(restored.revokedKeys, language))}
             </Text>
           ) : null}
         </Alert>
@@ -156,6 +154,7 @@ export function BackupSettings() {
           <Table data-testid="backups-table">
             <Table.Thead>
               <Table.Tr>
+                <Table.Th>{t('settings.backup.name')}</Table.Th>
                 <Table.Th>{t('settings.backup.made')}</Table.Th>
                 <Table.Th>{t('settings.backup.sizeHeader')}</Table.Th>
                 <Table.Th />
@@ -164,6 +163,9 @@ export function BackupSettings() {
             <Table.Tbody>
               {store.backups.map((b) => (
                 <Table.Tr key={b.path} data-testid="backup-row">
+                  <Table.Td title={b.path} data-testid="backup-name">
+                    {backupName(b.path, language)}
+                  </Table.Td>
                   <Table.Td>{formatDateTime(b.created_at, language)}</Table.Td>
                   <Table.Td>{size(b)}</Table.Td>
                   <Table.Td>

@@ -39,7 +39,7 @@ import {
   MAX_RATE_PER_SECOND,
   type GatewayKind,
 } from '../../../../shared/gateways';
-import { digits, formatNumber } from '../../lib/format';
+import { digits, formatNumber, phoneText } from '../../lib/format';
 import {
   CONTENT_TYPES,
   contentTypeChoice,
@@ -77,11 +77,12 @@ export const KANNEL_EXAMPLE =
 
 export function GatewayDialog({ line, onClose }: { line: Line | null; onClose(): void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   return (
     <Modal
       opened={line !== null}
       onClose={onClose}
-      title={line ? t('gateways.dialog.title', { number: line.number }) : ''}
+      title={line ? t('gateways.dialog.title', { number: phoneText(line.number, language) }) : ''}
       centered
       size="lg"
       closeButtonProps={{ 'aria-label': t('common.close') }}
@@ -131,7 +132,10 @@ function GatewayForm({ lineId, onClose }: { lineId: number; onClose(): void }) {
     // Who delivers changed for the banner, the queues and the confirmations (the composer's lines too).
     void gateways.getState().refresh();
     void compose.getState().load(compose.getState().accountId);
-    notifications.show({ color: 'teal', message: t('gateways.dialog.saved', { number: line.number }) });
+    notifications.show({
+      color: 'teal',
+      message: t('gateways.dialog.saved', { number: phoneText(line.number, language) }),
+    });
     return true;
   };
 

@@ -13,11 +13,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { gatewaysSelectors, waitingForUser, type Handover, type LineQueue } from '../../stores/gateways';
 import type { HandoverState } from '../../../../shared/gateways';
-import { digits, formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { digits, formatDateTime, formatNumber, phoneText } from '../../lib/format';
 import { gatewayName } from '../../lib/gateways';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money } from '../Money';
 import { PausedLineAlert } from '../gateways/PausedLines';
+import { PhoneNumber } from '../PhoneNumber';
 
 /**
  * The tiles in the order a message goes: on its way (waiting, handing over, accepted, final), then
@@ -83,7 +84,7 @@ function GatewayQueue({ queue }: { queue: LineQueue }) {
     >
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={4}>{t('gateways.queue.title', { number: isolate(queue.number), provider })}</Title>
+          <Title order={4}>{t('gateways.queue.title', { number: phoneText(queue.number, language), provider })}</Title>
           <Badge color={queue.paused ? 'orange' : 'teal'} variant="light" data-testid="gateway-queue-state">
             {queue.paused ? t('gateways.queue.pausedBadge') : t('gateways.queue.running')}
           </Badge>
@@ -173,8 +174,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
       color: 'teal',
       message:
         action === 'retry'
-          ? t('gateways.queue.retried', { n: n(count), provider })
-          : t('gateways.queue.markedFailed', { n: n(count) }),
+          ? t('gateways.queue.retried', { count, n: n(count), provider })
+          : t('gateways.queue.markedFailed', { count, n: n(count) }),
     });
     // Refunds change the credit and its ledger.
     if (action === 'markFailed') void settings.getState().refreshCredit();
@@ -201,7 +202,7 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
             {rows.map((row) => (
               <Table.Tr key={row.message_id} data-testid="gateway-review-row" data-state={row.state}>
                 <Table.Td>
-                  <span className="ltr-value">{row.receptor}</span>
+                  <PhoneNumber number={row.receptor} />
                 </Table.Td>
                 <Table.Td>
                   <Badge size="sm" variant="light" color={row.state === 'review' ? 'orange' : 'yellow'}>
@@ -270,8 +271,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
         onClose={() => setOpened(false)}
         title={
           asked === 'retry'
-            ? t('gateways.queue.retryTitle', { n: n(review) })
-            : t('gateways.queue.markFailedTitle', { n: n(failable) })
+            ? t('gateways.queue.retryTitle', { count: review, n: n(review) })
+            : t('gateways.queue.markFailedTitle', { count: failable, n: n(failable) })
         }
         centered
         closeButtonProps={{ 'aria-label': t('common.close') }}
@@ -279,8 +280,8 @@ function WaitingForUser({ queue, rows }: { queue: LineQueue; rows: Handover[] })
         <Stack data-testid="gateway-confirm" data-action={asked}>
           <Alert color={asked === 'retry' ? 'orange' : 'red'} icon={<IconAlertTriangle size={18} />}>
             {asked === 'retry'
-              ? t('gateways.queue.retryBody', { n: n(review), provider })
-              : t('gateways.queue.markFailedBody', { n: n(failable), provider })}
+              ? t('gateways.queue.retryBody', { count: review, n: n(review), provider })
+              : t('gateways.queue.markFailedBody', { count: failable, n: n(failable), provider })}
           </Alert>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpened(false)} data-testid="gateway-confirm-cancel">

@@ -31,9 +31,10 @@ import { EmptyState } from '../EmptyState';
 import { GatewayDialog } from './GatewayDialog';
 import { GatewayQueues } from './GatewayQueue';
 import { gatewaysFor, gatewayTitle, explanationOf } from '../../lib/gateways';
-import { digits } from '../../lib/format';
+import { digits, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { gatewaysSelectors } from '../../stores/gateways';
+import { PhoneNumber } from '../PhoneNumber';
 
 function permissionsOf(line: Line): LinePermission[] {
   return LINE_PERMISSIONS.filter((p) => line[p]);
@@ -41,6 +42,7 @@ function permissionsOf(line: Line): LinePermission[] {
 
 export function LinesSettings() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { settings, compose } = useStores();
   const { lines, saveLine, addLine, removeLine, deleteLine } = useStore(
     settings,
@@ -99,7 +101,7 @@ export function LinesSettings() {
               {lines.map((line) => (
                 <Table.Tr key={line.id} data-testid="line-row" data-number={line.number}>
                   <Table.Td>
-                    <span className="ltr-value">{line.number}</span>
+                    <PhoneNumber number={line.number} />
                   </Table.Td>
                   <Table.Td>{t(`provider.${line.provider}`)}</Table.Td>
                   <Table.Td>
@@ -193,7 +195,10 @@ export function LinesSettings() {
             if (why === null) {
               // The number as stored (Latin digits), which may differ from what was typed.
               const added = settings.getState().lines.at(-1)?.number ?? number.trim();
-              notifications.show({ color: 'teal', message: t('settings.lines.added', { number: added }) });
+              notifications.show({
+                color: 'teal',
+                message: t('settings.lines.added', { number: phoneText(added, language) }),
+              });
               setNumber('');
               reloadCompose();
             }
@@ -254,7 +259,9 @@ export function LinesSettings() {
       >
         <Stack>
           {deleteRefused ? null : (
-            <Text size="sm">{t('settings.lines.deleteWarning', { number: deleting?.number ?? '' })}</Text>
+            <Text size="sm">
+              {t('settings.lines.deleteWarning', { number: phoneText(deleting?.number ?? '', language) })}
+            </Text>
           )}
           {deleteRefused ? (
             <Text size="sm" c="red" data-testid="line-delete-refused">
@@ -287,7 +294,7 @@ export function LinesSettings() {
                 if (why !== null) return setDeleteRefused(why);
                 notifications.show({
                   color: 'teal',
-                  message: t('settings.lines.deleted', { number: deleting.number }),
+                  message: t('settings.lines.deleted', { number: phoneText(deleting.number, language) }),
                 });
                 reloadCompose();
                 closeDelete();

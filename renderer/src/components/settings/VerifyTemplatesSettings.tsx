@@ -29,6 +29,10 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { VerifyTemplate } from '../../stores/templates';
 import { EmptyState } from '../EmptyState';
+import { PhoneNumber } from '../PhoneNumber';
+import { directionFor, useTextDirection } from '../../lib/direction';
+import { digits } from '../../lib/format';
+import { useLanguage } from '../../i18n/useLanguage';
 import {
   fillTemplate,
   placeholdersOf,
@@ -51,6 +55,7 @@ const EMPTY: Draft = { id: null, name: '', body: '', sender: null, active: true 
 
 export function VerifyTemplatesSettings() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { templates: store } = useStores();
   const { templates, error, update } = useStore(
     store,
@@ -108,7 +113,13 @@ export function VerifyTemplatesSettings() {
                     <span className="ltr-value">{template.name}</span>
                   </Table.Td>
                   <Table.Td maw={360}>
-                    <Text size="sm" dir="auto" lineClamp={2} data-testid="template-body">
+                    <Text
+                      size="sm"
+                      dir={directionFor(template.body, language)}
+                      data-user-text
+                      lineClamp={2}
+                      data-testid="template-body"
+                    >
                       {template.body}
                     </Text>
                   </Table.Td>
@@ -118,7 +129,7 @@ export function VerifyTemplatesSettings() {
                         {t('templates.defaultSender')}
                       </Text>
                     ) : (
-                      <span className="ltr-value">{template.sender}</span>
+                      <PhoneNumber number={template.sender} />
                     )}
                   </Table.Td>
                   <Table.Td>
@@ -169,6 +180,7 @@ function nameFault(name: string): 'nameInvalid' | null {
 
 function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const stores = useStores();
   const { create, update } = useStore(
     stores.templates,
@@ -176,6 +188,7 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
   );
   const lines = useStore(stores.settings, (s) => s.lines);
   const [draft, setDraft] = useState(initial);
+  const bodyDirection = useTextDirection(draft.body);
   const [refused, setRefused] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Draft>) => {
@@ -195,7 +208,7 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
   // is no longer an SMS line, so the form shows what is stored.
   const senders = lines
     .filter((line) => line.provider === 'sms' || line.number === draft.sender)
-    .map((line) => ({ value: line.number, label: line.number }));
+    .map((line) => ({ value: line.number, label: digits(line.number, language) }));
 
   const submit = async () => {
     setSaving(true);
@@ -251,14 +264,21 @@ function TemplateEditor({ draft: initial, onClose }: { draft: Draft; onClose: ()
             }
             autosize
             minRows={3}
-            dir="auto"
+            dir={bodyDirection}
             data-testid="template-body-input"
           />
           <Paper withBorder p="sm" bg="var(--mantine-color-default-hover)">
             <Text size="xs" c="dimmed">
               {t('templates.preview')} · {t('templates.previewHint')}
             </Text>
-            <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap' }} mih={20} data-testid="template-preview">
+            <Text
+              size="sm"
+              dir={bodyDirection}
+              data-user-text
+              style={{ whiteSpace: 'pre-wrap' }}
+              mih={20}
+              data-testid="template-preview"
+            >
               {fillTemplate(draft.body, samples)}
             </Text>
           </Paper>

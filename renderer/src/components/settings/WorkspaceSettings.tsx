@@ -26,7 +26,15 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { RetentionAction, RetentionPreview, WorkspaceSize } from '../../stores/workspace';
-import { formatBytes, formatDate, formatDateTime, formatDuration, formatNumber, isolate } from '../../lib/format';
+import {
+  counted,
+  formatBytes,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  isolate,
+} from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { NumberField } from '../NumberField';
 import { FileExportButtons } from '../FileExportButtons';
@@ -102,7 +110,7 @@ function SizePanel() {
                 {formatBytes(size.total_bytes, language)}
               </Text>
               <Text c="dimmed" data-testid="workspace-messages">
-                {t('workspace.size.messages', { n: formatNumber(size.messages, language) })}
+                {t('workspace.size.messages', counted(size.messages, language))}
               </Text>
             </Group>
             <Table data-testid="workspace-parts">
@@ -370,7 +378,7 @@ function RetentionForm({ setting }: { setting: { months: number | null; action: 
             preview.action === 'archive'
               ? 'workspace.retention.confirmArchiveTitle'
               : 'workspace.retention.confirmDeleteTitle',
-            { n: formatNumber(preview.messages, language) },
+            counted(preview.messages, language),
           )}
         >
           <Stack>
@@ -380,7 +388,7 @@ function RetentionForm({ setting }: { setting: { months: number | null; action: 
                   ? 'workspace.retention.confirmArchive'
                   : 'workspace.retention.confirmDelete',
                 {
-                  n: formatNumber(preview.messages, language),
+                  ...counted(preview.messages, language),
                   date: formatDate(preview.cutoff, language),
                   months: formatNumber(preview.months, language),
                 },
@@ -403,7 +411,7 @@ function RetentionForm({ setting }: { setting: { months: number | null; action: 
                   preview.action === 'archive'
                     ? 'workspace.retention.confirmArchiveButton'
                     : 'workspace.retention.confirmDeleteButton',
-                  { n: formatNumber(preview.messages, language) },
+                  counted(preview.messages, language),
                 )}
               </Button>
             </Group>
@@ -440,6 +448,7 @@ function PreviewCard({
         ) : (
           <Text size="sm" data-testid="retention-preview-count">
             {t(preview.action === 'archive' ? 'workspace.retention.wouldArchive' : 'workspace.retention.wouldDelete', {
+              count: preview.messages,
               n: n(preview.messages),
               from: isolate(formatDate(preview.first_at, language)),
               to: isolate(formatDate(preview.last_at, language)),
@@ -448,7 +457,7 @@ function PreviewCard({
         )}
         {preview.held > 0 ? (
           <Text size="sm" data-testid="retention-preview-held">
-            {t('workspace.retention.held', { n: n(preview.held) })}
+            {t('workspace.retention.held', { count: preview.held, n: n(preview.held) })}
           </Text>
         ) : null}
         {preview.campaign_messages > 0 ? (
@@ -501,6 +510,7 @@ function RunStatus() {
         <Text size="sm" data-testid="retention-run-done">
           {t(run.action === 'archive' ? 'workspace.retention.doneArchive' : 'workspace.retention.doneDelete', {
             date,
+            count: run.removed,
             n: n(run.removed),
           })}
         </Text>
@@ -509,7 +519,7 @@ function RunStatus() {
           {t('workspace.retention.failed', { error: run.error ?? '' })}
         </Text>
       ) : (
-        <Text size="sm">{t('workspace.retention.cancelled', { n: n(run.removed) })}</Text>
+        <Text size="sm">{t('workspace.retention.cancelled', { count: run.removed, n: n(run.removed) })}</Text>
       )}
       {run.held > 0 ? (
         <Text size="xs" c="dimmed">

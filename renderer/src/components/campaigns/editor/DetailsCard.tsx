@@ -6,8 +6,9 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { campaignLines } from '../../../stores/campaignEditor';
-import { formatNumber } from '../../../lib/format';
+import { counted, digits } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { useTextDirection } from '../../../lib/direction';
 import { useEditor, type BodyInsert } from './useEditor';
 import { ColumnChips } from '../../ColumnChips';
 
@@ -25,10 +26,16 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
       ready: s.status === 'ready' && s.created === null,
     })),
   );
+  const nameDirection = useTextDirection(name);
+  const bodyDirection = useTextDirection(template);
   const usable = campaignLines(lines);
   // A draft may name a line that lost its permission: it stays listed so the choice shows.
-  const options = usable.map((l) => ({ value: l.number, label: `${l.number} · ${t(`provider.${l.provider}`)}` }));
-  if (sender !== '' && !usable.some((l) => l.number === sender)) options.push({ value: sender, label: sender });
+  const options = usable.map((l) => ({
+    value: l.number,
+    label: `${digits(l.number, language)} · ${t(`provider.${l.provider}`)}`,
+  }));
+  if (sender !== '' && !usable.some((l) => l.number === sender))
+    options.push({ value: sender, label: digits(sender, language) });
   const columns = quote?.columns ?? [];
   const warnings = (quote?.placeholders ?? []).filter((p) => !p.known || p.missing > 0);
 
@@ -44,7 +51,7 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
           onChange={(event) => update({ name: event.currentTarget.value })}
           disabled={!ready}
           maxLength={200}
-          dir="auto"
+          dir={nameDirection}
           data-testid="editor-name"
         />
         <Select
@@ -73,8 +80,9 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
           minRows={5}
           maxRows={16}
           maxLength={10_000}
-          // The text's own direction decides (a Latin text in the Persian UI reads left to right).
-          dir="auto"
+          // The text's own direction decides (a Latin text in the Persian UI reads left to right,
+          // a Persian one that starts with {{NAME}} right to left).
+          dir={bodyDirection}
           data-testid="editor-body"
         />
         <ColumnChips
@@ -93,8 +101,8 @@ export function DetailsCard({ bodyRef, insert }: Pick<BodyInsert, 'insert'> & { 
                 <Text size="sm" c="orange.8">
                   {p.known
                     ? t('campaignEditor.missingValues', {
+                        ...counted(p.missing, language),
                         placeholder: `{{${p.name}}}`,
-                        n: formatNumber(p.missing, language),
                       })
                     : t('campaignEditor.unknownPlaceholder', { placeholder: `{{${p.name}}}` })}
                 </Text>

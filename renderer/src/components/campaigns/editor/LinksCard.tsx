@@ -243,8 +243,14 @@ function LinkRow({
               {' · '}
               <span data-testid={`editor-link-added-${index}`}>
                 {info.added_characters >= 0
-                  ? t('campaignEditor.adds', { n: `+${formatNumber(info.added_characters, language)}` })
-                  : t('campaignEditor.saves', { n: `−${formatNumber(-info.added_characters, language)}` })}
+                  ? t('campaignEditor.adds', {
+                      count: info.added_characters,
+                      n: `+${formatNumber(info.added_characters, language)}`,
+                    })
+                  : t('campaignEditor.saves', {
+                      count: -info.added_characters,
+                      n: `−${formatNumber(-info.added_characters, language)}`,
+                    })}
               </span>
             </Text>
           </Stack>
@@ -262,7 +268,10 @@ function LinkCharacters({ quoted, language }: { quoted: CampaignQuote['links']; 
   const total = inBody.reduce((sum, q) => sum + q.added_characters, 0);
   return (
     <Text size="xs" c="dimmed">
-      {t('campaignEditor.linksAdd', { n: `${total >= 0 ? '+' : '−'}${formatNumber(Math.abs(total), language)}` })}
+      {t('campaignEditor.linksAdd', {
+        count: Math.abs(total),
+        n: `${total >= 0 ? '+' : '−'}${formatNumber(Math.abs(total), language)}`,
+      })}
     </Text>
   );
 }

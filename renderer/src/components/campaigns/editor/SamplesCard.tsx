@@ -8,8 +8,10 @@ import { useShallow } from 'zustand/react/shallow';
 import { SAMPLE_KINDS, type SampleKind } from '../../../../../shared/campaigns';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { useTextDirection } from '../../../lib/direction';
 import { Money } from '../../Money';
 import { useEditor } from './useEditor';
+import { PhoneNumber } from '../../PhoneNumber';
 
 export function SamplesCard() {
   const { t } = useTranslation();
@@ -18,6 +20,7 @@ export function SamplesCard() {
   const samples = quote?.samples ?? [];
   const [kind, setKind] = useState<SampleKind>('first');
   const sample = samples.find((s) => s.kind === kind) ?? samples[0];
+  const direction = useTextDirection(sample?.text);
   return (
     <Paper withBorder p="md" data-testid="editor-samples">
       <Stack gap="sm">
@@ -52,12 +55,10 @@ export function SamplesCard() {
             />
             <Text size="sm" c="dimmed">
               {t('campaignEditor.preview.to')}{' '}
-              <bdi className="ltr-value" data-testid="editor-sample-receptor">
-                {sample.receptor}
-              </bdi>
+              <PhoneNumber number={sample.receptor} data-testid="editor-sample-receptor" />
             </Text>
             <Paper bg="gray.0" p="sm" radius="sm">
-              <Text className="final-text" dir="auto" data-testid="editor-sample-text">
+              <Text className="final-text" dir={direction} data-user-text data-testid="editor-sample-text">
                 {sample.text}
               </Text>
             </Paper>

@@ -17,6 +17,7 @@ import { useFaultText } from './useFaultText';
 import { wallTimeParts } from './when';
 import { wallTimeOf } from './zonedTime';
 import { CampaignConfirmation } from '../CampaignConfirmation';
+import { zoneName } from '../../../lib/names';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -183,7 +184,7 @@ export function ScheduleCard() {
                 when: wall
                   ? t('campaignEditor.when.dayAtZone', {
                       ...wallTimeParts(wall, language),
-                      zone: fields.time_zone ?? '',
+                      zone: fields.time_zone ? zoneName(fields.time_zone, language) : '',
                     })
                   : null,
                 lastMessageAt: quote.estimated_last_message_at,

@@ -3,7 +3,7 @@
 import { MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNumber } from '../../../lib/format';
+import { counted, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useEditor } from './useEditor';
 
@@ -24,7 +24,7 @@ export function SegmentsCard() {
       value: String(segment.id),
       label:
         segment.status === 'ready'
-          ? t('campaignEditor.segmentOption', { name: segment.name, n: formatNumber(segment.member_count, language) })
+          ? t('campaignEditor.segmentOption', { ...counted(segment.member_count, language), name: segment.name })
           : t('campaignEditor.segmentImporting', { name: segment.name }),
       // A segment on the other side, or still importing, cannot be chosen here.
       disabled: segment.status !== 'ready' || other.includes(segment.id),

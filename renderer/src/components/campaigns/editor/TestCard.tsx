@@ -7,14 +7,16 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { toAsciiDigits } from '../../../../../shared/digits';
 import { useStores } from '../../../stores/context';
-import { isolate } from '../../../lib/format';
+import { phoneText } from '../../../lib/format';
 import { Money } from '../../Money';
 import { useEditor } from './useEditor';
 import { useFaultText } from './useFaultText';
 import { Delivery } from '../../gateways/Delivery';
+import { useLanguage } from '../../../i18n/useLanguage';
 
 export function TestCard() {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { session } = useStores();
   const describe = useFaultText();
   const { sender, body, sample, testing, result, error, sendTest, ready, gateway } = useEditor(
@@ -75,7 +77,8 @@ export function TestCard() {
           <Alert color="teal" data-testid="editor-test-result">
             <Stack gap={4}>
               <Text size="sm">
-                {t('campaignEditor.test.sent', { phone: isolate(result.receptor) })} <Money rials={result.cost_rials} />
+                {t('campaignEditor.test.sent', { phone: phoneText(result.receptor, language) })}{' '}
+                <Money rials={result.cost_rials} />
               </Text>
               <Text size="sm" className="final-text" dir="auto" data-testid="editor-test-text">
                 {result.text}
@@ -97,7 +100,10 @@ export function TestCard() {
       >
         <Stack>
           <Text data-testid="editor-test-summary">
-            {t('campaignEditor.test.confirmBody', { phone: isolate(receptor), line: isolate(sender) })}{' '}
+            {t('campaignEditor.test.confirmBody', {
+              phone: phoneText(receptor, language),
+              line: phoneText(sender, language),
+            })}{' '}
             {sample ? (
               <>
                 {t('campaignEditor.test.about')} <Money rials={sample.cost_rials} />

@@ -26,6 +26,7 @@ import {
   wallTimeOf,
   type WallTime,
 } from './zonedTime';
+import { zoneName } from '../../../lib/names';
 
 /** Messages per minute the core takes at most. */
 const MAX_RATE = 1_000_000;
@@ -52,7 +53,7 @@ export function WhenCard() {
   const past = wall !== null && instantOf(wall, zone) < now;
   const zones = [...new Set([runtimeTimeZone(), ...COMMON_ZONES, zone])].map((z) => ({
     value: z,
-    label: `${z} (${digits(formatOffset(offsetAt(now, z)), language)})`,
+    label: `${zoneName(z, language)} (${digits(formatOffset(offsetAt(now, z)), language)})`,
   }));
   const last = quote?.estimated_last_message_at ?? null;
   const first = quote?.send_at ?? null;
@@ -102,7 +103,7 @@ export function WhenCard() {
               />
             </Group>
             <Text size="sm" data-testid="editor-when-summary">
-              {t('campaignEditor.when.at', { ...wallTimeParts(wall, language), zone })}
+              {t('campaignEditor.when.at', { ...wallTimeParts(wall, language), zone: zoneName(zone, language) })}
             </Text>
             {past ? (
               <Alert color="orange" p="xs" data-testid="editor-when-past">

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../../stores/context';
 import type { ListRow } from '../../../stores/campaigns';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { counted, formatDateTime, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { EmptyState } from '../../EmptyState';
 import { Money } from '../../Money';
@@ -33,7 +33,7 @@ export function CampaignList() {
           <Title order={2}>{t('campaigns.title')}</Title>
           {list ? (
             <Text c="dimmed" data-testid="campaigns-count" data-value={count}>
-              {t('campaigns.count', { n: formatNumber(count, language) })}
+              {t('campaigns.count', counted(count, language))}
             </Text>
           ) : null}
         </Group>

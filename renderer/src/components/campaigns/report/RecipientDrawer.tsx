@@ -5,8 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStores } from '../../../stores/context';
 import type { MessageTimeline, RecipientClicks } from '../../../stores/campaigns';
-import { digits, formatDateTime } from '../../../lib/format';
+import { digits, formatDateTime, phoneText } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
+import { directionFor } from '../../../lib/direction';
 import { StatusBadge } from '../../StatusBadge';
 import { StatusTimeline } from '../../messages/StatusTimeline';
 import { Money } from '../../Money';
@@ -44,7 +45,7 @@ export function RecipientDrawer({
       // The end side: Mantine mirrors it in right-to-left, so this opens on the left in Persian.
       position="right"
       size="md"
-      title={message ? t('report.recipient.title', { phone: digits(message.receptor, language) }) : ''}
+      title={message ? t('report.recipient.title', { phone: phoneText(message.receptor, language) }) : ''}
       closeButtonProps={{ 'aria-label': t('common.close') }}
       data-testid="report-recipient"
     >
@@ -61,7 +62,15 @@ export function RecipientDrawer({
           <Text size="sm" c="dimmed">
             <Money rials={message.cost_rials} />
           </Text>
-          <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
+          <Text
+            size="sm"
+            className="final-text"
+            dir={directionFor(message.text, language)}
+            data-user-text
+            p="sm"
+            bg="gray.0"
+            style={{ borderRadius: 6 }}
+          >
             {message.text}
           </Text>
           <Text fw={600} size="sm">

@@ -8,7 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../../stores/context';
 import type { ClickFilter, RowGroup } from '../../../stores/campaigns';
 import type { ExecutionMessage } from '../../../../../shared/campaigns';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { counted, formatDateTime, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { StatusBadge } from '../../StatusBadge';
 import { Money } from '../../Money';
@@ -43,7 +43,7 @@ export function RecipientRows({ executionId, version }: { executionId: number; v
           <Text fw={600}>{t('report.rows.title')}</Text>
           {rowCount !== null ? (
             <Text size="sm" c="dimmed" data-testid="report-rows-count" data-value={rowCount}>
-              {t('report.rows.matches', { n: formatNumber(rowCount, language) })}
+              {t('report.rows.matches', counted(rowCount, language))}
             </Text>
           ) : null}
         </Group>

@@ -7,12 +7,14 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFinal, statusOf, timeOf, type CampaignDetail } from '../../../stores/campaigns';
 import type { ExecutionReport } from '../../../../../shared/campaigns';
-import { digits, formatDateTime } from '../../../lib/format';
+import { digits, formatDateTime, phoneText } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { navigate } from '../../useRoute';
 import { CampaignStatusBadge } from '../list/CampaignStatusBadge';
 import { SentProgress } from '../list/SentProgress';
 import { ReportControls } from './ReportControls';
+import { DirectedText } from '../../DirectedText';
+import { useTextDirection } from '../../../lib/direction';
 
 export function ReportHeader({ report, campaign }: { report: ExecutionReport; campaign: CampaignDetail | null }) {
   const { t } = useTranslation();
@@ -22,6 +24,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
     const ms = timeOf(text);
     return ms === null ? null : formatDateTime(ms, language);
   };
+  const textDirection = useTextDirection(campaign?.template_body);
   const others = campaign?.executions.filter((e) => e.execution_id !== report.execution_id) ?? [];
   return (
     <Paper withBorder p="md">
@@ -30,7 +33,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
           <Stack gap={4}>
             <Group gap="sm">
               <Title order={2} data-testid="report-name">
-                <bdi>{campaign?.name ?? ''}</bdi>
+                <DirectedText text={campaign?.name ?? ''} />
               </Title>
               <CampaignStatusBadge status={status} testId="report-status" />
               <Text size="sm" c="dimmed">
@@ -39,7 +42,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
             </Group>
             {campaign ? (
               <Text size="sm" c="dimmed">
-                {t('report.line', { line: digits(campaign.sender, language) })}
+                {t('report.line', { line: phoneText(campaign.sender, language) })}
               </Text>
             ) : null}
           </Stack>
@@ -86,7 +89,16 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
           </Text>
         ) : null}
         {campaign ? (
-          <Text size="sm" className="final-text" dir="auto" p="sm" bg="gray.0" style={{ borderRadius: 6 }}>
+          <Text
+            size="sm"
+            className="final-text"
+            dir={textDirection}
+            data-user-text
+            p="sm"
+            bg="gray.0"
+            style={{ borderRadius: 6 }}
+            data-testid="report-text"
+          >
             {campaign.template_body}
           </Text>
         ) : null}
