@@ -11,7 +11,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { formatDateTime, formatNumber, phoneText } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { directionFor } from '../../lib/direction';
+import { MessageTextBox } from '../MessageTextBox';
 import { Money } from '../Money';
 import { navigate } from '../useRoute';
 import { OutcomeBar, SendTitle } from './SendParts';
@@ -63,19 +63,7 @@ export function SendHeader() {
                 </Anchor>
               ) : null}
             </Group>
-            <Text
-              size="sm"
-              className="final-text"
-              dir={directionFor(row.text, language)}
-              data-user-text
-              p="sm"
-              bg="gray.0"
-              style={{ borderRadius: 6 }}
-              lineClamp={4}
-              data-testid="send-header-text"
-            >
-              {row.text}
-            </Text>
+            <MessageTextBox text={row.text} lineClamp={4} data-testid="send-header-text" />
             <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
               <Figure label={t('sends.columns.messages')}>
                 <span data-testid="send-header-messages" data-value={row.messages}>

@@ -6,7 +6,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { digits, phoneText } from '../../lib/format';
-import { directionFor } from '../../lib/direction';
+import { MessageTextBox } from '../MessageTextBox';
 import { PhoneNumber } from '../PhoneNumber';
 import { useLanguage } from '../../i18n/useLanguage';
 import { StatusBadge } from '../StatusBadge';
@@ -62,18 +62,7 @@ export function TimelineDrawer() {
               {t(`messages.cost.${costNote(message.status, timeline)}`)}
             </Text>
           )}
-          <Text
-            size="sm"
-            className="final-text"
-            dir={directionFor(message.text, language)}
-            data-user-text
-            p="sm"
-            bg="gray.0"
-            style={{ borderRadius: 6 }}
-            data-testid="timeline-text"
-          >
-            {message.text}
-          </Text>
+          <MessageTextBox text={message.text} data-testid="timeline-text" />
           {timeline === null ? <Loader size="sm" /> : <StatusTimeline events={timeline} />}
           <Text size="xs" c="dimmed">
             <CostHint />

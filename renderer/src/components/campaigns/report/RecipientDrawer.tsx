@@ -7,7 +7,7 @@ import { useStores } from '../../../stores/context';
 import type { MessageTimeline, RecipientClicks } from '../../../stores/campaigns';
 import { digits, formatDateTime, phoneText } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
-import { directionFor } from '../../../lib/direction';
+import { MessageTextBox } from '../../MessageTextBox';
 import { StatusBadge } from '../../StatusBadge';
 import { StatusTimeline } from '../../messages/StatusTimeline';
 import { Money } from '../../Money';
@@ -62,17 +62,7 @@ export function RecipientDrawer({
           <Text size="sm" c="dimmed">
             <Money rials={message.cost_rials} />
           </Text>
-          <Text
-            size="sm"
-            className="final-text"
-            dir={directionFor(message.text, language)}
-            data-user-text
-            p="sm"
-            bg="gray.0"
-            style={{ borderRadius: 6 }}
-          >
-            {message.text}
-          </Text>
+          <MessageTextBox text={message.text} />
           <Text fw={600} size="sm">
             {t('report.recipient.timeline')}
           </Text>

@@ -14,7 +14,7 @@ import { CampaignStatusBadge } from '../list/CampaignStatusBadge';
 import { SentProgress } from '../list/SentProgress';
 import { ReportControls } from './ReportControls';
 import { DirectedText } from '../../DirectedText';
-import { useTextDirection } from '../../../lib/direction';
+import { MessageTextBox } from '../../MessageTextBox';
 
 export function ReportHeader({ report, campaign }: { report: ExecutionReport; campaign: CampaignDetail | null }) {
   const { t } = useTranslation();
@@ -24,7 +24,6 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
     const ms = timeOf(text);
     return ms === null ? null : formatDateTime(ms, language);
   };
-  const textDirection = useTextDirection(campaign?.template_body);
   const others = campaign?.executions.filter((e) => e.execution_id !== report.execution_id) ?? [];
   return (
     <Paper withBorder p="md">
@@ -88,20 +87,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
             {t('report.failedBecause', { error: report.error })}
           </Text>
         ) : null}
-        {campaign ? (
-          <Text
-            size="sm"
-            className="final-text"
-            dir={textDirection}
-            data-user-text
-            p="sm"
-            bg="gray.0"
-            style={{ borderRadius: 6 }}
-            data-testid="report-text"
-          >
-            {campaign.template_body}
-          </Text>
-        ) : null}
+        {campaign ? <MessageTextBox text={campaign.template_body} data-testid="report-text" /> : null}
         {others.length > 0 ? (
           <Group gap="xs">
             <Text size="sm" c="dimmed">
