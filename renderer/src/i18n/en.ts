@@ -1,4 +1,6 @@
 // English texts. The Persian file (fa.ts) has to have exactly these keys: its type says so.
+import { phoneProblemTexts } from '../../../shared/rejections';
+
 export const en = {
   app: { name: 'Chapar', tagline: 'Bulk SMS for your business' },
   nav: {
@@ -607,16 +609,8 @@ export const en = {
     },
     columns: { row: 'Row', phone: 'Value in the file', reason: 'Reason' },
     reasons: { invalid: 'Not a valid mobile number', duplicate: 'Duplicate number', opted_out: 'On the opt-out list' },
-    /** What is wrong with an invalid value (shared/rejections.ts phoneProblemTexts has the same words). */
-    problems: {
-      empty: 'Empty cell',
-      letters: 'Contains letters or signs',
-      landline: 'A landline, not a mobile',
-      foreign: 'A number outside Iran',
-      too_short: 'Too short for a mobile number',
-      too_long: 'Too long for a mobile number',
-      invalid: 'Not a valid mobile number',
-    },
+    /** What is wrong with an invalid value: the rejection report's own words (shared/rejections.ts). */
+    problems: phoneProblemTexts.en,
     noRejected: 'No such rows.',
     more: 'Show more',
     report: 'Rejection report',

@@ -1,5 +1,6 @@
 // متن‌های فارسی. Persian texts; the type makes sure every English key has its Persian text.
 import type { Translation } from './en';
+import { phoneProblemTexts } from '../../../shared/rejections';
 
 export const fa: Translation = {
   app: { name: 'چاپار', tagline: 'پیامک انبوه برای کسب‌وکار شما' },
@@ -614,15 +615,8 @@ export const fa: Translation = {
     },
     columns: { row: 'ردیف', phone: 'مقدار در فایل', reason: 'علت' },
     reasons: { invalid: 'شمارهٔ موبایل نامعتبر', duplicate: 'شمارهٔ تکراری', opted_out: 'در فهرست لغو عضویت' },
-    problems: {
-      empty: 'خانه شماره خالی است',
-      letters: 'حرف یا نشانه دارد',
-      landline: 'تلفن ثابت است، نه موبایل',
-      foreign: 'شماره خارج از ایران است',
-      too_short: 'برای شماره موبایل کوتاه است',
-      too_long: 'برای شماره موبایل بلند است',
-      invalid: 'شماره موبایل نامعتبر است',
-    },
+    /** What is wrong with an invalid value: the rejection report's own words (shared/rejections.ts). */
+    problems: phoneProblemTexts.fa,
     noRejected: 'ردیفی از این نوع نیست.',
     more: 'نمایش بیشتر',
     report: 'گزارش ردشده‌ها',
