@@ -10,7 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../stores/context';
-import { formatNumber, isolate } from '../lib/format';
+import { counted, isolate } from '../lib/format';
 import { exportLocale, type ExportLocale } from '../lib/exports';
 import { download } from '../lib/download';
 import { useLanguage } from '../i18n/useLanguage';
@@ -56,7 +56,7 @@ export function FileExportButtons({
       color: 'teal',
       title,
       message: t('exports.rowsTo', {
-        n: formatNumber(result.rows, language),
+        ...counted(result.rows, language),
         file: isolate(result.path ?? result.file_name),
       }),
     });

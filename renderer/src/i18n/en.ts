@@ -418,7 +418,8 @@ export const en = {
     noMessagesHint: 'A campaign records its messages as it runs; they show up here live.',
   },
   exports: {
-    rowsTo: '{{n}} rows → {{file}}',
+    rowsTo_one: '{{n}} row → {{file}}',
+    rowsTo_other: '{{n}} rows → {{file}}',
   },
   contacts: {
     title: 'Contacts',
@@ -593,8 +594,12 @@ export const en = {
     cancelledExisting: 'Import cancelled. The segment is as it was.',
     failed: 'The import failed: {{error}}',
     done: 'Import finished',
-    summaryNew: '{{rows}} rows of {{file}} read; {{n}} contacts are in the new segment {{segment}}.',
-    summaryAdded: '{{rows}} rows of {{file}} read; {{n}} contacts were added to {{segment}}.',
+    rowsRead_one: '{{n}} row of {{file}} read',
+    rowsRead_other: '{{n}} rows of {{file}} read',
+    summaryNew_one: '{{read}}; {{n}} contact is in the new segment {{segment}}.',
+    summaryNew_other: '{{read}}; {{n}} contacts are in the new segment {{segment}}.',
+    summaryAdded_one: '{{read}}; {{n}} contact was added to {{segment}}.',
+    summaryAdded_other: '{{read}}; {{n}} contacts were added to {{segment}}.',
     counts: { valid: 'Imported', invalid: 'Invalid', duplicate: 'Duplicates', opted_out: 'Opted out' },
     countHint: {
       valid: 'Open the segment',
@@ -986,7 +991,10 @@ export const en = {
     resendTitle: 'Resend to the failed recipients?',
     resendWarning:
       'A new campaign with the same text, line, send rate and quiet hours goes now to the failed recipients it can still reach. It is charged like any send.',
-    resendLeftOut: '{{n}} of the {{failed}} failed recipients are left out, because a message to them cannot succeed:',
+    resendLeftOut_one:
+      '{{n}} of the {{failed}} failed recipients is left out, because a message to them cannot succeed:',
+    resendLeftOut_other:
+      '{{n}} of the {{failed}} failed recipients are left out, because a message to them cannot succeed:',
     resendLeftOutReason: {
       opted_out: 'opted out: {{n}}',
       blocked: 'blocked: {{n}}',

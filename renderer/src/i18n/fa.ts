@@ -424,7 +424,8 @@ export const fa: Translation = {
     noMessagesHint: 'کارزار پیام‌هایش را در حین ارسال ثبت می‌کند؛ پیام‌ها زنده اینجا نمایش داده می‌شوند.',
   },
   exports: {
-    rowsTo: '{{n}} ردیف ← {{file}}',
+    rowsTo_one: '{{n}} ردیف ← {{file}}',
+    rowsTo_other: '{{n}} ردیف ← {{file}}',
   },
   contacts: {
     title: 'مخاطبان',
@@ -599,8 +600,12 @@ export const fa: Translation = {
     cancelledExisting: 'ورود لغو شد. گروه همان‌طور که بود ماند.',
     failed: 'ورود ناموفق بود: {{error}}',
     done: 'ورود به پایان رسید',
-    summaryNew: '{{rows}} ردیف از {{file}} خوانده شد؛ {{n}} مخاطب در گروه مخاطبان تازهٔ {{segment}} است.',
-    summaryAdded: '{{rows}} ردیف از {{file}} خوانده شد؛ {{n}} مخاطب به گروه {{segment}} افزوده شد.',
+    rowsRead_one: '{{n}} ردیف از {{file}} خوانده شد',
+    rowsRead_other: '{{n}} ردیف از {{file}} خوانده شد',
+    summaryNew_one: '{{read}}؛ {{n}} مخاطب در گروه مخاطبان تازهٔ {{segment}} است.',
+    summaryNew_other: '{{read}}؛ {{n}} مخاطب در گروه مخاطبان تازهٔ {{segment}} است.',
+    summaryAdded_one: '{{read}}؛ {{n}} مخاطب به گروه {{segment}} افزوده شد.',
+    summaryAdded_other: '{{read}}؛ {{n}} مخاطب به گروه {{segment}} افزوده شد.',
     counts: { valid: 'واردشده', invalid: 'نامعتبر', duplicate: 'تکراری', opted_out: 'لغو عضویت' },
     countHint: {
       valid: 'باز کردن گروه',
@@ -993,7 +998,8 @@ export const fa: Translation = {
     resendTitle: 'به گیرندگان ناموفق دوباره ارسال شود؟',
     resendWarning:
       'کارزاری تازه با همان متن، خط، سرعت ارسال و ساعات سکوت همین حالا برای گیرندگان ناموفقی فرستاده می‌شود که هنوز می‌توان به آن‌ها رسید. هزینه‌اش مثل هر ارسال دیگری کسر می‌شود.',
-    resendLeftOut: '{{n}} نفر از {{failed}} گیرندهٔ ناموفق کنار گذاشته شدند، چون پیام به آن‌ها نمی‌تواند برسد:',
+    resendLeftOut_one: '{{n}} نفر از {{failed}} گیرندهٔ ناموفق کنار گذاشته شد، چون پیام به او نمی‌تواند برسد:',
+    resendLeftOut_other: '{{n}} نفر از {{failed}} گیرندهٔ ناموفق کنار گذاشته شدند، چون پیام به آن‌ها نمی‌تواند برسد:',
     resendLeftOutReason: {
       opted_out: 'لغو اشتراک کرده: {{n}}',
       blocked: 'مسدود شده: {{n}}',

@@ -39,6 +39,21 @@ describe('plural forms', () => {
     expect(fa('messages.count', counted(2, 'fa'))).toBe('۲ پیام');
   });
 
+  it('count each number of a sentence with two by its own form (an import summary, a resend)', () => {
+    const en = i18n.getFixedT('en');
+    const read = en('import.rowsRead', { ...counted(1, 'en'), file: 'a.csv' });
+    expect(en('import.summaryNew', { read, ...counted(1, 'en'), segment: 'S' })).toBe(
+      '1 row of a.csv read; 1 contact is in the new segment S.',
+    );
+    expect(en('import.summaryAdded', { read, ...counted(3, 'en'), segment: 'S' })).toBe(
+      '1 row of a.csv read; 3 contacts were added to S.',
+    );
+    expect(en('report.resendLeftOut', { ...counted(1, 'en'), failed: '8' })).toMatch(
+      /^1 of the 8 failed recipients is /,
+    );
+    expect(en('exports.rowsTo', { ...counted(1, 'en'), file: 'f.csv' })).toBe('1 row → f.csv');
+  });
+
   it('has both forms of every plural text in both languages', () => {
     const keys = pluralKeys(en);
     expect(keys.length).toBeGreaterThan(40);

@@ -8,7 +8,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import type { Rejections, RejectionReason } from '../../stores/imports';
-import { digits, formatNumber, isolate } from '../../lib/format';
+import { counted, digits, isolate } from '../../lib/format';
 import { importErrorCode } from '../../../../shared/contacts';
 import { useLanguage } from '../../i18n/useLanguage';
 import { navigate } from '../useRoute';
@@ -77,10 +77,9 @@ export function ReviewStep() {
         <Title order={4}>{t('import.done')}</Title>
         <Text size="sm" c="dimmed" data-testid="import-summary">
           {t(job.target_segment_id !== null ? 'import.summaryAdded' : 'import.summaryNew', {
-            rows: formatNumber(job.valid + rejected, language),
-            file,
+            read: t('import.rowsRead', { ...counted(job.valid + rejected, language), file }),
             segment: isolate(segment?.name ?? ''),
-            n: formatNumber(job.valid, language),
+            ...counted(job.valid, language),
           })}
         </Text>
       </div>

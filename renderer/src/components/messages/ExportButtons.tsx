@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
-import { formatNumber, isolate } from '../../lib/format';
+import { counted, isolate } from '../../lib/format';
 import { exportLocale } from '../../lib/exports';
 import { useLanguage } from '../../i18n/useLanguage';
 import { download } from '../../lib/download';
@@ -37,7 +37,7 @@ export function ExportButtons() {
       color: 'teal',
       title: t('messages.exported'),
       message: t('exports.rowsTo', {
-        n: formatNumber(result.rows, language),
+        ...counted(result.rows, language),
         file: isolate(result.path ?? result.file_name),
       }),
     });
@@ -55,7 +55,7 @@ export function ExportButtons() {
       {exported && !exporting ? (
         <Text size="xs" c="dimmed" data-testid="export-result" data-rows={exported.rows} data-file={exported.file_name}>
           {t('exports.rowsTo', {
-            n: formatNumber(exported.rows, language),
+            ...counted(exported.rows, language),
             file: isolate(exported.file_name),
           })}
         </Text>

@@ -25,7 +25,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../../stores/context';
 import type { FollowUp } from '../../../stores/campaigns';
 import { RESULT_KINDS, type ExecutionReport, type ResultKind } from '../../../../../shared/campaigns';
-import { formatNumber, isolate } from '../../../lib/format';
+import { counted, formatNumber, isolate } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { navigate } from '../../useRoute';
 import { useGatewayKind } from '../../gateways/Delivery';
@@ -208,7 +208,7 @@ export function FollowUps({
               <Alert color="yellow" data-testid="resend-left-out" data-count={leftOut}>
                 <Text size="sm">
                   {t('report.resendLeftOut', {
-                    n: formatNumber(leftOut, language),
+                    ...counted(leftOut, language),
                     failed: formatNumber(quote.failed, language),
                   })}
                 </Text>
