@@ -1,7 +1,8 @@
 // The web UI's access token and the browser sessions derived from it. The token belongs to the
 // workspace: made once at random and kept in its secrets store, so a restart of `serve` on the same
 // data prints the same address and the browsers signed in stay signed in (CHAPAR_WEB_TOKEN fixes
-// it instead, for scripted runs). It opens the bridge as `Authorization: Bearer`; a browser trades it (the printed ?token= URL) for a session cookie that is not the token itself:
+// it instead, for scripted runs). It opens the bridge as `Authorization: Bearer`; a browser trades
+// it (the printed ?token= URL) for a session cookie that is not the token itself:
 // `<issuedAt>.<nonce>.<HMAC(token, generation|issuedAt|nonce)>`, valid for SESSION_LIFETIME_MS
 // (the nonce tells apart two browsers signed in at the same millisecond). Rotating the
 // generation (Settings → "Sign out other browsers") ends every session issued before; the
