@@ -374,6 +374,12 @@ describe('rejections say why, and a campaign report carries its segment (web UI)
         ['4', 'invalid', '09121000005'],
       ]);
       expect(await skipped.first().innerText()).toContain(language === 'fa' ? '۳' : '3');
+      // What the send would refuse (no sender yet) is said in the language of now, also after a switch.
+      await poll(() => page.getByTestId('email-preview-error').innerText()).toBe(
+        language === 'fa'
+          ? 'نشانی فرستنده نشانی ایمیل درستی نیست: بخش «از طرف» را بررسی کنید.'
+          : "The sender's address is not an email address: check the From field.",
+      );
       await skipped.first().scrollIntoViewIfNeeded();
       await screenshot(page, `${language}-email-skipped-rows`);
     };

@@ -9,6 +9,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../stores/context';
 import { emailSelectors } from '../../stores/email';
+import { refusalText } from '../../stores/errors';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { SafeHtmlFrame } from './SafeHtmlFrame';
@@ -31,9 +32,10 @@ export function PreviewCard() {
   );
   const preview = useStore(email, emailSelectors.currentPreview);
   // A segment without an EMAIL column is said, with what to do, by the recipients card.
-  const error = useStore(email, (s) =>
-    emailSelectors.noEmailColumn(s) ? null : emailSelectors.currentPreviewError(s),
-  );
+  const said = useStore(email, (s) => (emailSelectors.noEmailColumn(s) ? null : emailSelectors.currentPreviewError(s)));
+  const reason = useStore(email, (s) => s.previewReason);
+  // Said in the language of now, not of when it was asked: a switch of language re-renders this.
+  const error = said === null ? null : ((reason ? refusalText({ code: null, reason }) : null) ?? said);
   // The last answer stays in view while the next is asked (no blink on each keystroke).
   const shown = useStore(email, (s) => (s.fields.segmentId === null ? null : s.preview));
   const [tab, setTab] = useState<'html' | 'text'>('html');
