@@ -85,12 +85,14 @@ export function floorOnce(db: Db, file: string): number {
   const start = performance.now();
   const statusCell = new Map<number, string>();
   const date = reportDateCells(LANGUAGE, 'Asia/Tehran');
+  const delivered = reportDateCells(LANGUAGE, 'Asia/Tehran');
   const fd = fs.openSync(file, 'w');
   let out = '\ufeff' + reportHeaders(LANGUAGE).map(csvField).join(',') + '\n';
   const rows = db
-    .prepare<[number], [number, string, number, number, number, string, number]>(
+    .prepare<[number], [number, string, number, number, number, string, number, number | null]>(
       `SELECT m.id, m.receptor, m.status, m.cost_rials, m.created_at, COALESCE(m.text, s.text),
-         (SELECT count(*) FROM campaign_clicks c WHERE c.message_id = m.id)
+         (SELECT count(*) FROM campaign_clicks c WHERE c.message_id = m.id),
+         CASE WHEN m.status = 10 THEN m.final_at END
        FROM campaign_batches b
        JOIN messages m ON m.id BETWEEN b.first_message_id AND b.first_message_id + b.count - 1 AND m.send_id = b.send_id
        JOIN sends s ON s.id = b.send_id
@@ -98,7 +100,7 @@ export function floorOnce(db: Db, file: string): number {
     )
     .raw()
     .iterate(1);
-  for (const [id, receptor, status, cost, createdAt, text, clicks] of rows) {
+  for (const [id, receptor, status, cost, createdAt, text, clicks, deliveredAt] of rows) {
     let cell = statusCell.get(status);
     if (cell === undefined)
       statusCell.set(status, (cell = status + ',' + csvField(reportStatusText(status, LANGUAGE))));
@@ -112,6 +114,8 @@ export function floorOnce(db: Db, file: string): number {
       cost +
       ',' +
       date(createdAt) +
+      ',' +
+      (deliveredAt === null ? ',' : delivered(deliveredAt)) +
       ',' +
       clicks +
       ',' +
