@@ -17,6 +17,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Segment } from '../../../shared/contacts';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 
 /** An import adding rows to a segment and not done yet: the rows it added are hidden. */
 export interface PendingImport {
@@ -29,6 +30,8 @@ export interface AudienceOf {
   include: readonly number[];
   exclude: readonly number[];
   accountId: number;
+  /** Conditions on the members' columns (shared/audience-filter.ts); none: every member. */
+  filter?: AudienceFilter | null;
 }
 
 /**
