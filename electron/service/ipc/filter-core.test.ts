@@ -12,6 +12,10 @@ import { createDispatcher, type IpcDispatcher } from './dispatcher';
 import { FIELD_SEPARATOR } from '../contacts/fields';
 import { CampaignDraftFieldsSchema } from '../../../shared/campaigns';
 import type { AudienceFilter } from '../../../shared/audience-filter';
+import { en } from '../../../renderer/src/i18n/en';
+import { fa } from '../../../renderer/src/i18n/fa';
+import fs from 'node:fs';
+import { ROOT } from '../../../test/helpers/server';
 
 let core: Core;
 let dispatcher: IpcDispatcher;
@@ -223,4 +227,18 @@ describe('targeting by column over IPC', () => {
     expect(longest).toBeLessThan(250);
     await eventually(() => (core.readers.stats().busy === 0 ? true : undefined));
   }, 90_000);
+});
+
+describe('the filter’s reasons', () => {
+  it('each has its sentence in both languages', () => {
+    const sources = ['electron/service/campaigns/form.ts', 'shared/column-values.ts'].map((file) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8'),
+    );
+    const reasons = new Set(sources.flatMap((text) => [...text.matchAll(/'filter\.([a-z_]+)'/g)].map((m) => m[1]!)));
+    expect(reasons.size).toBeGreaterThanOrEqual(12);
+    for (const reason of reasons) {
+      expect(en.errors.reasons.filter, reason).toHaveProperty(reason);
+      expect(fa.errors.reasons.filter, reason).toHaveProperty(reason);
+    }
+  });
 });
