@@ -91,6 +91,13 @@ describe('targeting by column over IPC', () => {
     expect(await count([b, a])).toEqual({ count: 4 }); // 3 by b's row now
     expect(await count([a, b], [out])).toEqual({ count: 2 });
     expect(await count([a, b], [], null)).toEqual({ count: 7 });
+    // A filtered count is kept until the opt-outs or a segment change.
+    core.optouts.add(account, [phone(1)]);
+    expect(await count([a, b])).toEqual({ count: 2 });
+    expect(core.segments.audienceCount(account, { include: [a, b], filter: tehran })).toBe(2);
+    core.db.prepare('DELETE FROM segment_members WHERE segment_id = ? AND phone = ?').run(b, phone(7));
+    core.db.prepare('UPDATE segments SET member_count = 2, updated_at = 1 WHERE id = ?').run(b);
+    expect(await count([a, b])).toEqual({ count: 1 });
     const unknown = await refused('segments:combineCount', {
       account_id: account,
       include: [a],
