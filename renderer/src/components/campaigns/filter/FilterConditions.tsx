@@ -18,7 +18,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { EDITOR_FILTER_OPS } from '../../../../../shared/audience-filter';
@@ -51,12 +51,13 @@ export function FilterConditions() {
     })),
   );
   const [rows, setRows] = useState<FilterRow[]>(() => rowsOf(filter));
-
+  const [shown, setShown] = useState(filter);
   // A filter that is not the rows' (another draft opened) is shown as its rows; the rows' own
   // writes come back equal and leave the rows being filled in as they are.
-  useEffect(() => {
-    setRows((current) => (sameFilter(filterOf(current), filter) ? current : rowsOf(filter)));
-  }, [filter]);
+  if (filter !== shown) {
+    setShown(filter);
+    if (!sameFilter(filterOf(rows), filter)) setRows(rowsOf(filter));
+  }
 
   /** The included segments' columns, in their order, each once. */
   const columns = useMemo(() => {

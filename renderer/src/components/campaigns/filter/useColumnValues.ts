@@ -15,21 +15,25 @@ const NONE: ColumnValue[] = [];
 export function useColumnValues(segmentIds: readonly number[], column: string | null): ColumnValue[] {
   const { contacts } = useStores();
   const accountId = useEditor((s) => s.accountId);
-  const [values, setValues] = useState<ColumnValue[]>(NONE);
-  const key = segmentIds.join(',');
+  const key =
+    accountId === null || column === null || segmentIds.length === 0
+      ? null
+      : `${accountId}|${segmentIds.join(',')}|${column}`;
+  const [read, setRead] = useState<{ key: string; values: ColumnValue[] } | null>(null);
   useEffect(() => {
-    setValues(NONE);
-    if (accountId === null || column === null || key === '') return;
+    if (key === null || accountId === null || column === null) return;
     let current = true;
     const { api } = contacts.getState();
+    const ids = key.split('|')[1]!.split(',').map(Number);
     void api
-      .invoke('segments:columnValues', { account_id: accountId, segment_ids: key.split(',').map(Number), column })
-      .then((answer) => current && setValues(answer.values))
+      .invoke('segments:columnValues', { account_id: accountId, segment_ids: ids, column })
+      .then((answer) => current && setRead({ key, values: answer.values }))
       // Without suggestions a value is still typed.
       .catch(() => undefined);
     return () => {
       current = false;
     };
   }, [contacts, accountId, key, column]);
-  return values;
+  // Values read for another column or other segments are not these.
+  return read !== null && read.key === key ? read.values : NONE;
 }
