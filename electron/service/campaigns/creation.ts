@@ -21,6 +21,8 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
+import { audienceView } from '../contacts/audience';
+import { filterProblem } from '../../../shared/column-values';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
 import { Drafts, formOfDraft } from './drafts';
@@ -67,9 +69,17 @@ export class Creation {
   private check(accountId: number, form: CampaignForm): CampaignSpec {
     const spec = checkCampaignForm(form);
     const line = this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
-    for (const segmentId of [...spec.include, ...spec.exclude])
-      if (this.deps.segments.find(accountId, segmentId) === null)
+    const columns: string[] = [];
+    for (const segmentId of [...spec.include, ...spec.exclude]) {
+      const segment = this.deps.segments.find(accountId, segmentId);
+      if (segment === null)
         throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`, 'campaign_segment_gone');
+      if (spec.include.includes(segmentId))
+        columns.push(...(audienceView(this.db, segment)?.columns ?? segment.columns));
+    }
+    // Targeting by column: every condition names a column some inclusion segment has.
+    const unknown = spec.filter && filterProblem(spec.filter.all, columns);
+    if (unknown) throw new ServiceError(ApiCode.BadRequest, unknown.detail, unknown.reason);
     const writesShortLinks = spec.trackLinks && compileTemplate(spec.template_body, spec.links).links.length > 0;
     const unreachable = linkReachFault(line, this.deps.linkBase(), writesShortLinks);
     if (unreachable !== null) throw unreachable;
@@ -91,8 +101,8 @@ export class Creation {
         this.db
           .prepare(
             `INSERT INTO campaigns (account_id, name, sender, template_body, inclusion_segments, exclusion_segments,
-               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, track_links, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, track_links, filter, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             accountId,
@@ -108,6 +118,7 @@ export class Creation {
             spec.quietHours?.start ?? null,
             spec.quietHours?.end ?? null,
             spec.trackLinks ? 1 : 0,
+            spec.filter === null ? null : JSON.stringify(spec.filter),
             now,
           ).lastInsertRowid,
       );
@@ -216,6 +227,7 @@ export class Creation {
       template_body: campaign.template_body,
       inclusion_segments: [],
       exclusion_segments: [],
+      filter: null,
       links: store.linksOf(campaign.id).map((link) => ({ actual_url: link.actual_url, has_utm: link.has_utm })),
       utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
       send_rate: campaign.send_rate,

@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
+import { filterParts } from './form';
 import {
   CampaignDraftFieldsSchema,
   type CampaignDraft,
@@ -111,5 +112,6 @@ export function formOfDraft(fields: CampaignDraftFields, now: number): CampaignF
     send_rate: fields.send_rate === null ? undefined : String(fields.send_rate),
     quiet_hours: fields.quiet_hours ?? undefined,
     track_links: fields.track_links ? 'true' : 'false',
+    filters: filterParts(fields.filter),
   };
 }

@@ -26,6 +26,7 @@ import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
 import type { Segments } from '../contacts';
 import { audienceSelect, audienceView, chunkEdge } from '../contacts/audience';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 import type { Segment } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
@@ -275,7 +276,13 @@ export class Executions {
       }
       const upTo = chunkEdge(this.db, include, after, FREEZE_CHUNK);
       // The audience rule's SQL, embedded: the chunk is still one statement.
-      const audience = audienceSelect(this.db, { include, exclude, accountId: campaign.account_id }, after, upTo);
+      const filter = campaign.filter === null ? null : (JSON.parse(campaign.filter) as AudienceFilter);
+      const audience = audienceSelect(
+        this.db,
+        { include, exclude, accountId: campaign.account_id, filter },
+        after,
+        upTo,
+      );
       const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
         SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
           chapar_campaign_cost(segment_id, fields, phone) FROM (
