@@ -91,8 +91,8 @@ export function SaveSegment({ recipients }: { recipients: number }) {
       const answer = await api.invoke('segments:fromAudience', {
         account_id: accountId,
         name: name.trim(),
-        inclusion_segments: fields.inclusion_segments,
-        exclusion_segments: fields.exclusion_segments,
+        include: fields.inclusion_segments,
+        exclude: fields.exclusion_segments,
         filter: fields.filter,
       });
       jobRef.current = answer.job_id;

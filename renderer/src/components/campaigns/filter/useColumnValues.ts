@@ -1,6 +1,6 @@
 // A column's most frequent values among the included segments' members, offered as the values of
-// "is" and "is one of" (the core reads them, bounded; folded spellings counted together and shown
-// as the most frequent way they are written). Read again when the column or the segments change.
+// "is" and "is one of" (the core reads a bounded sample off the main thread; spellings folded into
+// one, as the filter compares them). Read again when the column or the segments change.
 import { useEffect, useState } from 'react';
 import { useStores } from '../../../stores/context';
 import { useEditor } from '../editor/useEditor';
@@ -27,7 +27,7 @@ export function useColumnValues(segmentIds: readonly number[], column: string | 
     const ids = key.split('|')[1]!.split(',').map(Number);
     void api
       .invoke('segments:columnValues', { account_id: accountId, segment_ids: ids, column })
-      .then((answer) => current && setRead({ key, values: answer.values }))
+      .then((columns) => current && setRead({ key, values: columns[0]?.values ?? NONE }))
       // Without suggestions a value is still typed.
       .catch(() => undefined);
     return () => {
