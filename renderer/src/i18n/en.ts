@@ -754,7 +754,7 @@ export const en = {
     },
     filter: {
       title: 'Only people whose…',
-      hint: 'All conditions must hold. Values are compared as letters and digits, whatever keyboard typed them (ي and ی, ك and ک, Persian, Arabic or Latin digits, spaces around).',
+      hint: 'All conditions must hold. Values are compared as letters and digits, whatever keyboard typed them: the Arabic and Persian forms of a letter alike, Persian, Arabic or Latin digits alike, spaces around left out.',
       noColumns: 'Choose an inclusion segment with columns to add conditions on them.',
       add: 'Add a condition',
       remove: 'Remove this condition',
