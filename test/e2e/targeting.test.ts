@@ -22,21 +22,21 @@ import { bridge, poll, switchToPersian } from './scenarios';
 
 const ZWNJ = '\u200c';
 const KASHIDA = '\u0640';
-/** [name, phone, CITY as written, AGE as written]. */
-const PEOPLE: Array<[string, string, string, string]> = [
-  ['Sara', '09131000001', 'تهران', '۲۵'],
-  ['Ali', '09131000002', '  تهران  ', '31'],
-  ['Reza', '09131000003', `ته${KASHIDA}ران`, '٢٢'],
-  ['Maryam', '09131000004', `ته${ZWNJ}ران`, '40'],
+/** [name, phone, CITY as written, AGE as written, JOINED as written (Jalali or Gregorian)]. */
+const PEOPLE: Array<[string, string, string, string, string]> = [
+  ['Sara', '09131000001', 'تهران', '۲۵', ''],
+  ['Ali', '09131000002', '  تهران  ', '31', ''],
+  ['Reza', '09131000003', `ته${KASHIDA}ران`, '٢٢', ''],
+  ['Maryam', '09131000004', `ته${ZWNJ}ران`, '40', ''],
   // What an old Arabic-encoded export gives: the letters' presentation forms.
-  ['Neda', '09131000005', '\ufe97\ufeec\ufeae\ufe8d\ufee5', '20'],
-  ['Omid', '09131000006', 'طهران', '27'],
-  ['Kaveh', '09131000007', 'كرج', '۲۸'],
-  ['Leila', '09131000008', 'کرج', '19'],
-  ['Hamid', '09131000009', 'يزد', '30'],
-  ['Zahra', '09131000010', 'یزد', '50'],
-  ['Nima', '09131000011', 'شیراز', '24'],
-  ['Sima', '09131000012', 'تهران', '26'],
+  ['Neda', '09131000005', '\ufe97\ufeec\ufeae\ufe8d\ufee5', '20', ''],
+  ['Omid', '09131000006', 'طهران', '27', ''],
+  ['Kaveh', '09131000007', 'كرج', '۲۸', '1399/05/12'],
+  ['Leila', '09131000008', 'کرج', '19', '2031-02-03'],
+  ['Hamid', '09131000009', 'يزد', '30', '۱۴۰۹/۰۱/۱۵'],
+  ['Zahra', '09131000010', 'یزد', '50', ''],
+  ['Nima', '09131000011', 'شیراز', '24', ''],
+  ['Sima', '09131000012', 'تهران', '26', ''],
 ];
 /** Sima is on the opt-out list: left out of the audience before any condition. */
 const OPTED_OUT = '09131000012';
@@ -46,10 +46,19 @@ const KARAJ = [7, 8].map(phoneOf);
 /** CITY one of کرج, یزد and AGE between 20 and 30: Kaveh (۲۸) and Hamid (30, the end included). */
 const KARAJ_YAZD_20S = [7, 9].map(phoneOf);
 
+const ZONE = 'Asia/Tehran';
+
+/** Today in the zone, YYYY-MM-DD (what the calendar's days carry as data-date). */
+function today(zone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    Date.now(),
+  );
+}
+
 function customersCsv(dir: string): string {
   const file = path.join(dir, 'مشتریان-شهر.csv');
   const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
-  const lines = [['نام', 'موبایل', 'شهر', 'سن'], ...PEOPLE.map(([name, phone, city, age]) => [name, phone, city, age])];
+  const lines = [['نام', 'موبایل', 'شهر', 'سن', 'عضویت'], ...PEOPLE];
   fs.writeFileSync(file, '\ufeff' + lines.map((cells) => cells.map(quote).join(',')).join('\r\n') + '\r\n');
   return file;
 }
@@ -66,6 +75,7 @@ async function importSheet(page: Page, file: string, name: string): Promise<numb
   await page.getByTestId('import-name-0').fill('NAME');
   await page.getByTestId('import-name-2').fill('CITY');
   await page.getByTestId('import-name-3').fill('AGE');
+  await page.getByTestId('import-name-4').fill('JOINED');
   await page.getByTestId('import-next').click();
   await page.getByTestId('import-segment-name').fill(name);
   await page.getByTestId('import-start').click();
@@ -139,7 +149,7 @@ describe('a campaign to one city, however the sheet spells it (web UI)', () => {
   let dir: string;
   let segmentId: number;
   beforeAll(async () => {
-    app = await startApp({ timezoneId: 'Asia/Tehran' });
+    app = await startApp({ timezoneId: ZONE });
     dir = tempDir('chapar-targeting-');
     segmentId = await importSheet(app.page, customersCsv(dir), 'Customers by city');
     await app.page.locator(`[data-testid=segment-members][data-value="${PEOPLE.length}"]`).waitFor();
@@ -267,6 +277,23 @@ describe('a campaign to one city, however the sheet spells it (web UI)', () => {
     await screenshot(page, 'targeting-builder-fa');
     await page.getByTestId('editor-audience').scrollIntoViewIfNeeded();
     await screenshot(page, 'targeting-explained-fa');
+
+    // JOINED from today on, picked in the Jalali calendar: of the two, only Hamid joins in ۱۴۰۹.
+    await page.getByTestId('filter-add').click();
+    await pickOption(page, 'filter-column-2', 'JOINED');
+    await pickOption(page, 'filter-op-2', fa.campaignEditor.filter.ops.between);
+    await page.getByTestId('filter-kind-2').getByText(fa.campaignEditor.filter.kind.date).click();
+    await page.getByTestId('filter-from-2').click();
+    const picker = page.getByTestId('filter-from-2-picker');
+    await picker.waitFor();
+    expect(await picker.innerText()).toMatch(/فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند/);
+    await screenshot(page, 'targeting-date-picker-fa');
+    await picker.locator(`button[data-date="${today(ZONE)}"]`).click();
+    await poll(() => audienceCount(page)).toBe('1');
+    expect(await textOf(page, 'filter-words')).toMatch(/JOINED از .*۱۴۰۵ به بعد است/);
+    // Taken away, the two are back.
+    await page.getByTestId('filter-remove-2').click();
+    await poll(() => audienceCount(page)).toBe(String(KARAJ_YAZD_20S.length));
 
     const executionId = await schedule(page, 'targeting-confirm-fa', KARAJ_YAZD_20S.length, 'بین ۲۰ و ۳۰');
     await poll(() => page.getByTestId('report-audience').getAttribute('data-value'), { timeout: 30_000 }).toBe(

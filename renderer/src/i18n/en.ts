@@ -777,9 +777,7 @@ export const en = {
       from: 'From',
       to: 'To',
       open: 'open',
-      pickDate: 'Pick a day',
       clearDate: 'Clear the day',
-      suggestion: '{{value}} · {{n}}',
       incomplete: 'Not applied until it is complete.',
       words: {
         equals: '{{column}} is {{value}}',
