@@ -23,7 +23,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Segment } from '../../../shared/contacts';
 import type { AudienceFilter } from '../../../shared/audience-filter';
-import { FILTER_FUNCTION, registerFilterFunction, type FilterSpec } from './filter-match';
+import { filterCall, registerFilterFunction, type FilterSpec } from './filter-match';
 
 /** An import adding rows to a segment and not done yet: the rows it added are hidden. */
 export interface PendingImport {
@@ -198,7 +198,7 @@ export function filterSpec(db: Db, audience: AudienceOf): FilterSpec | null {
   return { filter: audience.filter, columns };
 }
 
-/** `chapar_audience_filter(spec, <alias>.segment_id, <alias>.fields)`: 1 when the member meets the filter; null without one. */
+/** `chapar_audience_filter(…, <alias>.segment_id, <alias>.fields)` (filterCall): 1 when the member meets the filter; null without one. */
 function filterTest(db: Db, audience: AudienceOf, alias: string): Sql | null {
   const spec = filterSpec(db, audience);
   if (spec === null) return null;
@@ -206,7 +206,7 @@ function filterTest(db: Db, audience: AudienceOf, alias: string): Sql | null {
     registerFilterFunction(db);
     registered.add(db);
   }
-  return { sql: `${FILTER_FUNCTION}(?, ${alias}.segment_id, ${alias}.fields)`, params: [JSON.stringify(spec)] };
+  return { sql: filterCall(alias), params: [JSON.stringify(spec)] };
 }
 
 /** A chunk's numbers: after `after`, up to `upTo` (to the end when null). */

@@ -1,9 +1,9 @@
 // A campaign audience's column filter (shared/audience-filter.ts) as its readers evaluate it:
 // compiled once per set of segments (each condition's column found in each segment's header,
-// folded), then tested on a member's stored fields. SQL reaches it through the function
-// chapar_audience_filter(spec, segment_id, fields), registered on every connection (the writer's,
-// the import worker's and the reader threads'); `spec` is filterSpec's JSON, the same text for
-// every row of a statement, so it is compiled once.
+// folded), then tested on a member's stored fields. SQL reaches it through
+// chapar_audience_filter(chapar_filter_spec(spec), segment_id, fields) (filterCall), registered on
+// the writer's connection and the reader threads'; `spec` is filterSpec's JSON, compiled once per
+// connection's thread and evaluated once per statement.
 //
 // A member whose segment lacks a condition's column does not match. A number in several
 // inclusion segments is judged by the fields its message would use: those of the first inclusion
@@ -16,6 +16,7 @@ import { conditionMatcher, foldValue } from '../../../shared/column-values';
 import { FIELD_SEPARATOR } from './fields';
 
 export const FILTER_FUNCTION = 'chapar_audience_filter';
+export const SPEC_FUNCTION = 'chapar_filter_spec';
 
 /** The filter and the columns of each segment it is tested on, as SQL passes it. */
 export interface FilterSpec {
@@ -63,28 +64,49 @@ export function compileFilter(spec: FilterSpec): MemberTest {
   };
 }
 
-/** Compiled specs by their text: a statement passes the same text for every row. */
-const compiled = new Map<string, MemberTest>();
+/** Compiled specs by their key, and the keys by the specs' text (this thread's). */
+const tests = new Map<number, MemberTest>();
+const keys = new Map<string, number>();
+let nextKey = 1;
+/** Specs kept: far more than the statements running at once on a thread. */
+const KEPT = 256;
 
-function compiledSpec(text: string): MemberTest {
-  let test = compiled.get(text);
-  if (test === undefined) {
-    if (compiled.size >= 16) compiled.delete(compiled.keys().next().value!);
-    test = compileFilter(JSON.parse(text) as FilterSpec);
-    compiled.set(text, test);
+function keyOf(text: string): number {
+  let key = keys.get(text);
+  if (key === undefined) {
+    if (keys.size >= KEPT) {
+      const [oldText, oldKey] = keys.entries().next().value!;
+      keys.delete(oldText);
+      tests.delete(oldKey);
+    }
+    key = nextKey++;
+    tests.set(key, compileFilter(JSON.parse(text) as FilterSpec));
+    keys.set(text, key);
   }
-  return test;
+  return key;
 }
 
-/** Registers chapar_audience_filter(spec, segment_id, fields) → 1 or 0 on a connection. */
+/**
+ * Registers on a connection chapar_filter_spec(spec) → the compiled spec's key, and
+ * chapar_audience_filter(key, segment_id, fields) → 1 or 0. Both are deterministic, so SQLite
+ * evaluates chapar_filter_spec(?) of a statement once, not per row: a row passes only an integer
+ * and its fields (the spec's text converted for every row cost a quarter of a million-row count).
+ */
 export function registerFilterFunction(db: Database.Database): void {
-  let lastText = '';
-  let lastTest: MemberTest | null = null;
-  db.function(FILTER_FUNCTION, { deterministic: true }, (text: unknown, segmentId: unknown, fields: unknown) => {
-    if (text !== lastText || lastTest === null) {
-      lastTest = compiledSpec(String(text));
-      lastText = String(text);
+  db.function(SPEC_FUNCTION, { deterministic: true }, (text: unknown) => keyOf(String(text)));
+  let lastKey = 0;
+  let lastTest: MemberTest | undefined;
+  db.function(FILTER_FUNCTION, { deterministic: true }, (key: unknown, segmentId: unknown, fields: unknown) => {
+    if (key !== lastKey || lastTest === undefined) {
+      lastTest = tests.get(Number(key));
+      if (lastTest === undefined) throw new Error(`audience filter ${String(key)} is not compiled on this connection`);
+      lastKey = Number(key);
     }
     return lastTest(Number(segmentId), typeof fields === 'string' ? fields : '') ? 1 : 0;
   });
+}
+
+/** The SQL test of a member `alias` (segment_id, fields) against the spec bound as its one parameter. */
+export function filterCall(alias: string): string {
+  return `${FILTER_FUNCTION}(${SPEC_FUNCTION}(?), ${alias}.segment_id, ${alias}.fields)`;
 }
