@@ -346,6 +346,12 @@ describe('campaign editor store, creation', () => {
     });
     expect(createInput(1, 4, emptyFields(), new Date(0)).send_datetime).toBe('1970-01-01T00:00:00.000Z');
   });
+
+  it('creates the campaign with the conditions its audience was counted with', () => {
+    const filter = { all: [{ column: 'CITY', op: 'equals' as const, value: 'تهران' }] };
+    expect(createInput(1, 4, { ...emptyFields(), filter }, new Date(0)).filter).toEqual(filter);
+    expect(createInput(1, 4, emptyFields(), new Date(0)).filter).toBeNull();
+  });
 });
 
 describe('campaign editor store, short links no phone could open', () => {

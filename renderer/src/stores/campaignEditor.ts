@@ -482,6 +482,7 @@ export function createInput(
     send_datetime: fields.send_datetime ?? now.toISOString(),
     inclusion_segments: fields.inclusion_segments,
     exclusion_segments: fields.exclusion_segments,
+    filter: fields.filter,
     links: fields.links,
     utm: fields.utm,
     send_rate: fields.send_rate,

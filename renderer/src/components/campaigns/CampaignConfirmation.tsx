@@ -1,7 +1,8 @@
 // The one confirmation before a campaign is created, from the editor's "Schedule" and from a
-// report's "Resend to failed": the name, recipients, line (and who delivers it), pages, the total
-// cost the core computed, the send rate and quiet hours, when it sends and when the last message
-// goes; asked once, and its button cannot fire twice while the creation is out.
+// report's "Resend to failed": the name, recipients (and the conditions they meet), line (and who
+// delivers it), pages, the total cost the core computed, the send rate and quiet hours, when it
+// sends and when the last message goes; asked once, and its button cannot fire twice while the
+// creation is out.
 import { Button, Group, Modal, Stack, Table } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,8 @@ import { instantParts } from './editor/when';
 export interface CampaignToConfirm {
   name: string;
   recipients: number;
+  /** The column conditions the recipients meet, in words (null: none). */
+  filter?: string | null;
   sender: string;
   gateway?: GatewayKind;
   pages: number;
@@ -75,6 +78,11 @@ export function CampaignConfirmation({
               <Row label={t('campaignEditor.schedule.recipients')} testId={`${testId}-confirm-recipients`}>
                 {formatNumber(campaign.recipients, language)}
               </Row>
+              {campaign.filter ? (
+                <Row label={t('campaignEditor.filter.confirmLabel')} testId={`${testId}-confirm-filter`}>
+                  {campaign.filter}
+                </Row>
+              ) : null}
               <Row label={t('campaignEditor.schedule.line')} testId={`${testId}-confirm-line`}>
                 <PhoneNumber number={campaign.sender} />
               </Row>

@@ -9,6 +9,7 @@ import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { audienceParts } from './audience';
 import { useEditor } from './useEditor';
+import { SaveSegment } from '../filter/SaveSegment';
 
 export function AudienceCard() {
   const { t } = useTranslation();
@@ -43,10 +44,13 @@ export function AudienceCard() {
               </Text>
             </Group>
             <Text size="sm" data-testid="editor-audience-sentence">
-              {parts.map((part) => t(`campaignEditor.audience.${part.key}`, part.values)).join(comma)}
+              {parts
+                .map((part) => t(`campaignEditor.${part.section ?? 'audience'}.${part.key}`, part.values))
+                .join(comma)}
               {parts.length > 0 ? (language === 'fa' ? ' ← ' : ' → ') : ''}
               {t('campaignEditor.audience.result', { n: formatNumber(audience.recipients, language) })}
             </Text>
+            <SaveSegment recipients={audience.recipients} />
           </>
         )}
       </Stack>

@@ -1,6 +1,7 @@
-// The send day, picked in the user's calendar: Jalali (Persian names and digits, right to left)
-// in Persian, Gregorian in English. The button shows the day back the same way. Days before today
-// cannot be picked; each day carries its Gregorian date (data-date) for tests that click one.
+// A day picked in the user's calendar: Jalali (Persian names and digits, right to left) in
+// Persian, Gregorian in English. The button shows the day back the same way. For the send day,
+// days before today cannot be picked (a filter's dates may be any day); each day carries its
+// Gregorian date (data-date) for tests that click one.
 import { Button, Input, Popover } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -25,10 +26,19 @@ export function DateField({
   value,
   onChange,
   disabled,
+  label,
+  testId = 'editor-date',
+  anyDay = false,
 }: {
   value: Day | null;
   onChange(day: Day): void;
   disabled?: boolean;
+  /** Default: the send day's label. */
+  label?: string;
+  /** The button's test id; the calendar's is `${testId}-picker`. */
+  testId?: string;
+  /** Days before today may be picked too. */
+  anyDay?: boolean;
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -48,7 +58,11 @@ export function DateField({
     selected,
     onSelect: pick,
     defaultMonth: selected ?? today,
-    disabled: { before: today },
+    disabled: anyDay ? undefined : { before: today },
+    // A day far from today (a birth date) is reached by month and year lists.
+    ...(anyDay
+      ? { captionLayout: 'dropdown' as const, startMonth: new Date(1900, 0), endMonth: new Date(2100, 11) }
+      : {}),
     components: { DayButton },
     // The app's teal instead of the picker's blue, and a font that has Persian digits.
     style: {
@@ -62,7 +76,7 @@ export function DateField({
     } as React.CSSProperties,
   };
   return (
-    <Input.Wrapper label={t('campaignEditor.when.date')}>
+    <Input.Wrapper label={label ?? t('campaignEditor.when.date')}>
       {/* Focus moves into the calendar (arrow keys pick a day) and Escape closes it. */}
       <Popover
         opened={opened}
@@ -81,13 +95,13 @@ export function DateField({
             leftSection={<IconCalendar size={16} />}
             onClick={() => setOpened((o) => !o)}
             disabled={disabled}
-            data-testid="editor-date"
+            data-testid={testId}
             data-value={value ? `${value.year}-${pad(value.month)}-${pad(value.day)}` : ''}
           >
             {value ? formatDay(value, language) : t('campaignEditor.when.pickDate')}
           </Button>
         </Popover.Target>
-        <Popover.Dropdown data-testid="editor-date-picker">
+        <Popover.Dropdown data-testid={`${testId}-picker`}>
           {language === 'fa' ? <JalaliDayPicker {...common} /> : <DayPicker {...common} />}
         </Popover.Dropdown>
       </Popover>

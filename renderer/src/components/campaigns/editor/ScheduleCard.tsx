@@ -18,6 +18,7 @@ import { wallTimeParts } from './when';
 import { wallTimeOf } from './zonedTime';
 import { CampaignConfirmation } from '../CampaignConfirmation';
 import { zoneName } from '../../../lib/names';
+import { filterWords } from '../filter/words';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -175,6 +176,7 @@ export function ScheduleCard() {
             ? {
                 name: fields.name,
                 recipients: quote.audience.recipients,
+                filter: filterWords(fields.filter, language, t),
                 sender: fields.sender,
                 gateway,
                 pages: quote.total_pages,

@@ -1,11 +1,13 @@
 // Who the campaign goes to: inclusion segments minus exclusion segments (the opt-out list is
-// always left out). Only finished segments can be chosen; one still importing is shown, disabled.
-import { MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
+// always left out), and only those meeting the conditions on their columns. Only finished segments
+// can be chosen; one still importing is shown, disabled.
+import { Divider, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { counted, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { useEditor } from './useEditor';
+import { FilterConditions } from '../filter/FilterConditions';
 
 export function SegmentsCard() {
   const { t } = useTranslation();
@@ -82,6 +84,8 @@ export function SegmentsCard() {
         <Text size="xs" c="dimmed">
           {t('campaignEditor.optOutsHint')}
         </Text>
+        <Divider />
+        <FilterConditions />
       </Stack>
     </Paper>
   );

@@ -1,6 +1,6 @@
-// The run's header: the campaign's name and state, its line, when it was due, started and ended
-// (in the user's calendar), when the last message is expected while it runs, the live progress,
-// its controls, its text and its other runs.
+// The run's header: the campaign's name and state, its line, the column conditions its audience
+// met, when it was due, started and ended (in the user's calendar), when the last message is
+// expected while it runs, the live progress, its controls, its text and its other runs.
 import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconList } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { SentProgress } from '../list/SentProgress';
 import { ReportControls } from './ReportControls';
 import { DirectedText } from '../../DirectedText';
 import { MessageTextBox } from '../../MessageTextBox';
+import { filterWords } from '../filter/words';
 
 export function ReportHeader({ report, campaign }: { report: ExecutionReport; campaign: CampaignDetail | null }) {
   const { t } = useTranslation();
@@ -25,6 +26,7 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
     return ms === null ? null : formatDateTime(ms, language);
   };
   const others = campaign?.executions.filter((e) => e.execution_id !== report.execution_id) ?? [];
+  const conditions = filterWords(campaign?.filter, language, t);
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -42,6 +44,11 @@ export function ReportHeader({ report, campaign }: { report: ExecutionReport; ca
             {campaign ? (
               <Text size="sm" c="dimmed">
                 {t('report.line', { line: phoneText(campaign.sender, language) })}
+              </Text>
+            ) : null}
+            {conditions ? (
+              <Text size="sm" c="dimmed" data-testid="report-filter">
+                {t('campaignEditor.filter.applied', { words: conditions })}
               </Text>
             ) : null}
           </Stack>
