@@ -35,7 +35,17 @@ export function foldHeader(header: string): string {
 }
 
 /** Whole-name columns, best first (folded). */
-const FULL_NAMES = ['NAME', 'FULLNAME', 'CUSTOMERNAME', 'CUSTOMER', 'CONTACTNAME', 'نام', 'نامکامل', 'ناممشتری', 'مشتری'];
+const FULL_NAMES = [
+  'NAME',
+  'FULLNAME',
+  'CUSTOMERNAME',
+  'CUSTOMER',
+  'CONTACTNAME',
+  'نام',
+  'نامکامل',
+  'ناممشتری',
+  'مشتری',
+];
 const FULL_WITH_FAMILY = ['نامونامخانوادگی', 'نامونامفامیل'];
 /** A first name and a family name, joined when both are there. */
 const FIRST_NAMES = ['FIRSTNAME', 'GIVENNAME', 'FNAME', 'نامکوچک'];

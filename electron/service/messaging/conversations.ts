@@ -49,35 +49,31 @@ export class Conversations {
               // The receiver filter matches a part of a number too: the thread is this number's alone.
               rows
                 .filter((row) => row.receptor === number)
-                .map(
-                  (row): ThreadEntry => ({
-                    kind: 'sent',
-                    id: row.id,
-                    line_number: row.sender,
-                    text: row.text,
-                    status: row.status,
-                    status_text: row.status_text,
-                    origin: row.origin,
-                    pages: row.pages,
-                    cost_rials: row.cost_rials,
-                    at: row.created_at,
-                  }),
-                ),
+                .map((row): ThreadEntry => ({
+                  kind: 'sent',
+                  id: row.id,
+                  line_number: row.sender,
+                  text: row.text,
+                  status: row.status,
+                  status_text: row.status_text,
+                  origin: row.origin,
+                  pages: row.pages,
+                  cost_rials: row.cost_rials,
+                  at: row.created_at,
+                })),
             ),
       Promise.resolve(
         receivedBefore === null
           ? []
-          : this.inbox.fromSender(accountId, number, receivedBefore, take + 1).map(
-              (reply): ThreadEntry => ({
-                kind: 'received',
-                id: reply.id,
-                line_number: reply.line_number,
-                text: reply.text,
-                read: reply.read_at !== null,
-                opt_out: reply.opt_out,
-                at: reply.received_at,
-              }),
-            ),
+          : this.inbox.fromSender(accountId, number, receivedBefore, take + 1).map((reply): ThreadEntry => ({
+              kind: 'received',
+              id: reply.id,
+              line_number: reply.line_number,
+              text: reply.text,
+              read: reply.read_at !== null,
+              opt_out: reply.opt_out,
+              at: reply.received_at,
+            })),
       ),
     ]);
     // Newest first; at the same millisecond a reply comes after the message it answers.

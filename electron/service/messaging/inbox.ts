@@ -372,14 +372,14 @@ export class Inbox {
       page.map((row) => row.sender),
     );
     const items = page.map(({ replied_id, replied_text, replied_at, replied_line, done, ...row }): InboxItem => ({
-        ...toMessage(row),
-        contact: cards.get(row.sender) ?? noCard(row.sender),
-        done: done === 1,
-        replied:
-          replied_id === null
-            ? null
-            : { id: replied_id, text: replied_text ?? '', sent_at: replied_at ?? 0, line_number: replied_line ?? '' },
-      }));
+      ...toMessage(row),
+      contact: cards.get(row.sender) ?? noCard(row.sender),
+      done: done === 1,
+      replied:
+        replied_id === null
+          ? null
+          : { id: replied_id, text: replied_text ?? '', sent_at: replied_at ?? 0, line_number: replied_line ?? '' },
+    }));
     return { items, next: more ? items[items.length - 1]!.id : null };
   }
 
@@ -430,8 +430,7 @@ export class Inbox {
         )
         .pluck()
         .get(accountId, phone, line);
-      if (exists === undefined)
-        throw new ServiceError(ApiCode.NotFound, `no reply from ${phone} to line ${line}`);
+      if (exists === undefined) throw new ServiceError(ApiCode.NotFound, `no reply from ${phone} to line ${line}`);
       if (!done) {
         this.reopenStmt.run(accountId, line, phone);
         return false;
