@@ -136,7 +136,9 @@ function InboxList() {
             wrapperProps={{ 'data-testid': 'inbox-line-chip', 'data-line': l.line_number, 'data-unread': l.unread }}
           >
             <Group gap={6} wrap="nowrap">
-              <PhoneNumber number={l.line_number} />
+              <span>
+                {t('inbox.conversation.line')} <PhoneNumber number={l.line_number} />
+              </span>
               {l.unread > 0 ? (
                 <Badge size="sm" color="teal" circle={l.unread < 10} data-testid="inbox-line-unread">
                   {formatNumber(l.unread, language)}

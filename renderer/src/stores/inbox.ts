@@ -339,7 +339,8 @@ export function createInboxStore(api: Api) {
     await Promise.all([
       state.refreshCounts(),
       state.shown ? state.load() : Promise.resolve(),
-      state.conversation ? state.refreshConversation() : Promise.resolve(),
+      // A reply to the conversation on screen is read as it appears there.
+      state.conversation ? state.openConversation(state.conversation.phone) : Promise.resolve(),
     ]);
   }, REFRESH_MS);
   return store;
