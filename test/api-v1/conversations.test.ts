@@ -73,7 +73,7 @@ describe('the Inbox and version 1 read the same replies', () => {
     expect(opened.read_at).toBeNull();
 
     // Opening the number's thread in the app reads its reply.
-    expect(await invoke<number>('inbox:markSenderRead', { account_id: account, sender: RECEIVERS[0] })).toBe(1);
+    expect(await invoke<number>('inbox:markSenderRead', { account_id: account, phone: RECEIVERS[0] })).toBe(1);
     const unread = expectV1Ok(await v1(server.url, KEY, 'sms/receive', { linenumber: '30001111', isread: 0 }));
     expect(unread.map((e: { sender: string }) => e.sender).sort()).toEqual(RECEIVERS.slice(1));
     // The same replies, field by field, as the app lists them.

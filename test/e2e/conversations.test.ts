@@ -128,7 +128,7 @@ for (const [locale, language] of [
       await poll(() => confirm.count()).toBe(0);
 
       // In the thread with its status, delivered live; then the customer's next reply.
-      await poll(() => entries.count()).toBe(4, { timeout: 15_000 });
+      await poll(() => entries.count(), { timeout: 15_000 }).toBe(4);
       const answer = view.locator('[data-testid="conversation-entry"][data-kind="sent"]').first();
       expect(await answer.getByTestId('conversation-entry-text').innerText()).toContain(text.answer);
       await poll(() => answer.getAttribute('data-status')).toBe(String(MessageStatus.Delivered));

@@ -12,10 +12,10 @@ export function inboxHandlers({ core }: AppServices): HandlersFor<typeof inboxCo
     'inbox:conversation': ({ account_id, phone }) => core.inbox.conversation(account_id, phone),
     'inbox:thread': ({ account_id, phone, before, limit }) =>
       core.conversations.thread(account_id, phone, { before, limit }),
-    'inbox:setDone': ({ account_id, line_number, sender, done }) => ({
-      done: core.inbox.setDone(account_id, line_number, sender, done),
+    'inbox:setDone': ({ account_id, line_number, phone, done }) => ({
+      done: core.inbox.setDone(account_id, line_number, phone, done),
     }),
-    'inbox:markSenderRead': ({ account_id, sender }) => core.inbox.markSenderRead(account_id, sender),
+    'inbox:markSenderRead': ({ account_id, phone }) => core.inbox.markSenderRead(account_id, phone),
     'inbox:replyPreview': (input) => replyPreview(core, input),
     'inbox:reply': (input) => {
       const { send_id, accepted, total_rials } = reply(core, input);

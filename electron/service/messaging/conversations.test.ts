@@ -144,7 +144,7 @@ describe('a number’s thread', () => {
       lineNumber: '30002222',
       sender: CUSTOMER,
       text: 'Price?',
-      replyTo: first.firstId,
+      replyTo: first.firstMessageId,
     });
     clock.advance(1_000);
     core.messaging.accept.accept({

@@ -206,7 +206,7 @@ export function createInboxStore(api: Api) {
           set({ conversation: { phone, info: null, entries: [], next: null, loading: true } });
         try {
           // Opening it reads its replies, before the card and lines say how many are unread.
-          await api.invoke('inbox:markSenderRead', { account_id: accountId, sender: phone });
+          await api.invoke('inbox:markSenderRead', { account_id: accountId, phone });
           await get().refreshConversation();
           void get().refreshCounts();
         } catch (error) {
@@ -279,7 +279,7 @@ export function createInboxStore(api: Api) {
         const accountId = get().accountId;
         if (accountId === null) return;
         try {
-          await api.invoke('inbox:setDone', { account_id: accountId, line_number: lineNumber, sender, done });
+          await api.invoke('inbox:setDone', { account_id: accountId, line_number: lineNumber, phone: sender, done });
           if (get().accountId !== accountId) return;
           const { view } = get().filter;
           const mine = (item: InboxItem) => item.line_number === lineNumber && item.sender === sender;

@@ -196,7 +196,13 @@ export const inboxContracts = {
   /** Marks a conversation (a number on a line) done, or open again; its replies are read once done. */
   'inbox:setDone': defineContract({
     channel: 'inbox:setDone',
-    input: z.object({ account_id: Id, line_number: z.string().min(1), sender: z.string().min(1), done: z.boolean() }),
+    input: z.object({
+      account_id: Id,
+      line_number: z.string().min(1),
+      /** The customer's number. */
+      phone: z.string().min(1).max(40),
+      done: z.boolean(),
+    }),
     output: z.object({ done: z.boolean() }),
   }),
   /** What answering would send (the composer's quote of it): from the line the number wrote to. */
@@ -214,7 +220,7 @@ export const inboxContracts = {
   /** Marks a number's replies read (opening its thread). */
   'inbox:markSenderRead': defineContract({
     channel: 'inbox:markSenderRead',
-    input: z.object({ account_id: Id, sender: z.string().min(1).max(40) }),
+    input: z.object({ account_id: Id, phone: z.string().min(1).max(40) }),
     output: z.number().int().nonnegative(),
   }),
 } as const;
