@@ -4,14 +4,16 @@
 // from the reply box goes through a confirmation stating the line and the cost, and appears in the
 // thread with its live status (delivered); the customer's next reply comes in; marking it done
 // leaves the open view, the line's unread count drops, and the done view holds it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, post } from '../helpers/server';
 import { createSegment } from '../campaigns/support';
-import { screenshot, startApp, type RunningApp } from './app';
+import { ensureFreshRenderer, screenshot, startApp, type RunningApp } from './app';
 import { bridge, poll } from './scenarios';
 import { MessageStatus } from '../../shared/lifecycle';
 
 let app: RunningApp | undefined;
+// A renderer build (when its sources changed) is not the test's time.
+beforeAll(() => ensureFreshRenderer(), 300_000);
 afterEach(async () => {
   await app?.close();
   app = undefined;
@@ -165,6 +167,6 @@ for (const [locale, language] of [
         .click();
       await poll(() => items.count()).toBe(5);
       expect(app.problems).toEqual([]);
-    });
+    }, 90_000);
   });
 }
