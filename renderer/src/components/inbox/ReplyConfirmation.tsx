@@ -1,12 +1,14 @@
 // Nothing is sent on one click, an answer neither: before it goes, the core's quote of this very
-// answer states the receiver, the line it goes out on, the pages and the cost, and the credit left;
-// above the person's own limit it is confirmed by typing its number of messages, as in Compose.
+// answer states the receiver, the line it goes out on, the pages and the cost, and the credit left,
+// with what deserves a second look (a long answer, the same one sent minutes ago); above the
+// person's own limit it is confirmed by typing its number of messages, as in Compose.
 import { Alert, Button, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { formatNumber } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
 import { Money, useMoney } from '../Money';
 import { NumberField } from '../NumberField';
@@ -65,6 +67,7 @@ function Confirmation({
   const money = useMoney();
   const { inbox, preferences } = useStores();
   const confirmAboveRials = useStore(preferences, (s) => s.confirmAboveRials);
+  const warnAbovePages = useStore(preferences, (s) => s.warnAbovePages);
   const [quote, setQuote] = useState<Quote | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [typed, setTyped] = useState<number | ''>('');
@@ -130,6 +133,23 @@ function Confirmation({
               <Money rials={quote.credit_rials - quote.total_cost_rials} />
             </Fact>
           </SimpleGrid>
+          {/* What deserves a second look, as Compose says it: a long answer, the same one a moment ago. */}
+          {quote.max_pages > warnAbovePages ? (
+            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="reply-confirm-many-pages">
+              {t('compose.manyPages', {
+                n: formatNumber(quote.max_pages, language),
+                limit: formatNumber(warnAbovePages, language),
+              })}
+            </Alert>
+          ) : null}
+          {quote.recent_duplicate ? (
+            <Alert color="orange" icon={<IconCopy size={18} />} data-testid="reply-confirm-recent-duplicate">
+              {t('compose.confirm.recentDuplicate', {
+                n: formatNumber(quote.recent_duplicate.overlap, language),
+                time: formatDateTime(quote.recent_duplicate.at, language),
+              })}
+            </Alert>
+          ) : null}
           {!quote.enough_credit ? (
             <Alert color="red" data-testid="reply-confirm-short">
               {t('inbox.conversation.confirmShort')}
