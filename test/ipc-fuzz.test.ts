@@ -97,12 +97,18 @@ async function setUp(): Promise<Hints> {
     const job = await value('imports:get', { account_id: account, job_id: started.job_id });
     return job.status === 'done' ? true : undefined;
   });
+  // The send is answered (the Inbox's conversations then have replies to reach), then the
+  // simulator replies no more, as before.
+  const simulator = await value('simulator:get', null);
+  await value('simulator:set', { ...simulator, reply_share: 1, optout_share: 0, reply_ms: 50 });
   await value('messages:send', {
     account_id: account,
     sender: '30001111',
     message: 'سلام',
     receivers: PHONES.slice(0, 3),
   });
+  await eventually(async () => ((await value('inbox:counts', { account_id: account })).total >= 1 ? true : undefined));
+  await value('simulator:set', simulator);
   const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
   await value('campaigns:create', {
     account_id: account,
@@ -122,6 +128,8 @@ async function setUp(): Promise<Hints> {
     message: fc.constantFrom('سلام {{name}}', 'hello', 'لغو۱۱'.repeat(300)),
     template_body: fc.constantFrom('سلام {{name}}', 'hi {{missing}}', 'http://example.com/a'),
     mapping: fc.constant(mapping),
+    phone: fc.constantFrom(...PHONES),
+    line_number: fc.constantFrom('30001111', '30002222', '30009999'),
     path: fc.constantFrom(path.basename(backup.path), backup.path),
   };
 }

@@ -40,6 +40,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   send_tallies: 'messaging',
   local_ids: 'messaging',
   inbound_messages: 'messaging',
+  inbound_done: 'messaging',
   verify_templates: 'messaging',
   receiver_index: 'messaging',
   receiver_keys: 'messaging',

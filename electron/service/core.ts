@@ -20,6 +20,8 @@ import { createContacts, type Imports, type OptOuts, type Segments, type Uploads
 import { Campaigns } from './campaigns';
 import { Sends } from './messaging/sends';
 import { Inbox, type InboundRecorded } from './messaging/inbox';
+import { Conversations } from './messaging/conversations';
+import { ContactCards } from './contacts/cards';
 import { Templates } from './messaging/templates';
 import { Verify } from './messaging/verify';
 import { ledgerMessages } from './messaging/ledger-messages';
@@ -92,6 +94,10 @@ export class Core {
   readonly sends: Sends;
   /** Inbound messages: replies customers sent to the account's lines. */
   readonly inbox: Inbox;
+  /** Who a number is, as the account's segments know it. */
+  readonly cards: ContactCards;
+  /** A number's thread: our messages to it and its replies, in time order. */
+  readonly conversations: Conversations;
   /** API version 1's verify/lookup templates, written in Settings. */
   readonly templates: Templates;
   /** API version 1's verify/lookup: a template filled with a code, sent through Accept. */
@@ -149,6 +155,7 @@ export class Core {
         this.clock,
         () => this.optouts,
         (recorded) => this.events.emit('inbound', recorded),
+        () => this.cards,
       );
       // Campaign executions group sends; messaging lists and filters by them through campaigns' SQL.
       const sendGroups = executionSendGroups(this.db);
@@ -190,6 +197,8 @@ export class Core {
         this.writers.signal,
         this.readers,
       ));
+      this.cards = new ContactCards(this.db);
+      this.conversations = new Conversations(this.inbox, this.messaging.queries);
       // A segment's page names the campaigns whose audience names it: campaigns says which.
       this.segments.registerUsers(campaignsNamingSegment(this.db));
       this.campaigns = new Campaigns({

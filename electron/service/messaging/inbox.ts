@@ -12,9 +12,17 @@
 //   paged(accountId, {lineNumber, from, to?, isRead?, page}) -> PagedReplies
 //       API v1's sms/inboxpaged: a line's replies of a window of at most two days, 200 a page in
 //       receipt order; marks nothing read
-//   list(accountId, {before?, limit?, unread_only?, opt_outs_only?, search?}) -> {items, next}
-//       the Inbox page: newest first, each with the message it answers
-//   markRead(accountId, ids?) -> number changed;  counts(accountId) -> {unread, total}
+//   list(accountId, {before?, limit?, view?, line_number?, unread_only?, opt_outs_only?, search?})
+//       -> {items, next}: the Inbox page, newest first, each with the message it answers, the
+//       customer's card (contacts' cards) and whether its conversation is done; view 'open' (the
+//       default) leaves out the replies of conversations marked done, 'done' lists only them
+//   markRead(accountId, ids?) -> number changed;  markSenderRead(accountId, sender) -> number changed
+//   counts(accountId) -> {unread, total, unread_by_line}
+//   setDone(accountId, lineNumber, sender, done) -> done: a conversation (a number on one of our
+//       lines) marked done, its replies read; undone by setDone(..., false) or by its next reply,
+//       which re-opens it in the transaction recording it (migration 0036)
+//   conversation(accountId, phone) -> the number's card and its conversations, one per line
+//   fromSender(accountId, sender, before, limit) -> its replies newest first (a thread's side)
 import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { isOptOutReply } from '../../../shared/optout';
@@ -22,6 +30,8 @@ import { normalizePhone, phoneSearchDigits } from '../../../shared/phone';
 import { normalizeLineNumber } from '../../../shared/lines';
 import { escapeLike } from '../db/text-match';
 import type {
+  ContactCard,
+  Conversation,
   InboundMessage,
   InboxCounts,
   InboxFilter,
@@ -75,6 +85,12 @@ export interface InboundInput {
   replyTo?: number | null;
 }
 
+/** Who the numbers are: the contacts domain's cards (contacts/cards.ts). */
+export interface InboxCards {
+  card(accountId: number, phone: string): ContactCard;
+  cards(accountId: number, phones: readonly string[]): Map<string, ContactCard>;
+}
+
 /** What recording needs of the contacts domain's opt-out list. */
 export interface InboxOptOuts {
   add(accountId: number, phones: readonly string[]): { added: number };
@@ -98,6 +114,7 @@ interface Row {
 }
 
 interface ItemRow extends Row {
+  done: number;
   replied_id: number | null;
   replied_text: string | null;
   replied_at: number | null;
@@ -132,6 +149,9 @@ interface PagedParams {
 /** Seconds from `from` to `to` (ms), as the API gives times: what a refusal of a window names. */
 const secondsBetween = (from: number, to: number) => Math.ceil((to - from) / 1000);
 
+/** The card of a number no segment holds. */
+const noCard = (phone: string): ContactCard => ({ phone, name: null, segments: [], segment_count: 0 });
+
 const toMessage = (row: Row): InboundMessage => ({ ...row, opt_out: row.opt_out === 1 });
 const bound = (limit: number) => Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_LIMIT);
 
@@ -144,6 +164,8 @@ export class Inbox {
   private readonly markStmt;
   private readonly pagedStmt;
   private readonly pagedCountStmt;
+  private readonly reopenStmt;
+  private readonly fromSenderStmt;
 
   constructor(
     private readonly db: Db,
@@ -152,7 +174,14 @@ export class Inbox {
     private readonly optouts: () => InboxOptOuts,
     /** Told after replies were recorded (pushes to the window). */
     private readonly onRecorded: (recorded: InboundRecorded) => void = () => undefined,
+    /** The contacts domain's cards (read lazily, as the opt-out list). */
+    private readonly contactCards: () => InboxCards | null = () => null,
   ) {
+    this.reopenStmt = db.prepare('DELETE FROM inbound_done WHERE account_id = ? AND line_number = ? AND sender = ?');
+    this.fromSenderStmt = db.prepare<[number, string, number, number], Row>(
+      `SELECT ${COLUMNS} FROM inbound_messages INDEXED BY inbound_sender
+       WHERE account_id = ? AND sender = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+    );
     this.insertStmt = db.prepare<[number, string, string, string, number, number | null, number], Row>(
       `INSERT INTO inbound_messages (account_id, line_number, sender, text, received_at, reply_to, opt_out)
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
@@ -188,9 +217,12 @@ export class Inbox {
         // Only a number the list can hold is an opt-out (a short code or a name cannot be).
         const optOut = isOptOutReply(input.text) && normalizePhone(sender) !== null;
         if (optOut) this.optouts().add(input.accountId, [sender]);
+        const line = normalizeLineNumber(input.lineNumber);
+        // A new reply re-opens its conversation.
+        this.reopenStmt.run(input.accountId, line, sender);
         const row = this.insertStmt.get(
           input.accountId,
-          normalizeLineNumber(input.lineNumber),
+          line,
           sender,
           input.text,
           input.receivedAt ?? now,
@@ -301,6 +333,15 @@ export class Inbox {
       where.push('i.id < ?');
       params.push(options.before);
     }
+    const done = `EXISTS (SELECT 1 FROM inbound_done d
+      WHERE d.account_id = i.account_id AND d.line_number = i.line_number AND d.sender = i.sender)`;
+    const view = options.view ?? 'open';
+    if (view === 'open') where.push(`NOT ${done}`);
+    if (view === 'done') where.push(done);
+    if (options.line_number !== undefined && options.line_number.trim() !== '') {
+      where.push('i.line_number = ?');
+      params.push(normalizeLineNumber(options.line_number));
+    }
     if (options.unread_only) where.push('i.read_at IS NULL');
     if (options.opt_outs_only) where.push('i.opt_out = 1');
     const term = options.search?.trim() ?? '';
@@ -315,7 +356,7 @@ export class Inbox {
     const rows = this.db
       .prepare<unknown[], ItemRow>(
         `SELECT i.id, i.line_number, i.sender, i.text, i.received_at, i.read_at, i.reply_to, i.opt_out,
-                m.id AS replied_id, ${messageTextSql()} AS replied_text, m.created_at AS replied_at,
+                ${done} AS done, m.id AS replied_id, ${messageTextSql()} AS replied_text, m.created_at AS replied_at,
                 s.sender AS replied_line
          FROM inbound_messages i
          LEFT JOIN messages m ON m.id = i.reply_to AND m.account_id = i.account_id
@@ -325,15 +366,20 @@ export class Inbox {
       )
       .all(...params, take + 1);
     const more = rows.length > take;
-    const items = rows
-      .slice(0, take)
-      .map(({ replied_id, replied_text, replied_at, replied_line, ...row }): InboxItem => ({
-        ...toMessage(row),
-        replied:
-          replied_id === null
-            ? null
-            : { id: replied_id, text: replied_text ?? '', sent_at: replied_at ?? 0, line_number: replied_line ?? '' },
-      }));
+    const page = rows.slice(0, take);
+    const cards = this.cardsOf(
+      accountId,
+      page.map((row) => row.sender),
+    );
+    const items = page.map(({ replied_id, replied_text, replied_at, replied_line, done, ...row }): InboxItem => ({
+      ...toMessage(row),
+      contact: cards.get(row.sender) ?? noCard(row.sender),
+      done: done === 1,
+      replied:
+        replied_id === null
+          ? null
+          : { id: replied_id, text: replied_text ?? '', sent_at: replied_at ?? 0, line_number: replied_line ?? '' },
+    }));
     return { items, next: more ? items[items.length - 1]!.id : null };
   }
 
@@ -358,6 +404,82 @@ export class Inbox {
     return changed;
   }
 
+  /** Marks one number's replies read (its thread opened); returns how many changed. */
+  markSenderRead(accountId: number, sender: string): number {
+    const phone = normalizePhone(sender) ?? sender.trim();
+    return this.db
+      .prepare(
+        `UPDATE inbound_messages INDEXED BY inbound_sender SET read_at = ?
+         WHERE account_id = ? AND sender = ? AND read_at IS NULL`,
+      )
+      .run(this.clock.now(), accountId, phone).changes;
+  }
+
+  /**
+   * Marks a conversation done (its replies read with it) or open again. A conversation the number
+   * never wrote on (no reply from it to that line) is 404: there is nothing to mark.
+   */
+  setDone(accountId: number, lineNumber: string, sender: string, done: boolean): boolean {
+    const line = normalizeLineNumber(lineNumber);
+    const phone = normalizePhone(sender) ?? sender.trim();
+    return this.db.transaction(() => {
+      const exists = this.db
+        .prepare<[number, string, string], number>(
+          `SELECT 1 FROM inbound_messages INDEXED BY inbound_sender
+           WHERE account_id = ? AND sender = ? AND line_number = ? LIMIT 1`,
+        )
+        .pluck()
+        .get(accountId, phone, line);
+      if (exists === undefined) throw new ServiceError(ApiCode.NotFound, `no reply from ${phone} to line ${line}`);
+      if (!done) {
+        this.reopenStmt.run(accountId, line, phone);
+        return false;
+      }
+      const now = this.clock.now();
+      this.db
+        .prepare(
+          `INSERT INTO inbound_done (account_id, line_number, sender, done_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (account_id, line_number, sender) DO UPDATE SET done_at = excluded.done_at`,
+        )
+        .run(accountId, line, phone, now);
+      this.db
+        .prepare(
+          `UPDATE inbound_messages INDEXED BY inbound_sender SET read_at = ?
+           WHERE account_id = ? AND sender = ? AND line_number = ? AND read_at IS NULL`,
+        )
+        .run(now, accountId, phone, line);
+      return true;
+    })();
+  }
+
+  /** A number's card and its conversations: one per line it wrote to, the latest reply's first. */
+  conversation(accountId: number, phone: string): Conversation {
+    const number = normalizePhone(phone) ?? phone.trim();
+    const lines = this.db
+      .prepare<[number, string], { line_number: string; done: number; unread: number; last_at: number }>(
+        `SELECT i.line_number, max(i.received_at) AS last_at,
+                sum(i.read_at IS NULL) AS unread,
+                EXISTS (SELECT 1 FROM inbound_done d WHERE d.account_id = i.account_id
+                          AND d.line_number = i.line_number AND d.sender = i.sender) AS done
+         FROM inbound_messages i INDEXED BY inbound_sender
+         WHERE i.account_id = ? AND i.sender = ?
+         GROUP BY i.line_number ORDER BY max(i.id) DESC`,
+      )
+      .all(accountId, number)
+      .map((row) => ({ line_number: row.line_number, done: row.done === 1, unread: row.unread, last_at: row.last_at }));
+    return { phone: number, contact: this.cardsOf(accountId, [number]).get(number) ?? noCard(number), lines };
+  }
+
+  /** A number's replies older than `before` (an id), newest first: its side of a thread. */
+  fromSender(accountId: number, sender: string, before: number, limit: number): InboundMessage[] {
+    const phone = normalizePhone(sender) ?? sender.trim();
+    return this.fromSenderStmt.all(accountId, phone, before, bound(limit)).map(toMessage);
+  }
+
+  private cardsOf(accountId: number, phones: readonly string[]): Map<string, ContactCard> {
+    return this.contactCards()?.cards(accountId, phones) ?? new Map<string, ContactCard>();
+  }
+
   counts(accountId: number): InboxCounts {
     const unread =
       this.db
@@ -369,6 +491,13 @@ export class Inbox {
         .prepare<[number], number>('SELECT count(*) FROM inbound_messages WHERE account_id = ?')
         .pluck()
         .get(accountId) ?? 0;
-    return { unread, total };
+    // Per line on the partial index of unread replies (inbound_unread): read ones are not in it.
+    const unreadByLine = this.db
+      .prepare<[number], { line_number: string; unread: number }>(
+        `SELECT line_number, count(*) AS unread FROM inbound_messages INDEXED BY inbound_unread
+         WHERE account_id = ? AND read_at IS NULL GROUP BY line_number ORDER BY line_number`,
+      )
+      .all(accountId);
+    return { unread, total, unread_by_line: unreadByLine };
   }
 }

@@ -16,7 +16,7 @@ describe('inbox store', () => {
     const store = createInboxStore(api);
     store.getState().setAccount(1);
     await until(store, (s) => s.counts !== null);
-    expect(store.getState().counts).toEqual({ unread: 3, total: 3 });
+    expect(store.getState().counts).toMatchObject({ unread: 3, total: 3 });
     expect(transport.calls.some((c) => c.channel === 'inbox:list')).toBe(false);
     store.getState().setShown(true);
     await until(store, (s) => s.loaded);
@@ -42,11 +42,11 @@ describe('inbox store', () => {
     expect(store.getState().items.map((i) => i.id)).toEqual([100]);
     expect(transport.calls.at(-1)).toEqual({
       channel: 'inbox:list',
-      input: { account_id: 1, opt_outs_only: true, limit: PAGE_SIZE },
+      input: { account_id: 1, view: 'open', opt_outs_only: true, limit: PAGE_SIZE },
     });
     store.getState().setFilter({ optOutsOnly: false, search: ' 7777 ' });
     await until(store, (s) => s.loaded);
-    expect(transport.calls.at(-1)?.input).toEqual({ account_id: 1, search: '7777', limit: PAGE_SIZE });
+    expect(transport.calls.at(-1)?.input).toEqual({ account_id: 1, view: 'open', search: '7777', limit: PAGE_SIZE });
   });
 
   it('marks one read, then all, and the count follows', async () => {
@@ -65,7 +65,7 @@ describe('inbox store', () => {
     expect(transport.calls.length).toBe(calls);
     await store.getState().markRead();
     expect(store.getState().items.every((i) => i.read_at !== null)).toBe(true);
-    expect(store.getState().counts).toEqual({ unread: 0, total: 3 });
+    expect(store.getState().counts).toEqual({ unread: 0, total: 3, unread_by_line: [] });
   });
 
   it('follows pushed replies of its account: the count, and the list while shown; a burst is read once more, not per push', async () => {
@@ -85,7 +85,7 @@ describe('inbox store', () => {
     await vi.advanceTimersByTimeAsync(REFRESH_MS * 2);
     expect(reads() - before).toBe(2);
     expect(store.getState().items.map((i) => i.id)).toEqual([13, 12, 11, 1]);
-    expect(store.getState().counts).toEqual({ unread: 4, total: 4 });
+    expect(store.getState().counts).toMatchObject({ unread: 4, total: 4 });
     stop();
   });
 
@@ -107,5 +107,92 @@ describe('inbox store', () => {
     answer(undefined);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(store.getState().items.map((i) => i.id)).toEqual([50]);
+  });
+});
+
+describe('inbox store: a conversation', () => {
+  const sent = (id: number, at: number, status = 1) => ({
+    kind: 'sent' as const,
+    id,
+    line_number: '30001111',
+    text: `out ${id}`,
+    status,
+    status_text: '',
+    origin: 'panel',
+    pages: 1,
+    cost_rials: 1500,
+    at,
+  });
+  const received = (id: number, at: number) => ({
+    kind: 'received' as const,
+    id,
+    line_number: '30001111',
+    text: `in ${id}`,
+    read: true,
+    opt_out: false,
+    at,
+  });
+
+  it('opens a thread (its replies read), follows its messages’ statuses, and keeps older pages on a refresh', async () => {
+    const inbox = fakeInbox(replies(1));
+    let newest = [received(1, 300), sent(7, 200)];
+    const { api, transport } = fakeApi({
+      ...inbox.handlers,
+      'inbox:markSenderRead': () => 1,
+      'inbox:conversation': ({ phone }) => ({
+        phone,
+        contact: { phone, name: 'Sara', segments: [], segment_count: 0 },
+        lines: [{ line_number: '30001111', done: false, unread: 0, last_at: 300 }],
+      }),
+      'inbox:thread': ({ phone, before }) =>
+        before === undefined
+          ? { phone, entries: newest, next: { sent_before: 7, received_before: 1 } }
+          : { phone, entries: [sent(6, 100)], next: null },
+    });
+    const store = createInboxStore(api);
+    store.getState().setAccount(1);
+    await store.getState().openConversation('09120000000');
+    expect(transport.calls.find((c) => c.channel === 'inbox:markSenderRead')?.input).toEqual({
+      account_id: 1,
+      phone: '09120000000',
+    });
+    await store.getState().loadOlderThread();
+    expect(store.getState().conversation?.entries.map((e) => e.id)).toEqual([1, 7, 6]);
+
+    store.getState().applyStatusChanges([{ id: 7, status: 10 }]);
+    expect(store.getState().conversation?.entries.find((e) => e.kind === 'sent' && e.id === 7)).toMatchObject({
+      status: 10,
+    });
+
+    // An answer came: the newest page changes, the older page read before stays below it.
+    newest = [sent(8, 400), received(1, 300)];
+    await store.getState().refreshConversation();
+    expect(store.getState().conversation?.entries.map((e) => `${e.kind}:${e.id}`)).toEqual([
+      'sent:8',
+      'received:1',
+      'sent:7',
+      'sent:6',
+    ]);
+    expect(store.getState().conversation?.next).toBeNull();
+  });
+
+  it('takes a conversation marked done out of the open view at once', async () => {
+    const inbox = fakeInbox([
+      ...replies(2, 1, { sender: '09120000001' }),
+      { ...inboxItem(3, { sender: '09120000002' }), account_id: 1 },
+    ]);
+    const { api, transport } = fakeApi({ ...inbox.handlers, 'inbox:setDone': ({ done }) => ({ done }) });
+    const store = createInboxStore(api);
+    store.getState().setAccount(1);
+    store.getState().setShown(true);
+    await until(store, (s) => s.loaded);
+    await store.getState().setDone('30001111', '09120000001', true);
+    expect(transport.calls.find((c) => c.channel === 'inbox:setDone')?.input).toEqual({
+      account_id: 1,
+      line_number: '30001111',
+      phone: '09120000001',
+      done: true,
+    });
+    expect(store.getState().items.map((i) => i.id)).toEqual([3]);
   });
 });

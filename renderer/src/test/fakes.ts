@@ -263,6 +263,8 @@ export const inboxItem = (id: number, overrides: Partial<InboxItem> = {}): Inbox
   reply_to: null,
   opt_out: false,
   replied: null,
+  contact: { phone: overrides.sender ?? '09120000000', name: null, segments: [], segment_count: 0 },
+  done: false,
   ...overrides,
 });
 
@@ -298,7 +300,16 @@ export function fakeInbox(initial: Array<InboxItem & { account_id: number }> = [
     },
     'inbox:counts': ({ account_id }) => {
       const mine = rows.filter((row) => row.account_id === account_id);
-      return { unread: mine.filter((row) => row.read_at === null).length, total: mine.length };
+      const unread = mine.filter((row) => row.read_at === null);
+      const lines = [...new Set(unread.map((row) => row.line_number))].sort();
+      return {
+        unread: unread.length,
+        total: mine.length,
+        unread_by_line: lines.map((line_number) => ({
+          line_number,
+          unread: unread.filter((row) => row.line_number === line_number).length,
+        })),
+      };
     },
   };
   return { handlers, rows };
