@@ -12,7 +12,6 @@ import type { CampaignForm } from '../../../shared/campaigns';
 import { MISSED_REASON } from './series';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 describe('a series of occurrences', () => {
   let core: Core;
