@@ -196,6 +196,8 @@ describe('a series of occurrences', () => {
       ...form(id, { trigger_column: 'birthday', trigger_time: '09:00' }),
       template_body: 'Happy birthday {{NAME}}',
     });
+    // Before it starts, its report counts the day's own audience: Sara alone.
+    expect(core.campaigns.report(account, created.execution_id).audience).toBe(1);
     await until('2026-06-03T12:00:00Z');
     const occurrences = [...core.campaigns.get(account, created.campaign_id).series!.occurrences].reverse();
     expect(occurrences.map((o) => [o.occurrence, o.status])).toEqual([
