@@ -21,7 +21,7 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
-import { addDays, occurrencesWithin, type SeriesRule } from './occurrences';
+import { addDays, bothFilters, occurrencesWithin, type SeriesRule } from './occurrences';
 import { countAudience } from '../contacts/audience';
 
 /** The days a series' estimate covers ("monthly cost"). */
@@ -30,7 +30,7 @@ import { audienceView } from '../contacts/audience';
 import { filterProblem, foldValue } from '../../../shared/column-values';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
-import { bothFilters, type Series } from './series';
+import type { Series } from './series';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';

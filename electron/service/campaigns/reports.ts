@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database';
 import type { CampaignSeries } from '../../../shared/campaigns';
-import { bothFilters } from './series';
+import { bothFilters } from './occurrences';
 import type { Credit } from '../accounts/credit';
 import { joinRefundsSql } from '../accounts/credit';
 import type { Imports, Segments } from '../contacts';
