@@ -442,6 +442,9 @@ function segmentColumns(stored: string | null): Record<number, string[]> {
 function faultField(error: ServiceError): string | null {
   if (error.code === ApiCode.BadDate) return 'send_datetime';
   if (error.code === ApiCode.InvalidSender) return 'sender';
+  // A series field (repeat_time, trigger_column, …): the draft's repeat or trigger.
+  const series = /^(repeat|trigger)/.exec(error.detail ?? '');
+  if (series) return series[1]!;
   const match =
     /^(sender|name|template_body|send_datetime|inclusion_segments|exclusion_segments|links|send_rate|quiet_hours|segment)\b/.exec(
       error.detail ?? '',

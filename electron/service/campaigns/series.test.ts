@@ -271,7 +271,13 @@ describe('a series of occurrences', () => {
       ...fields,
       trigger: { column: 'CITY', days_before: 0, time: '09:00' },
     });
-    expect(unknownColumn.problem).toMatchObject({ code: 400, reason: 'series_trigger_column' });
+    expect(unknownColumn.problem).toMatchObject({ code: 400, field: 'trigger', reason: 'series_trigger_column' });
+    const noDays = await core.campaigns.quote(account, {
+      ...fields,
+      repeat: { every: 'weekly', time: '09:00', weekdays: [], day: null, calendar: 'jalali', until: null },
+    });
+    expect(noDays.problem).toMatchObject({ code: 400, field: 'repeat', reason: 'series_weekdays' });
+    expect(noDays.monthly).toBeNull();
   });
 
   it('refuses bad series fields with the field named', () => {
