@@ -21,7 +21,13 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
-import { addDays, bothFilters, occurrencesWithin, type SeriesRule } from './occurrences';
+import {
+  addDays,
+  bothFilters,
+  occurrences as occurrencesFrom,
+  occurrencesWithin,
+  type SeriesRule,
+} from './occurrences';
 import { countAudience } from '../contacts/audience';
 
 /** The days a series' estimate covers ("monthly cost"). */
@@ -260,7 +266,10 @@ export class Creation {
       throw error;
     }
     if (rule === null) return null;
-    const occurrences = occurrencesWithin(rule, this.deps.accounts.timeZone(accountId), from, MONTH_DAYS);
+    const zone = this.deps.accounts.timeZone(accountId);
+    const occurrences = occurrencesWithin(rule, zone, from, MONTH_DAYS);
+    const next: number[] = [];
+    for (const { at } of occurrencesFrom(rule, zone, from, null)) if (next.push(at) === 3) break;
     const { recipients: audience } = quote.audience;
     const perRecipient = audience === 0 ? 0 : quote.total_cost_rials / audience;
     let recipients: number;
@@ -286,6 +295,8 @@ export class Creation {
       recipients,
       cost_rials: Math.round(recipients * perRecipient),
       first_at: occurrences[0]?.at ?? null,
+      next,
+      time_zone: zone,
     };
   }
 

@@ -259,6 +259,8 @@ describe('a series of occurrences', () => {
       recipients: 2,
       cost_rials: 2 * perMessage,
       first_at: Date.parse('2026-06-01T05:30:00Z'),
+      next: ['2026-06-01', '2026-06-02', '2026-06-03'].map((day) => Date.parse(`${day}T05:30:00Z`)),
+      time_zone: 'Asia/Tehran',
     });
     const weekly = await core.campaigns.quote(account, {
       ...fields,
