@@ -9,7 +9,7 @@ import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { CampaignDraftFieldsSchema, type CampaignForm } from '../../../shared/campaigns';
-import { MISSED_REASON } from './series';
+import { MISSED_REASON, SERIES_JOB } from './series';
 
 const HOUR = 3_600_000;
 
@@ -111,6 +111,19 @@ describe('a series of occurrences', () => {
       expect(Date.parse(report.started_at!)).toBeGreaterThanOrEqual(occurrence.at);
       expect(receptors(occurrence.execution_id)).toEqual(audience);
     }
+    // A tick run again (as after a crash between its commit and its job's end) makes nothing: it is
+    // no longer the series' own; and the database itself refuses a second execution of a day.
+    core.jobs.enqueue(SERIES_JOB, { campaignId: created.campaign_id });
+    await settle();
+    expect(core.campaigns.get(account, created.campaign_id).series!.occurrences).toHaveLength(4);
+    expect(() =>
+      core.db
+        .prepare(
+          `INSERT INTO campaign_executions (campaign_id, account_id, status, send_datetime, send_at, created_at, occurrence)
+           VALUES (?, ?, 'SCHEDULED', '', 0, 0, '2026-06-04')`,
+        )
+        .run(created.campaign_id, account),
+    ).toThrow(/UNIQUE/);
     // Each occurrence is an execution of the campaign, listed with the others.
     expect(detail.executions.map((e) => e.execution_id).sort()).toEqual(made.map((o) => o.execution_id).sort());
   });
