@@ -21,10 +21,22 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
+import {
+  addDays,
+  bothFilters,
+  occurrences as occurrencesFrom,
+  occurrencesWithin,
+  type SeriesRule,
+} from './occurrences';
+import { countAudience } from '../contacts/audience';
+
+/** The days a series' estimate covers ("monthly cost"). */
+export const MONTH_DAYS = 30;
 import { audienceView } from '../contacts/audience';
-import { filterProblem } from '../../../shared/column-values';
+import { filterProblem, foldValue } from '../../../shared/column-values';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
+import type { Series } from './series';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';
@@ -45,6 +57,7 @@ export interface CreationDeps {
   store: CampaignStore;
   drafts: Drafts;
   executions: Executions;
+  series: Series;
   reports: Reports;
   linkBase: () => string;
   /** After an execution was created. */
@@ -80,6 +93,14 @@ export class Creation {
     // Targeting by column: every condition names a column some inclusion segment has.
     const unknown = spec.filter && filterProblem(spec.filter.all, columns);
     if (unknown) throw new ServiceError(ApiCode.BadRequest, unknown.detail, unknown.reason);
+    // A date trigger reads a column some inclusion segment has (compared folded, as filters are).
+    const trigger = spec.series?.every === 'trigger' ? spec.series : null;
+    if (trigger !== null && !columns.some((c) => foldValue(c) === foldValue(trigger.column)))
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `trigger_column ${JSON.stringify(trigger.column)} is not a column of the inclusion segments`,
+        'series_trigger_column',
+      );
     const writesShortLinks = spec.trackLinks && compileTemplate(spec.template_body, spec.links).links.length > 0;
     const unreachable = linkReachFault(line, this.deps.linkBase(), writesShortLinks);
     if (unreachable !== null) throw unreachable;
@@ -141,7 +162,11 @@ export class Creation {
           .prepare('UPDATE campaigns SET file_name = ?, file_path = ?, file_size = ? WHERE id = ?')
           .run(spec.file.name, relative, spec.file.bytes.byteLength, campaignId);
       }
-      const executionId = this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now);
+      // A series: its first occurrence at or after the send time ("not before"), and its tick.
+      const executionId =
+        spec.series === null
+          ? this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now)
+          : this.deps.series.begin(campaignId, accountId, spec.series, Math.max(spec.sendAt, now));
       return { campaignId, executionId };
     })();
     this.deps.onChange(ids.executionId);
@@ -190,7 +215,7 @@ export class Creation {
       };
     }
     try {
-      return await quoteCampaign(
+      const quote = await quoteCampaign(
         {
           db: this.db,
           accountId,
@@ -207,6 +232,7 @@ export class Creation {
         fields,
         options.seed ?? 1,
       );
+      return { ...quote, monthly: this.monthly(accountId, fields, quote, now) };
     } catch (error) {
       if (error instanceof QuoteSuperseded)
         throw new ServiceError(ApiCode.Superseded, 'a newer quote replaced this one');
@@ -214,6 +240,64 @@ export class Creation {
     } finally {
       if (key !== undefined && this.quoteGenerations.get(key) === generation) this.quoteGenerations.delete(key);
     }
+  }
+
+  /**
+   * A series' estimate over the next 30 days from its first possible time: a repeat sends today's
+   * audience at each occurrence; a date trigger, on each day, the members whose date falls N days
+   * later (counted from the data, the occurrence's own filter). Priced at the quote's average cost
+   * per recipient. Null for a one-off, or a series the form refuses (the quote's problem says why).
+   */
+  private monthly(
+    accountId: number,
+    fields: CampaignDraftFields,
+    quote: CampaignQuote,
+    now: number,
+  ): CampaignQuote['monthly'] {
+    if (fields.repeat === null && fields.trigger === null) return null;
+    let rule: SeriesRule | null;
+    let from = now;
+    try {
+      const spec = checkCampaignForm(formOfDraft(fields, now));
+      rule = spec.series;
+      from = Math.max(now, spec.sendAt);
+    } catch (error) {
+      if (error instanceof ServiceError) return null;
+      throw error;
+    }
+    if (rule === null) return null;
+    const zone = this.deps.accounts.timeZone(accountId);
+    const occurrences = occurrencesWithin(rule, zone, from, MONTH_DAYS);
+    const next: number[] = [];
+    for (const { at } of occurrencesFrom(rule, zone, from, null)) if (next.push(at) === 3) break;
+    const { recipients: audience } = quote.audience;
+    const perRecipient = audience === 0 ? 0 : quote.total_cost_rials / audience;
+    let recipients: number;
+    if (rule.every !== 'trigger') recipients = occurrences.length * audience;
+    else {
+      const trigger = rule;
+      const include = fields.inclusion_segments;
+      const exclude = fields.exclusion_segments;
+      recipients = 0;
+      if (include.length > 0 && quote.audience.segments.every((segment) => segment.ready))
+        for (const { occurrence } of occurrences)
+          recipients += countAudience(this.db, {
+            include,
+            exclude,
+            accountId,
+            filter: bothFilters(fields.filter, {
+              all: [{ column: trigger.column, op: 'anniversary', on: addDays(occurrence, trigger.daysBefore) }],
+            }),
+          });
+    }
+    return {
+      occurrences: occurrences.length,
+      recipients,
+      cost_rials: Math.round(recipients * perRecipient),
+      first_at: occurrences[0]?.at ?? null,
+      next,
+      time_zone: zone,
+    };
   }
 
   /** The campaign and the settings a resend of this execution would have, and who already resent it. */
@@ -235,6 +319,8 @@ export class Creation {
       send_datetime: null,
       time_zone: null,
       track_links: campaign.track_links === 1,
+      repeat: null,
+      trigger: null,
     };
     const resent = this.db
       .prepare<[number], { campaign_id: number; execution_id: number | null }>(
@@ -367,6 +453,9 @@ function segmentColumns(stored: string | null): Record<number, string[]> {
 function faultField(error: ServiceError): string | null {
   if (error.code === ApiCode.BadDate) return 'send_datetime';
   if (error.code === ApiCode.InvalidSender) return 'sender';
+  // A series field (repeat_time, trigger_column, …): the draft's repeat or trigger.
+  const series = /^(repeat|trigger)/.exec(error.detail ?? '');
+  if (series) return series[1]!;
   const match =
     /^(sender|name|template_body|send_datetime|inclusion_segments|exclusion_segments|links|send_rate|quiet_hours|segment)\b/.exec(
       error.detail ?? '',

@@ -7,6 +7,8 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { toAsciiDigits } from '../../../shared/digits';
 import { parseClock } from '../../../shared/time-zone';
+import { checkSeriesForm } from './series-form';
+import type { SeriesRule } from './occurrences';
 import { AudienceFilter, EDITOR_FILTER_OPS, type ColumnCondition } from '../../../shared/audience-filter';
 import { conditionProblem } from '../../../shared/column-values';
 import {
@@ -48,6 +50,8 @@ export interface CampaignSpec {
   /** Targeting by column; its columns are checked against the inclusion segments next (creation.ts). */
   filter: AudienceFilter | null;
   file: { name: string; bytes: Uint8Array } | null;
+  /** Extension: a repeating or date-triggered campaign (series-form.ts); null: a one-off. */
+  series: SeriesRule | null;
 }
 
 /** A refusal of the form: the detail names the field in the API's words, the reason is for the app. */
@@ -94,6 +98,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
   const quietHours =
     form.quiet_hours === undefined || form.quiet_hours.trim() === '' ? null : parseQuietHours(form.quiet_hours);
   const trackLinks = trackLinksOf(form.track_links);
+  const series = checkSeriesForm(form);
   const filter = filterOf(form.filters ?? []);
 
   const sendAt = parseRfc3339(form.send_datetime!.trim());
@@ -118,6 +123,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     trackLinks,
     filter,
     file: form.file ?? null,
+    series,
   };
 }
 

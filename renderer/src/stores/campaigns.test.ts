@@ -58,6 +58,7 @@ const campaign = (id: number, last: ExecutionReport | null, createdAt = id): Cam
   track_links: true,
   filter: null,
   file_name: null,
+  series: null,
   created_at: createdAt,
   last_execution: last,
 });

@@ -88,6 +88,7 @@ function campaign(
     track_links: true,
     filter: null,
     file_name: null,
+    series: null,
     created_at: 0,
     last_execution:
       status === null

@@ -33,6 +33,7 @@ import upstreamLocalIds from './0031-upstream-local-ids';
 import gatewayKinds from './0032-gateway-kinds';
 import memberRows from './0033-member-rows';
 import campaignFilters from './0034-campaign-filters';
+import campaignSeries from './0035-campaign-series';
 import conversations from './0036-conversations';
 
 export interface Migration {
@@ -80,5 +81,6 @@ export const migrations: readonly Migration[] = [
   { name: '0032-gateway-kinds', sql: gatewayKinds, foreignKeysOff: true },
   { name: '0033-member-rows', sql: memberRows },
   { name: '0034-campaign-filters', sql: campaignFilters },
+  { name: '0035-campaign-series', sql: campaignSeries },
   { name: '0036-conversations', sql: conversations },
 ];
