@@ -1,7 +1,7 @@
 // The send day, picked in the user's calendar: Jalali (Persian names and digits, right to left)
 // in Persian, Gregorian in English. The button shows the day back the same way. Days before today
 // cannot be picked; each day carries its Gregorian date (data-date) for tests that click one.
-import { Button, Input, Popover } from '@mantine/core';
+import { Button, CloseButton, Group, Input, Popover } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,10 +25,19 @@ export function DateField({
   value,
   onChange,
   disabled,
+  label,
+  onClear,
+  testId = 'editor-date',
 }: {
   value: Day | null;
   onChange(day: Day): void;
   disabled?: boolean;
+  /** Default: "Date". */
+  label?: string;
+  /** Offered as a ✕ beside the day when given (an optional day). */
+  onClear?: () => void;
+  /** The button's; its calendar's is `${testId}-picker`. */
+  testId?: string;
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -62,35 +71,45 @@ export function DateField({
     } as React.CSSProperties,
   };
   return (
-    <Input.Wrapper label={t('campaignEditor.when.date')}>
-      {/* Focus moves into the calendar (arrow keys pick a day) and Escape closes it. */}
-      <Popover
-        opened={opened}
-        onChange={setOpened}
-        onClose={() => setOpened(false)}
-        position="bottom-start"
-        shadow="md"
-        trapFocus
-        returnFocus
-        withinPortal
-      >
-        <Popover.Target>
-          <Button
-            variant="default"
-            display="block"
-            leftSection={<IconCalendar size={16} />}
-            onClick={() => setOpened((o) => !o)}
+    <Input.Wrapper label={label ?? t('campaignEditor.when.date')}>
+      <Group gap={4} wrap="nowrap">
+        {/* Focus moves into the calendar (arrow keys pick a day) and Escape closes it. */}
+        <Popover
+          opened={opened}
+          onChange={setOpened}
+          onClose={() => setOpened(false)}
+          position="bottom-start"
+          shadow="md"
+          trapFocus
+          returnFocus
+          withinPortal
+        >
+          <Popover.Target>
+            <Button
+              variant="default"
+              display="block"
+              leftSection={<IconCalendar size={16} />}
+              onClick={() => setOpened((o) => !o)}
+              disabled={disabled}
+              data-testid={testId}
+              data-value={value ? `${value.year}-${pad(value.month)}-${pad(value.day)}` : ''}
+            >
+              {value ? formatDay(value, language) : t('campaignEditor.when.pickDate')}
+            </Button>
+          </Popover.Target>
+          <Popover.Dropdown data-testid={`${testId}-picker`}>
+            {language === 'fa' ? <JalaliDayPicker {...common} /> : <DayPicker {...common} />}
+          </Popover.Dropdown>
+        </Popover>
+        {onClear ? (
+          <CloseButton
+            aria-label={t('campaignEditor.series.noEnd')}
+            onClick={onClear}
             disabled={disabled}
-            data-testid="editor-date"
-            data-value={value ? `${value.year}-${pad(value.month)}-${pad(value.day)}` : ''}
-          >
-            {value ? formatDay(value, language) : t('campaignEditor.when.pickDate')}
-          </Button>
-        </Popover.Target>
-        <Popover.Dropdown data-testid="editor-date-picker">
-          {language === 'fa' ? <JalaliDayPicker {...common} /> : <DayPicker {...common} />}
-        </Popover.Dropdown>
-      </Popover>
+            data-testid={`${testId}-clear`}
+          />
+        ) : null}
+      </Group>
     </Input.Wrapper>
   );
 }
