@@ -35,7 +35,8 @@ function tehranDay(ms: number): Day {
   const wall = new Date(ms + TEHRAN_OFFSET_MS);
   return { y: wall.getUTCFullYear(), m: wall.getUTCMonth() + 1, d: wall.getUTCDate() };
 }
-const plusDays = (day: Day, n: number): Day => tehranDay(Date.UTC(day.y, day.m - 1, day.d, 12) - TEHRAN_OFFSET_MS + n * DAY_MS);
+const plusDays = (day: Day, n: number): Day =>
+  tehranDay(Date.UTC(day.y, day.m - 1, day.d, 12) - TEHRAN_OFFSET_MS + n * DAY_MS);
 /** 09:00 in Tehran on `day`, as an instant. */
 const nineOn = (day: Day) => Date.UTC(day.y, day.m - 1, day.d, 9) - TEHRAN_OFFSET_MS;
 
@@ -152,7 +153,11 @@ async function newCampaign(page: Page, name: string, segmentId: number): Promise
 /** The hash's last number (an execution's id on its report). */
 async function executionOf(page: Page): Promise<number> {
   await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/execution\/\d+$/);
-  return Number(String(await page.evaluate('location.hash')).split('/').pop());
+  return Number(
+    String(await page.evaluate('location.hash'))
+      .split('/')
+      .pop(),
+  );
 }
 
 /** Every recipient of an execution (its report's rows), in pages. */
@@ -171,7 +176,9 @@ async function receptorsOf(page: Page, executionId: number): Promise<string[]> {
 }
 
 /** The series' occurrences as the campaign's page lists them: day → [execution, status, sent]. */
-async function occurrencesShown(page: Page): Promise<Record<string, { execution: number; status: string; sent: number }>> {
+async function occurrencesShown(
+  page: Page,
+): Promise<Record<string, { execution: number; status: string; sent: number }>> {
   const rows = await page.locator('[data-testid^="series-occurrence-"]').evaluateAll((elements) =>
     elements.map((e) => [
       e.getAttribute('data-testid')!.replace('series-occurrence-', ''),
@@ -316,7 +323,9 @@ describe.each(['en', 'fa'] as const)('campaigns that run by themselves (%s)', (l
     // Resumed through the confirmation, which states the month's estimate again: the fifth comes.
     await page.getByTestId('series-resume').click();
     await page.getByTestId('series-resume-confirm-summary').waitFor();
-    expect(Number(await page.getByTestId('series-resume-confirm-monthly').getAttribute('data-rials'))).toBeGreaterThan(0);
+    expect(Number(await page.getByTestId('series-resume-confirm-monthly').getAttribute('data-rials'))).toBeGreaterThan(
+      0,
+    );
     await screenshot(page, `series-resume-confirm-${language}`);
     await page.getByTestId('series-resume-confirm').click();
     await poll(() => page.getByTestId('series-card').getAttribute('data-paused')).toBe('false');

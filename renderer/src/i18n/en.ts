@@ -829,11 +829,10 @@ export const en = {
       perOccurrenceTrigger: 'Recipients in the next 30 days',
       occurrences: 'Occurrences in the next 30 days',
       monthlyCost: 'Estimated monthly cost',
-      monthlyHint: 'Credit is held for each occurrence at its time; an occurrence short of credit fails and the series goes on.',
+      monthlyHint:
+        'Credit is held for each occurrence at its time; an occurrence short of credit fails and the series goes on.',
       confirmTitle: 'Switch this series on?',
       confirm: 'Switch on',
-      kindRepeat: 'Repeats',
-      kindTrigger: 'Date-triggered',
     },
     test: {
       title: 'Send a test to my number',
