@@ -3,6 +3,7 @@
 // limits of spec 4.3. The core builds them; HTTP, IPC and the renderer read them.
 import { z } from 'zod';
 import { MessageStatus, STORED_STATUSES } from './lifecycle';
+import { LocalDate } from './audience-filter';
 
 /** Spec 8: links per campaign. */
 export const MAX_LINKS = 10;
@@ -125,7 +126,101 @@ export interface CampaignForm {
   track_links?: string | undefined;
   /** The optional contact file, kept as given. */
   file?: { name: string; bytes: Uint8Array } | null | undefined;
+  // Extension: a series (see CampaignRepeatSchema, CampaignTriggerSchema). All empty: a one-off.
+  /** daily | weekly | monthly. */
+  repeat?: string | undefined;
+  /** HH:MM in the account's time zone. */
+  repeat_time?: string | undefined;
+  /** Weekly: days of the week, comma-separated (sat,sun,mon,tue,wed,thu,fri). */
+  repeat_weekdays?: string | undefined;
+  /** Monthly: day of the month, 1-31 (a month without it: its last day). */
+  repeat_day?: string | undefined;
+  /** Monthly: jalali (default) or gregorian. */
+  repeat_calendar?: string | undefined;
+  /** YYYY-MM-DD (Gregorian), the last local day an occurrence may fall on. */
+  repeat_until?: string | undefined;
+  /** A date-triggered campaign: the date column of the inclusion segments. */
+  trigger_column?: string | undefined;
+  /** 0 (on the day) to 365. */
+  trigger_days_before?: string | undefined;
+  /** HH:MM in the account's time zone. */
+  trigger_time?: string | undefined;
 }
+
+// ---- series: campaigns that run by themselves
+
+/** Days of the week, in the Iranian week's order (Saturday first). */
+export const WEEKDAYS = ['sat', 'sun', 'mon', 'tue', 'wed', 'thu', 'fri'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+export const REPEAT_EVERY = ['daily', 'weekly', 'monthly'] as const;
+export const CALENDARS = ['jalali', 'gregorian'] as const;
+export type SeriesCalendar = (typeof CALENDARS)[number];
+/** The most days before a date a trigger may fire. */
+export const MAX_DAYS_BEFORE = 365;
+
+/**
+ * A repeating campaign: one occurrence (an execution) every day / the weekdays named / the day of
+ * the month named (in `calendar`; a month without that day: its last day), at `time` in the
+ * account's time zone, from the campaign's send time on, up to `until` (a local day, inclusive).
+ * As drafted: the core checks it at creation (a draft may hold anything of this shape).
+ */
+export const CampaignRepeatSchema = z.object({
+  every: z.enum(REPEAT_EVERY),
+  /** HH:MM, local. */
+  time: z.string().max(10),
+  /** Weekly: the days (at least one). */
+  weekdays: z.array(z.enum(WEEKDAYS)).max(7).default([]),
+  /** Monthly: the day of the month, 1-31. */
+  day: z.number().int().min(1).max(31).nullable().default(null),
+  calendar: z.enum(CALENDARS).default('jalali'),
+  /** Last local day (YYYY-MM-DD, Gregorian) an occurrence may fall on; null: no end. */
+  until: z.string().max(10).nullable().default(null),
+});
+export type CampaignRepeat = z.infer<typeof CampaignRepeatSchema>;
+
+/**
+ * A date-triggered campaign: every day at `time` (local), an occurrence to the members of the
+ * audience whose date in `column` falls `days_before` days after that day (its month and day, in
+ * the calendar the date was written in): a birthday greeting on the day, or a reminder N days before.
+ */
+export const CampaignTriggerSchema = z.object({
+  column: z.string().max(200),
+  days_before: z.number().int().min(0).max(MAX_DAYS_BEFORE).default(0),
+  time: z.string().max(10),
+});
+export type CampaignTrigger = z.infer<typeof CampaignTriggerSchema>;
+
+/** One occurrence of a series: its local day, when it was due, and its execution's status. */
+export const SeriesOccurrenceSchema = z.object({
+  /** Its local day (YYYY-MM-DD, Gregorian): the key, one execution per day at most. */
+  occurrence: LocalDate,
+  execution_id: z.number().int(),
+  /** When it was due (ms). */
+  at: z.number().int(),
+  status: z.enum(EXECUTION_STATUSES),
+  /** The app was not running on its day: it ended FAILED, nothing sent (not sent late). */
+  missed: z.boolean(),
+});
+export type SeriesOccurrence = z.infer<typeof SeriesOccurrenceSchema>;
+
+/** A campaign's series as the list and the campaign page show it; null for a one-off campaign. */
+export const CampaignSeriesSchema = z.object({
+  kind: z.enum(['repeat', 'trigger']),
+  repeat: CampaignRepeatSchema.nullable(),
+  trigger: CampaignTriggerSchema.nullable(),
+  /** The zone its times are read in (the account's). */
+  time_zone: z.string(),
+  /** Paused as a whole: no occurrence is made until it is resumed (none made up for afterwards). */
+  paused: z.boolean(),
+  /** Ended by the user, or past `until`: no occurrence any more. */
+  ended: z.boolean(),
+  /** The next occurrence to come (its local day and time, ms); null when paused or ended. */
+  next_occurrence: LocalDate.nullable(),
+  next_at: z.number().int().nullable(),
+  /** Every occurrence so far, newest first. */
+  occurrences: z.array(SeriesOccurrenceSchema),
+});
+export type CampaignSeries = z.infer<typeof CampaignSeriesSchema>;
 
 // ---- the app's campaign editor
 
@@ -161,6 +256,10 @@ export const CampaignDraftFieldsSchema = z.object({
   time_zone: z.string().max(60).nullable().default(null),
   /** False: the links go out as their own addresses (with their UTM tags); no short links, no clicks counted. */
   track_links: z.boolean().default(true),
+  /** A repeating campaign (null: not repeating). Exclusive with `trigger`. */
+  repeat: CampaignRepeatSchema.nullable().default(null),
+  /** A date-triggered campaign (null: not triggered). Exclusive with `repeat`. */
+  trigger: CampaignTriggerSchema.nullable().default(null),
 });
 export type CampaignDraftFields = z.infer<typeof CampaignDraftFieldsSchema>;
 
@@ -259,6 +358,21 @@ export const CampaignQuoteSchema = z.object({
     .nullable(),
   /** Whether the links were quoted as short links (else as their own addresses). */
   track_links: z.boolean(),
+  /**
+   * A series' estimate over the next 30 days (null for a one-off): its occurrences then, the
+   * messages they would send (a repeat: today's audience each time; a date trigger: the members
+   * whose date falls in those days, counted from the data) and their cost at today's prices.
+   */
+  monthly: z
+    .object({
+      occurrences: z.number().int(),
+      recipients: z.number().int(),
+      cost_rials: z.number().int(),
+      /** The first occurrence to come (ms), null when none falls in the 30 days. */
+      first_at: z.number().int().nullable(),
+    })
+    .nullable()
+    .default(null),
 });
 export type CampaignQuote = z.infer<typeof CampaignQuoteSchema>;
 

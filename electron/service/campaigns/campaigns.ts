@@ -10,6 +10,7 @@
 //   report(accountId, executionId)             -> ExecutionReport (PRODUCT.md's record and our extensions)
 //   messages(accountId, executionId, query)    -> ExecutionMessage[] (paged, filterable by status and clicked)
 //   pause / resume / cancel(accountId, executionId) -> ExecutionReport
+//   seriesPause / seriesResume / seriesEnd(accountId, campaignId) -> the campaign (a series as a whole)
 //   click(code, userAgent)                     -> the address to redirect to, or null
 //   list(accountId) / executions(accountId, campaignId) / linkClicks(accountId, executionId)
 //   setLocalAddress(url)                       -> the default base of short links (the server's own address)
@@ -42,6 +43,7 @@ import { reportFileTitle, type ReportFilter, type ReportFormat, type ReportLangu
 import { Reports, type MessagesQuery } from './reports';
 import { Creation } from './creation';
 import { ExecutionControl } from './control';
+import { Series } from './series';
 import { ShortLinks, type LinkSettings } from './short-links';
 import { sendTest, type TestSent } from './test-send';
 
@@ -78,6 +80,7 @@ export class Campaigns {
   private readonly reports: Reports;
   private readonly creation: Creation;
   private readonly control: ExecutionControl;
+  private readonly series: Series;
   private readonly rangeMessages: RangeMessages;
 
   constructor(private readonly deps: CampaignsDeps) {
@@ -104,7 +107,19 @@ export class Campaigns {
       onProgress: onChange,
     });
     const executions = this.executions;
+    this.series = new Series({
+      db,
+      clock,
+      jobs: deps.jobs,
+      store,
+      executions,
+      timeZone: (accountId) => deps.accounts.timeZone(accountId),
+      onChange,
+    });
+    executions.occurrences = this.series;
+    const series = this.series;
     this.reports = new Reports({
+      seriesOf: (campaignId, accountId) => series.summary(campaignId, accountId),
       db,
       store,
       executions,
@@ -127,6 +142,7 @@ export class Campaigns {
       store,
       drafts: this.drafts,
       executions,
+      series,
       reports,
       linkBase,
       onChange,
@@ -227,6 +243,23 @@ export class Campaigns {
 
   cancel(accountId: number, executionId: number): ExecutionReport {
     return this.control.cancel(accountId, executionId);
+  }
+
+  // ---- a series as a whole (series.ts): each answers with the campaign as get() does
+
+  seriesPause(accountId: number, campaignId: number): ReturnType<Reports['get']> {
+    this.series.pause(accountId, campaignId);
+    return this.reports.get(accountId, campaignId);
+  }
+
+  seriesResume(accountId: number, campaignId: number): ReturnType<Reports['get']> {
+    this.series.resume(accountId, campaignId);
+    return this.reports.get(accountId, campaignId);
+  }
+
+  seriesEnd(accountId: number, campaignId: number): ReturnType<Reports['get']> {
+    this.series.end(accountId, campaignId);
+    return this.reports.get(accountId, campaignId);
   }
 
   // ---- reports (reports.ts)

@@ -23,6 +23,7 @@ import type {
 import { checkCampaignForm, type CampaignSpec } from './form';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
+import type { Series } from './series';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';
@@ -43,6 +44,7 @@ export interface CreationDeps {
   store: CampaignStore;
   drafts: Drafts;
   executions: Executions;
+  series: Series;
   reports: Reports;
   linkBase: () => string;
   /** After an execution was created. */
@@ -130,7 +132,11 @@ export class Creation {
           .prepare('UPDATE campaigns SET file_name = ?, file_path = ?, file_size = ? WHERE id = ?')
           .run(spec.file.name, relative, spec.file.bytes.byteLength, campaignId);
       }
-      const executionId = this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now);
+      // A series: its first occurrence at or after the send time ("not before"), and its tick.
+      const executionId =
+        spec.series === null
+          ? this.insertExecution(campaignId, accountId, spec.send_datetime, spec.sendAt, now)
+          : this.deps.series.begin(campaignId, accountId, spec.series, Math.max(spec.sendAt, now));
       return { campaignId, executionId };
     })();
     this.deps.onChange(ids.executionId);
@@ -223,6 +229,8 @@ export class Creation {
       send_datetime: null,
       time_zone: null,
       track_links: campaign.track_links === 1,
+      repeat: null,
+      trigger: null,
     };
     const resent = this.db
       .prepare<[number], { campaign_id: number; execution_id: number | null }>(

@@ -11,6 +11,7 @@ import {
   type CampaignDraftFields,
   type CampaignForm,
 } from '../../../shared/campaigns';
+import { seriesFormFields } from './series-form';
 
 /** Drafts an account may keep: a guard against a runaway client, far above any real use. */
 export const MAX_DRAFTS = 1_000;
@@ -111,5 +112,6 @@ export function formOfDraft(fields: CampaignDraftFields, now: number): CampaignF
     send_rate: fields.send_rate === null ? undefined : String(fields.send_rate),
     quiet_hours: fields.quiet_hours ?? undefined,
     track_links: fields.track_links ? 'true' : 'false',
+    ...seriesFormFields(fields.repeat, fields.trigger),
   };
 }

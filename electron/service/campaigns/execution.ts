@@ -31,6 +31,7 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import { FINAL_EXECUTION_STATUSES } from '../../../shared/campaigns';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type ExecutionRow } from './store';
 import { compileTemplate, TextBuilder, untrackedLinks } from './template';
 import { campaignUtm, LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
@@ -70,6 +71,14 @@ interface Pricer {
   cost(segmentId: number, fields: string, phone: string): number;
 }
 
+/** What a series (series.ts) says of its occurrences' executions. */
+export interface OccurrenceRules {
+  /** Why a SCHEDULED occurrence must not start (its day passed entirely), or null. */
+  missed(execution: ExecutionRow): string | null;
+  /** The occurrence's own condition on the audience (a date trigger's anniversary), or null. */
+  filter(execution: ExecutionRow): AudienceFilter | null;
+}
+
 /** Thrown inside a step when the execution was paused or cancelled meanwhile: the run ends quietly. */
 class Stopped extends Error {}
 
@@ -78,6 +87,8 @@ export class Executions {
   private readonly store: CampaignStore;
   /** Set while a freeze statement runs: what chapar_campaign_cost prices with. */
   private pricing: Pricer | null = null;
+  /** Set by the series once it exists (it needs this class to make its executions). */
+  occurrences: OccurrenceRules | null = null;
 
   private readonly setJobStmt;
   private readonly chunkCostStmt;
@@ -141,7 +152,11 @@ export class Executions {
       let execution = this.current(id);
       if (execution === null) return;
       if (execution.status === 'CANCELLED') return await this.sweepCancelled(id, ctx);
-      if (execution.status === 'SCHEDULED') execution = this.start(execution);
+      if (execution.status === 'SCHEDULED') {
+        const missed = this.occurrences?.missed(execution) ?? null;
+        if (missed !== null) return this.fail(execution, missed);
+        execution = this.start(execution);
+      }
       if (execution.audience === null || execution.recorded < execution.audience) {
         // The commits below are many and large: the WAL is copied into the database file by
         // another thread instead of inside them (SQLite's auto-checkpoint, off meanwhile).
@@ -275,7 +290,13 @@ export class Executions {
       }
       const upTo = chunkEdge(this.db, include, after, FREEZE_CHUNK);
       // The audience rule's SQL, embedded: the chunk is still one statement.
-      const audience = audienceSelect(this.db, { include, exclude, accountId: campaign.account_id }, after, upTo);
+      const filter = this.occurrences?.filter(execution) ?? null;
+      const audience = audienceSelect(
+        this.db,
+        { include, exclude, accountId: campaign.account_id, filter },
+        after,
+        upTo,
+      );
       const sql = `INSERT INTO campaign_recipients (execution_id, seq, phone, segment_id, fields, cost_rials)
         SELECT ?, ? + row_number() OVER (ORDER BY phone) - 1, phone, segment_id, fields,
           chapar_campaign_cost(segment_id, fields, phone) FROM (

@@ -7,6 +7,8 @@ import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { toAsciiDigits } from '../../../shared/digits';
 import { parseClock } from '../../../shared/time-zone';
+import { checkSeriesForm } from './series-form';
+import type { SeriesRule } from './occurrences';
 import {
   DEFAULT_UTM_CAMPAIGN,
   DEFAULT_UTM_MEDIUM,
@@ -44,6 +46,8 @@ export interface CampaignSpec {
   /** False: links go out as their own addresses (with their UTM tags), no short link, no click counted. */
   trackLinks: boolean;
   file: { name: string; bytes: Uint8Array } | null;
+  /** Extension: a repeating or date-triggered campaign (series-form.ts); null: a one-off. */
+  series: SeriesRule | null;
 }
 
 /** A refusal of the form: the detail names the field in the API's words, the reason is for the app. */
@@ -90,6 +94,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
   const quietHours =
     form.quiet_hours === undefined || form.quiet_hours.trim() === '' ? null : parseQuietHours(form.quiet_hours);
   const trackLinks = trackLinksOf(form.track_links);
+  const series = checkSeriesForm(form);
 
   const sendAt = parseRfc3339(form.send_datetime!.trim());
   if (sendAt === null) throw new ServiceError(ApiCode.BadDate, form.send_datetime, 'campaign_time_invalid');
@@ -112,6 +117,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     quietHours,
     trackLinks,
     file: form.file ?? null,
+    series,
   };
 }
 

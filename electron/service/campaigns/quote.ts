@@ -286,6 +286,8 @@ export async function quoteCampaign(
     estimated_last_message_at: estimatedLast,
     problem,
     track_links: fields.track_links,
+    // A series' estimate is the core's (creation.ts), from this quote's cost.
+    monthly: null,
   };
 }
 

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database';
+import type { CampaignSeries } from '../../../shared/campaigns';
 import type { Credit } from '../accounts/credit';
 import { joinRefundsSql } from '../accounts/credit';
 import type { Imports, Segments } from '../contacts';
@@ -55,6 +56,8 @@ export interface ReportsDeps {
   imports: Imports;
   dataDir: string;
   closing?: AbortSignal;
+  /** A campaign's series (series.ts), null for a one-off. */
+  seriesOf: (campaignId: number, accountId: number) => CampaignSeries | null;
 }
 
 export class Reports {
@@ -353,6 +356,7 @@ export class Reports {
       file_name: row.file_name,
       created_at: row.created_at,
       last_execution: row.last_execution_id === null ? null : this.report(row.account_id, row.last_execution_id),
+      series: this.deps.seriesOf(row.id, row.account_id),
     };
   }
 

@@ -53,6 +53,8 @@ export interface ExecutionRow {
   finished_at: number | null;
   /** Its outcomes (JSON) once finished with every message final (migration 0020). */
   outcomes: string | null;
+  /** The local day (YYYY-MM-DD) of the series occurrence it is; null for a one-off's (migration 0035). */
+  occurrence: string | null;
 }
 
 export interface BatchRow {

@@ -46,6 +46,9 @@ export function campaignsHandlers(services: AppServices): HandlersFor<typeof cam
     'campaigns:pause': ({ account_id, execution_id }) => core.campaigns.pause(account_id, execution_id),
     'campaigns:resume': ({ account_id, execution_id }) => core.campaigns.resume(account_id, execution_id),
     'campaigns:cancel': ({ account_id, execution_id }) => core.campaigns.cancel(account_id, execution_id),
+    'campaigns:seriesPause': ({ account_id, campaign_id }) => core.campaigns.seriesPause(account_id, campaign_id),
+    'campaigns:seriesResume': ({ account_id, campaign_id }) => core.campaigns.seriesResume(account_id, campaign_id),
+    'campaigns:seriesEnd': ({ account_id, campaign_id }) => core.campaigns.seriesEnd(account_id, campaign_id),
     'campaigns:export': ({ account_id, execution_id, format, language, time_zone, status, clicked, export_id }) =>
       exportFile(
         services,

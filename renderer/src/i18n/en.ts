@@ -182,6 +182,17 @@ export const en = {
       short_link_base_unreachable:
         'Customers could not open these short links: this line sends to real phones through your provider, but the short links’ address only opens on this computer or its local network. Set a public address for short links, or send the links untracked (clicks are not counted).',
       campaign_track_links: 'Link tracking is on or off: send track_links as true or false.',
+      series_both: 'A campaign either repeats or is sent on a date column, not both.',
+      series_repeat: 'Choose how the campaign repeats: daily, weekly or monthly.',
+      series_time: 'Enter the time of day it goes out, for example 09:00.',
+      series_weekdays: 'Choose at least one day of the week.',
+      series_day: 'Choose a day of the month from 1 to 31.',
+      series_calendar: 'Choose the Jalali or the Gregorian calendar for the day of the month.',
+      series_until: 'The end date comes before the first time it would go out. Choose a later end date.',
+      series_trigger_column: 'Choose the date column the campaign is sent on (for example BIRTHDAY).',
+      series_days_before: 'Days before the date is a number from 0 to 365.',
+      series_not_series: 'This campaign does not repeat: it has no series to pause, resume or end.',
+      series_ended: 'This series has ended; it cannot be paused or resumed any more.',
       http_api_fixed:
         'Here the HTTP API shares the web panel’s server: its address is set when Chapar is started (serve --port).',
       http_api_address_unavailable:

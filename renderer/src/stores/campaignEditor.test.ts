@@ -26,6 +26,7 @@ const quoteOf = (overrides: Partial<CampaignQuote> = {}): CampaignQuote => ({
   estimated_last_message_at: null,
   problem: null,
   track_links: true,
+  monthly: null,
   ...overrides,
 });
 

@@ -57,6 +57,7 @@ const campaign = (id: number, last: ExecutionReport | null, createdAt = id): Cam
   quiet_hours: null,
   track_links: true,
   file_name: null,
+  series: null,
   created_at: createdAt,
   last_execution: last,
 });

@@ -87,6 +87,7 @@ function campaign(
     quiet_hours: null,
     track_links: true,
     file_name: null,
+    series: null,
     created_at: 0,
     last_execution:
       status === null

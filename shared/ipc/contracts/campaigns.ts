@@ -9,6 +9,9 @@ import { TimeZoneSchema } from '../../time-zone';
 import {
   CampaignDraftFieldsSchema,
   CampaignDraftSchema,
+  CampaignRepeatSchema,
+  CampaignSeriesSchema,
+  CampaignTriggerSchema,
   CampaignQuoteSchema,
   CreateCampaignResultSchema,
   DeliveryPointSchema,
@@ -21,6 +24,7 @@ import {
 
 const byExecution = z.object({ account_id: Id, execution_id: Id });
 const byDraft = z.object({ account_id: Id, draft_id: Id });
+const byCampaign = z.object({ account_id: Id, campaign_id: Id });
 
 export const CampaignLinkSchema = z.object({
   idx: z.number().int().nonnegative(),
@@ -43,8 +47,14 @@ export const CampaignSummarySchema = z.object({
   file_name: z.string().nullable(),
   created_at: EpochMs,
   last_execution: ExecutionReportSchema.nullable(),
+  /** A repeating or date-triggered campaign's series (its next occurrence, pause, occurrences so far); null: a one-off. */
+  series: CampaignSeriesSchema.nullable(),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
+
+/** One campaign with every execution's report, newest first. */
+export const CampaignDetailSchema = CampaignSummarySchema.extend({ executions: z.array(ExecutionReportSchema) });
+export type CampaignDetail = z.infer<typeof CampaignDetailSchema>;
 
 export const LinkSettingsSchema = z.object({
   /** The configured public base of short links; null: the local server's own address. */
@@ -78,6 +88,10 @@ export const campaignsContracts = {
       quiet_hours: z.string().nullable().default(null),
       /** False: the links go out as their own addresses (with their UTM tags); no short links, no clicks. */
       track_links: z.boolean().default(true),
+      /** Repeating (exclusive with trigger); the first occurrence is the first at or after send_datetime. */
+      repeat: CampaignRepeatSchema.nullable().default(null),
+      /** Date-triggered (exclusive with repeat). */
+      trigger: CampaignTriggerSchema.nullable().default(null),
       /** The draft this campaign was written in: deleted in the same transaction as the creation. */
       draft_id: Id.optional(),
     }),
@@ -86,8 +100,8 @@ export const campaignsContracts = {
   /** One campaign with every execution's report, newest first. */
   'campaigns:get': defineContract({
     channel: 'campaigns:get',
-    input: z.object({ account_id: Id, campaign_id: Id }),
-    output: CampaignSummarySchema.extend({ executions: z.array(ExecutionReportSchema) }),
+    input: byCampaign,
+    output: CampaignDetailSchema,
   }),
 
   // ---- the editor: drafts saved as the user types, and the core's dry run of what is drafted
@@ -193,6 +207,27 @@ export const campaignsContracts = {
     channel: 'campaigns:cancel',
     input: byExecution,
     output: ExecutionReportSchema,
+  }),
+  /**
+   * A series as a whole (a repeating or date-triggered campaign): pause (no occurrence is made
+   * until resumed; the next one not started yet is withdrawn; one running keeps its own pause),
+   * resume (the next occurrence from now on, none made up for), end (for good; the next one not
+   * started yet is cancelled). Each answers with the campaign as campaigns:get does.
+   */
+  'campaigns:seriesPause': defineContract({
+    channel: 'campaigns:seriesPause',
+    input: byCampaign,
+    output: CampaignDetailSchema,
+  }),
+  'campaigns:seriesResume': defineContract({
+    channel: 'campaigns:seriesResume',
+    input: byCampaign,
+    output: CampaignDetailSchema,
+  }),
+  'campaigns:seriesEnd': defineContract({
+    channel: 'campaigns:seriesEnd',
+    input: byCampaign,
+    output: CampaignDetailSchema,
   }),
   /** The execution's per-recipient report as a file (progress: export:progress with export_id). */
   'campaigns:export': defineContract({
