@@ -21,6 +21,11 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
+import { addDays, occurrencesWithin, type SeriesRule } from './occurrences';
+import { countAudience } from '../contacts/audience';
+
+/** The days a series' estimate covers ("monthly cost"). */
+export const MONTH_DAYS = 30;
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
 import type { Series } from './series';
@@ -185,7 +190,7 @@ export class Creation {
       };
     }
     try {
-      return await quoteCampaign(
+      const quote = await quoteCampaign(
         {
           db: this.db,
           accountId,
@@ -202,6 +207,7 @@ export class Creation {
         fields,
         options.seed ?? 1,
       );
+      return { ...quote, monthly: this.monthly(accountId, fields, quote, now) };
     } catch (error) {
       if (error instanceof QuoteSuperseded)
         throw new ServiceError(ApiCode.Superseded, 'a newer quote replaced this one');
@@ -209,6 +215,59 @@ export class Creation {
     } finally {
       if (key !== undefined && this.quoteGenerations.get(key) === generation) this.quoteGenerations.delete(key);
     }
+  }
+
+  /**
+   * A series' estimate over the next 30 days from its first possible time: a repeat sends today's
+   * audience at each occurrence; a date trigger, on each day, the members whose date falls N days
+   * later (counted from the data, the occurrence's own filter). Priced at the quote's average cost
+   * per recipient. Null for a one-off, or a series the form refuses (the quote's problem says why).
+   */
+  private monthly(
+    accountId: number,
+    fields: CampaignDraftFields,
+    quote: CampaignQuote,
+    now: number,
+  ): CampaignQuote['monthly'] {
+    if (fields.repeat === null && fields.trigger === null) return null;
+    let rule: SeriesRule | null;
+    let from = now;
+    try {
+      const spec = checkCampaignForm(formOfDraft(fields, now));
+      rule = spec.series;
+      from = Math.max(now, spec.sendAt);
+    } catch (error) {
+      if (error instanceof ServiceError) return null;
+      throw error;
+    }
+    if (rule === null) return null;
+    const occurrences = occurrencesWithin(rule, this.deps.accounts.timeZone(accountId), from, MONTH_DAYS);
+    const { recipients: audience } = quote.audience;
+    const perRecipient = audience === 0 ? 0 : quote.total_cost_rials / audience;
+    let recipients: number;
+    if (rule.every !== 'trigger') recipients = occurrences.length * audience;
+    else {
+      const trigger = rule;
+      const include = fields.inclusion_segments;
+      const exclude = fields.exclusion_segments;
+      recipients = 0;
+      if (include.length > 0 && quote.audience.segments.every((segment) => segment.ready))
+        for (const { occurrence } of occurrences)
+          recipients += countAudience(this.db, {
+            include,
+            exclude,
+            accountId,
+            filter: {
+              all: [{ column: trigger.column, op: 'anniversary', on: addDays(occurrence, trigger.daysBefore) }],
+            },
+          });
+    }
+    return {
+      occurrences: occurrences.length,
+      recipients,
+      cost_rials: Math.round(recipients * perRecipient),
+      first_at: occurrences[0]?.at ?? null,
+    };
   }
 
   /** The campaign and the settings a resend of this execution would have, and who already resent it. */

@@ -17,6 +17,7 @@ import { fileBytes } from '../multipart-file';
 import { envelopeOf } from '../../../../shared/api';
 import { ApiCode } from '../../../../shared/status';
 import {
+  CampaignSeriesSchema,
   CreateCampaignResultSchema,
   DEFAULT_UTM_CAMPAIGN,
   DEFAULT_UTM_MEDIUM,
@@ -25,7 +26,9 @@ import {
   ExecutionMessageSchema,
   ExecutionReportSchema,
   LINK_CODE_LENGTH,
+  MAX_DAYS_BEFORE,
   MAX_LINKS,
+  WEEKDAYS,
   type CampaignForm,
 } from '../../../../shared/campaigns';
 import { MAX_PAGE_SIZE } from '../../campaigns';
@@ -64,6 +67,15 @@ export function campaignForm(fields: Fields): CampaignForm {
     send_rate: one('send_rate'),
     quiet_hours: one('quiet_hours'),
     track_links: one('track_links'),
+    repeat: one('repeat'),
+    repeat_time: one('repeat_time'),
+    repeat_weekdays: fields.get('repeat_weekdays')?.join(','),
+    repeat_day: one('repeat_day'),
+    repeat_calendar: one('repeat_calendar'),
+    repeat_until: one('repeat_until'),
+    trigger_column: one('trigger_column'),
+    trigger_days_before: one('trigger_days_before'),
+    trigger_time: one('trigger_time'),
     file: null,
   };
 }
@@ -148,7 +160,21 @@ const ExecutionReportResponseSchema = envelopeOf(ExecutionReportSchema).meta({ i
 const ExecutionMessagesResponseSchema = envelopeOf(z.array(ExecutionMessageSchema)).meta({
   id: 'ExecutionMessagesResponse',
 });
-void [CreateCampaignResponseSchema, ExecutionReportResponseSchema, ExecutionMessagesResponseSchema];
+const CampaignExecutionsResponseSchema = envelopeOf(
+  z.object({
+    campaign_id: z.number().int(),
+    series: CampaignSeriesSchema.meta({ id: 'CampaignSeries' })
+      .nullable()
+      .describe('Extension: the series of a repeating or date-triggered campaign; null for a one-off'),
+    executions: z.array(ExecutionReportSchema).describe('Every execution of the campaign, newest first'),
+  }),
+).meta({ id: 'CampaignExecutionsResponse' });
+void [
+  CreateCampaignResponseSchema,
+  ExecutionReportResponseSchema,
+  ExecutionMessagesResponseSchema,
+  CampaignExecutionsResponseSchema,
+];
 
 const ref = (id: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${id}` } } });
 const error = (description: string) => ({ description, content: ref('ErrorEnvelope') });
@@ -160,6 +186,16 @@ const executionParam = {
   schema: { type: 'integer', minimum: 1 },
   description: 'execution_id of the creation answer',
 };
+const campaignParam = {
+  name: 'campaign_id',
+  in: 'path',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+  description: 'campaign_id of the creation answer',
+};
+const badCampaign = error(
+  'campaign_id not a positive integer, unknown, or a campaign of another account (the three are not told apart)',
+);
 const badExecution = error(
   'execution_id not a positive integer, unknown, or an execution of another account (the three are not told apart)',
 );
@@ -255,6 +291,73 @@ const campaignFieldSchema = {
         'private or link-local base (127.0.0.0/8, ::1, localhost, 10/8, 172.16/12, 192.168/16, 169.254/16, ' +
         'fc00::/7, fe80::/10, a local network name) is 400 unless track_links is "false".',
     },
+    repeat: {
+      type: 'string',
+      enum: ['daily', 'weekly', 'monthly'],
+      example: 'weekly',
+      description:
+        'Extension: the campaign repeats, each occurrence an execution of its own (its own report, its audience ' +
+        'frozen and its credit reserved at its time), at repeat_time in the account’s time zone, the first at or ' +
+        'after send_datetime ("not before"); the answer’s execution_id is that first occurrence. Needs repeat_time; ' +
+        'weekly needs repeat_weekdays, monthly repeat_day. An occurrence runs late when the service comes back the ' +
+        'same local day; a day it was not running at all ends FAILED with error "missed: …", nothing sent. ' +
+        'Excludes trigger_*.',
+    },
+    repeat_time: {
+      type: 'string',
+      pattern: '^[0-9]{1,2}:[0-9]{2}$',
+      example: '09:00',
+      description: "Extension: HH:MM in the account's time zone (Persian digits accepted)",
+    },
+    repeat_weekdays: {
+      type: 'string',
+      example: 'sat,mon,wed',
+      description: `Extension, weekly: one or more of ${WEEKDAYS.join(',')}, comma-separated (or the field repeated)`,
+    },
+    repeat_day: {
+      type: 'string',
+      pattern: '^[0-9]{1,2}$',
+      example: '1',
+      description:
+        'Extension, monthly: the day of the month, 1 to 31, in repeat_calendar; a month without that day sends on ' +
+        'its last day (31 → 30 Mehr, 30 → 29 Esfand of a common year, 31 → 28 February)',
+    },
+    repeat_calendar: {
+      type: 'string',
+      enum: ['jalali', 'gregorian'],
+      default: 'jalali',
+      description: 'Extension, monthly: the calendar of repeat_day',
+    },
+    repeat_until: {
+      type: 'string',
+      format: 'date',
+      example: '2027-03-20',
+      description:
+        'Extension: the last local day (YYYY-MM-DD, Gregorian) an occurrence may fall on, inclusive; before the ' +
+        'first occurrence is 400',
+    },
+    trigger_column: {
+      type: 'string',
+      example: 'BIRTHDAY',
+      description:
+        'Extension: a date-triggered campaign. Every day at trigger_time, an occurrence (an execution) goes to the ' +
+        'members of the audience whose date in this column falls trigger_days_before days later, by its month and ' +
+        'day in the calendar it was written in (Jalali ۱۳۷۰/۰۵/۱۲ or 1370/05/12, Gregorian 1991-08-03, Excel date ' +
+        'numbers). A day nobody matches completes with audience 0. Excludes repeat*.',
+    },
+    trigger_days_before: {
+      type: 'string',
+      pattern: '^[0-9]{1,3}$',
+      default: '0',
+      example: '3',
+      description: `Extension: 0 (on the day) to ${MAX_DAYS_BEFORE}`,
+    },
+    trigger_time: {
+      type: 'string',
+      pattern: '^[0-9]{1,2}:[0-9]{2}$',
+      example: '09:00',
+      description: "Extension: HH:MM in the account's time zone, required with trigger_column",
+    },
   },
 };
 
@@ -263,7 +366,9 @@ addOpenApiPaths({
     post: {
       summary: 'Create a campaign and its one execution (SCHEDULED), run as a job at send_datetime (at once when past)',
       description:
-        'Form fields of spec 4.3 plus our extensions send_rate, quiet_hours and track_links. A field expected once but sent ' +
+        'Form fields of spec 4.3 plus our extensions send_rate, quiet_hours, track_links and the series fields (repeat*, ' +
+        'trigger*: a campaign that runs by itself; its executions are listed by GET /v2/sms/campaigns/{campaign_id}/executions). ' +
+        'A field expected once but sent ' +
         'several times counts with its first value. A JSON object body with the same keys (arrays for repeated ' +
         'ones) is accepted too. Checks, in order: required fields and field shapes (400), send_datetime (417), ' +
         'sender (412), segments (400), then short links a phone can open on a line with a real provider (400). ' +
@@ -299,7 +404,7 @@ addOpenApiPaths({
         '400': error(
           'A required field missing (sender, name, template_body, send_datetime), a segment id not an integer, a ' +
             `segment unknown or of another account, more than ${MAX_LINKS} links, a link without actual_url, a ` +
-            'bad send_rate, quiet_hours or track_links, or short links under a base no phone can open (loopback, ' +
+            'bad send_rate, quiet_hours or track_links, a bad or contradictory series field (repeat*, trigger*), or short links under a base no phone can open (loopback, ' +
             'private, link-local) on a line that delivers through a real provider: set a public short link base, ' +
             'or send track_links=false',
         ),
@@ -312,6 +417,47 @@ addOpenApiPaths({
       },
     },
   },
+  '/v2/sms/campaigns/{campaign_id}/executions': {
+    get: {
+      summary: 'Extension: a campaign’s executions (each occurrence of a series is one), with its series',
+      description:
+        'Every execution’s report, newest first (the same record as GET /v2/sms/campaigns/executions/{execution_id}), ' +
+        'and for a repeating or date-triggered campaign its series: next occurrence, paused, ended, and each ' +
+        'occurrence’s local day with its execution_id and status (missed: the service was not running that day).',
+      parameters: [campaignParam],
+      responses: {
+        '200': { description: 'The campaign’s executions', content: ref('CampaignExecutionsResponse') },
+        '400': badCampaign,
+        ...authErrors,
+      },
+    },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        [
+          'pause',
+          'Extension: pause a series as a whole: no occurrence is made until it is resumed; the next one, not ' +
+            'started yet, is withdrawn (its execution is gone); one running keeps going (pause it by its execution).',
+        ],
+        ['resume', 'Extension: resume a paused series: the next occurrence from now on (none made up for)'],
+        ['end', 'Extension: end a series for good; the next occurrence, not started yet, ends CANCELLED'],
+      ] as const
+    ).map(([action, summary]) => [
+      `/v2/sms/campaigns/{campaign_id}/series/${action}`,
+      {
+        post: {
+          summary,
+          parameters: [campaignParam],
+          responses: {
+            '200': { description: 'The campaign after the change', content: ref('CampaignExecutionsResponse') },
+            '400': error(`${badCampaign.description}; or not a series, or a series that has ended`),
+            ...authErrors,
+          },
+        },
+      },
+    ]),
+  ),
   '/v2/sms/campaigns/executions/{execution_id}': {
     get: {
       summary: 'Execution report',
@@ -472,6 +618,30 @@ export async function campaignRoutes(app: FastifyInstance, { core }: { core: Cor
         return sendOk(reply, rows);
       },
     );
+
+    type CampaignRoute = { Params: { campaign_id: string } };
+    const campaignOf = (request: FastifyRequest<CampaignRoute>) => {
+      const raw = request.params.campaign_id;
+      if (!ID.test(raw) || Number(raw) < 1) return null;
+      const { campaign_id, series, executions } = core.campaigns.get(request.account.id, Number(raw));
+      return { campaign_id, series, executions };
+    };
+    authed.get<CampaignRoute>('/v2/sms/campaigns/:campaign_id/executions', async (request, reply) => {
+      const answer = campaignOf(request);
+      return answer === null ? sendError(reply, ApiCode.BadRequest) : sendOk(reply, answer);
+    });
+    const seriesActions = {
+      pause: (account: number, id: number) => core.campaigns.seriesPause(account, id),
+      resume: (account: number, id: number) => core.campaigns.seriesResume(account, id),
+      end: (account: number, id: number) => core.campaigns.seriesEnd(account, id),
+    };
+    for (const [action, act] of Object.entries(seriesActions))
+      authed.post<CampaignRoute>(`/v2/sms/campaigns/:campaign_id/series/${action}`, async (request, reply) => {
+        const raw = request.params.campaign_id;
+        if (!ID.test(raw) || Number(raw) < 1) return sendError(reply, ApiCode.BadRequest);
+        act(request.account.id, Number(raw));
+        return sendOk(reply, campaignOf(request));
+      });
 
     for (const action of ['cancel', 'pause', 'resume'] as const)
       authed.post<ExecutionRoute>(`/v2/sms/campaigns/executions/:execution_id/${action}`, async (request, reply) => {
