@@ -133,10 +133,15 @@ async function importSheet(page: Page, file: string, name: string): Promise<numb
   await page.getByTestId('import-start').click();
   await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
   expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
-  const segments = await bridge<Array<{ segment_id: number; name: string }>>(page, 'segments:list', {
+  const segments = await bridge<Array<{ id: number; name: string; columns: string[] }>>(page, 'segments:list', {
     account_id: 1,
   });
-  return segments.find((segment) => segment.name === name)!.segment_id;
+  const segment = segments.find((one) => one.name === name)!;
+  expect(segment.columns).toContain('BIRTHDAY');
+  // The editor reads the segments when it opens: a reload shows the new one, as a user would see it.
+  await page.reload();
+  await page.getByTestId('app-title').waitFor();
+  return segment.id;
 }
 
 async function newCampaign(page: Page, name: string, segmentId: number): Promise<void> {
