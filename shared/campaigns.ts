@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MessageStatus, STORED_STATUSES } from './lifecycle';
 import { LocalDate } from './audience-filter';
+import { AudienceFilter } from './audience-filter';
 
 /** Spec 8: links per campaign. */
 export const MAX_LINKS = 10;
@@ -124,6 +125,11 @@ export interface CampaignForm {
   quiet_hours?: string | undefined;
   /** Extension: "false" writes the links as their own addresses (with UTM tags), no short links, no clicks; default "true". */
   track_links?: string | undefined;
+  /**
+   * Extension: the column filter's conditions by index i of `filters[i]…`, in any order, each
+   * part (`column`, `op`, `value`, `values`, `kind`, `from`, `to`) with every value it was sent with.
+   */
+  filters?: Array<{ index: number; part: FilterPart; values: string[] }> | undefined;
   /** The optional contact file, kept as given. */
   file?: { name: string; bytes: Uint8Array } | null | undefined;
   // Extension: a series (see CampaignRepeatSchema, CampaignTriggerSchema). All empty: a one-off.
@@ -221,6 +227,9 @@ export const CampaignSeriesSchema = z.object({
   occurrences: z.array(SeriesOccurrenceSchema),
 });
 export type CampaignSeries = z.infer<typeof CampaignSeriesSchema>;
+/** The parts of a condition of the form's column filter (`filters[i]<part>`). */
+export const FILTER_PARTS = ['column', 'op', 'value', 'values', 'kind', 'from', 'to'] as const;
+export type FilterPart = (typeof FILTER_PARTS)[number];
 
 // ---- the app's campaign editor
 
@@ -235,6 +244,8 @@ export const CampaignDraftFieldsSchema = z.object({
   template_body: z.string().max(10_000).default(''),
   inclusion_segments: z.array(z.number().int().positive()).max(50).default([]),
   exclusion_segments: z.array(z.number().int().positive()).max(50).default([]),
+  /** Targeting by column: conditions on the inclusion segments' columns, all met; null: everyone. */
+  filter: AudienceFilter.nullable().default(null),
   links: z
     .array(z.object({ actual_url: z.string().max(2_000), has_utm: z.boolean().default(false) }))
     .max(MAX_LINKS)
@@ -300,7 +311,12 @@ export const CampaignQuoteSchema = z.object({
     excluded: z.number().int(),
     /** Of the included and not excluded, numbers on the opt-out list. */
     opted_out: z.number().int(),
-    /** Who will receive it: included − excluded − opted out. */
+    /**
+     * Of the included, not excluded and not opted out, numbers the column filter leaves out (judged
+     * by the fields of the first inclusion segment that has them; 0 without a filter).
+     */
+    filtered_out: z.number().int(),
+    /** Who will receive it: included − excluded − opted out − filtered out. */
     recipients: z.number().int(),
   }),
   /** Placeholders offered: the inclusion segments' columns, and PHONE_NUMBER. */

@@ -181,7 +181,15 @@ export class Core {
         segments: this.segments,
         uploads: this.uploads,
         optouts: this.optouts,
-      } = createContacts(this.db, this.clock, this.dataDir, this.scheduler, this.jobs, this.writers.signal));
+      } = createContacts(
+        this.db,
+        this.clock,
+        this.dataDir,
+        this.scheduler,
+        this.jobs,
+        this.writers.signal,
+        this.readers,
+      ));
       // A segment's page names the campaigns whose audience names it: campaigns says which.
       this.segments.registerUsers(campaignsNamingSegment(this.db));
       this.campaigns = new Campaigns({

@@ -49,6 +49,8 @@ export const CHANNEL_NAMES = [
   'segments:export',
   'segments:combineCount',
   'segments:combine',
+  'segments:fromAudience',
+  'segments:columnValues',
   'imports:preview',
   'imports:start',
   'imports:get',

@@ -26,9 +26,11 @@ import { countAudience } from '../contacts/audience';
 
 /** The days a series' estimate covers ("monthly cost"). */
 export const MONTH_DAYS = 30;
+import { audienceView } from '../contacts/audience';
+import { filterProblem, foldValue } from '../../../shared/column-values';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
-import type { Series } from './series';
+import { bothFilters, type Series } from './series';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';
@@ -74,9 +76,25 @@ export class Creation {
   private check(accountId: number, form: CampaignForm): CampaignSpec {
     const spec = checkCampaignForm(form);
     const line = this.deps.accounts.senderLine(accountId, spec.sender, 'campaign');
-    for (const segmentId of [...spec.include, ...spec.exclude])
-      if (this.deps.segments.find(accountId, segmentId) === null)
+    const columns: string[] = [];
+    for (const segmentId of [...spec.include, ...spec.exclude]) {
+      const segment = this.deps.segments.find(accountId, segmentId);
+      if (segment === null)
         throw new ServiceError(ApiCode.BadRequest, `segment ${segmentId} unknown`, 'campaign_segment_gone');
+      if (spec.include.includes(segmentId))
+        columns.push(...(audienceView(this.db, segment)?.columns ?? segment.columns));
+    }
+    // Targeting by column: every condition names a column some inclusion segment has.
+    const unknown = spec.filter && filterProblem(spec.filter.all, columns);
+    if (unknown) throw new ServiceError(ApiCode.BadRequest, unknown.detail, unknown.reason);
+    // A date trigger reads a column some inclusion segment has (compared folded, as filters are).
+    const trigger = spec.series?.every === 'trigger' ? spec.series : null;
+    if (trigger !== null && !columns.some((c) => foldValue(c) === foldValue(trigger.column)))
+      throw new ServiceError(
+        ApiCode.BadRequest,
+        `trigger_column ${JSON.stringify(trigger.column)} is not a column of the inclusion segments`,
+        'series_trigger_column',
+      );
     const writesShortLinks = spec.trackLinks && compileTemplate(spec.template_body, spec.links).links.length > 0;
     const unreachable = linkReachFault(line, this.deps.linkBase(), writesShortLinks);
     if (unreachable !== null) throw unreachable;
@@ -98,8 +116,8 @@ export class Creation {
         this.db
           .prepare(
             `INSERT INTO campaigns (account_id, name, sender, template_body, inclusion_segments, exclusion_segments,
-               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, track_links, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               utm_source, utm_medium, utm_campaign, send_rate, quiet_start, quiet_end, track_links, filter, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             accountId,
@@ -115,6 +133,7 @@ export class Creation {
             spec.quietHours?.start ?? null,
             spec.quietHours?.end ?? null,
             spec.trackLinks ? 1 : 0,
+            spec.filter === null ? null : JSON.stringify(spec.filter),
             now,
           ).lastInsertRowid,
       );
@@ -257,9 +276,9 @@ export class Creation {
             include,
             exclude,
             accountId,
-            filter: {
+            filter: bothFilters(fields.filter, {
               all: [{ column: trigger.column, op: 'anniversary', on: addDays(occurrence, trigger.daysBefore) }],
-            },
+            }),
           });
     }
     return {
@@ -281,6 +300,7 @@ export class Creation {
       template_body: campaign.template_body,
       inclusion_segments: [],
       exclusion_segments: [],
+      filter: null,
       links: store.linksOf(campaign.id).map((link) => ({ actual_url: link.actual_url, has_utm: link.has_utm })),
       utm: { utm_source: campaign.utm_source, utm_medium: campaign.utm_medium, utm_campaign: campaign.utm_campaign },
       send_rate: campaign.send_rate,

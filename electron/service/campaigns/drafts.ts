@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
+import { filterParts } from './form';
 import {
   CampaignDraftFieldsSchema,
   type CampaignDraft,
@@ -113,5 +114,6 @@ export function formOfDraft(fields: CampaignDraftFields, now: number): CampaignF
     quiet_hours: fields.quiet_hours ?? undefined,
     track_links: fields.track_links ? 'true' : 'false',
     ...seriesFormFields(fields.repeat, fields.trigger),
+    filters: filterParts(fields.filter),
   };
 }

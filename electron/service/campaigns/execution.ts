@@ -26,17 +26,18 @@ import type { Accounts } from '../accounts/accounts';
 import type { Settings } from '../settings/settings';
 import type { Segments } from '../contacts';
 import { audienceSelect, audienceView, chunkEdge } from '../contacts/audience';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 import type { Segment } from '../../../shared/contacts';
 import { ServiceError } from '../errors';
 import { ApiCode } from '../../../shared/status';
 import { priceText, type PricedText } from '../../../shared/pricing';
 import { FINAL_EXECUTION_STATUSES } from '../../../shared/campaigns';
-import type { AudienceFilter } from '../../../shared/audience-filter';
 import { CampaignStore, batchIds, quietHoursOf, type CampaignRow, type ExecutionRow } from './store';
 import { compileTemplate, TextBuilder, untrackedLinks } from './template';
 import { campaignUtm, LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
 import { linkReachFault } from './link-reach';
 import { SendPlan } from './plan';
+import { bothFilters } from './series';
 import { startBackgroundCheckpoint, type BackgroundCheckpoint } from '../db/background-checkpoint';
 
 export const EXECUTE_JOB = 'campaigns.execute';
@@ -290,7 +291,9 @@ export class Executions {
       }
       const upTo = chunkEdge(this.db, include, after, FREEZE_CHUNK);
       // The audience rule's SQL, embedded: the chunk is still one statement.
-      const filter = this.occurrences?.filter(execution) ?? null;
+      const own = campaign.filter === null ? null : (JSON.parse(campaign.filter) as AudienceFilter);
+      // A date trigger's occurrence adds its anniversary to the campaign's own conditions.
+      const filter = bothFilters(own, this.occurrences?.filter(execution) ?? null);
       const audience = audienceSelect(
         this.db,
         { include, exclude, accountId: campaign.account_id, filter },

@@ -9,6 +9,8 @@ import { toAsciiDigits } from '../../../shared/digits';
 import { parseClock } from '../../../shared/time-zone';
 import { checkSeriesForm } from './series-form';
 import type { SeriesRule } from './occurrences';
+import { AudienceFilter, EDITOR_FILTER_OPS, type ColumnCondition } from '../../../shared/audience-filter';
+import { conditionProblem } from '../../../shared/column-values';
 import {
   DEFAULT_UTM_CAMPAIGN,
   DEFAULT_UTM_MEDIUM,
@@ -45,6 +47,8 @@ export interface CampaignSpec {
   quietHours: QuietHours | null;
   /** False: links go out as their own addresses (with their UTM tags), no short link, no click counted. */
   trackLinks: boolean;
+  /** Targeting by column; its columns are checked against the inclusion segments next (creation.ts). */
+  filter: AudienceFilter | null;
   file: { name: string; bytes: Uint8Array } | null;
   /** Extension: a repeating or date-triggered campaign (series-form.ts); null: a one-off. */
   series: SeriesRule | null;
@@ -95,6 +99,7 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     form.quiet_hours === undefined || form.quiet_hours.trim() === '' ? null : parseQuietHours(form.quiet_hours);
   const trackLinks = trackLinksOf(form.track_links);
   const series = checkSeriesForm(form);
+  const filter = filterOf(form.filters ?? []);
 
   const sendAt = parseRfc3339(form.send_datetime!.trim());
   if (sendAt === null) throw new ServiceError(ApiCode.BadDate, form.send_datetime, 'campaign_time_invalid');
@@ -116,9 +121,99 @@ export function checkCampaignForm(form: CampaignForm): CampaignSpec {
     sendRate,
     quietHours,
     trackLinks,
+    filter,
     file: form.file ?? null,
     series,
   };
+}
+
+/** Conditions of the form's filter at most (the filter's own limit). */
+export const MAX_FILTERS = 10;
+
+/**
+ * Our extension `filters[i]…`: a condition per index, in index order, all to be met. `column`
+ * and `op` (equals, contains, in, between) always; equals and contains take `value`; in takes
+ * `values` (the field repeated, or one value with a value per line); between takes `kind`
+ * (number or date) and `from` and/or `to`. Its columns are checked against the segments later.
+ */
+export function filterOf(parts: NonNullable<CampaignForm['filters']>): AudienceFilter | null {
+  const byIndex = new Map<number, Map<string, string[]>>();
+  for (const { index, part, values } of parts) {
+    const entry = byIndex.get(index) ?? new Map<string, string[]>();
+    entry.set(part, [...(entry.get(part) ?? []), ...values]);
+    byIndex.set(index, entry);
+  }
+  if (byIndex.size === 0) return null;
+  if (byIndex.size > MAX_FILTERS) throw bad(`at most ${MAX_FILTERS} filters`, 'filter.too_many');
+  const conditions = [...byIndex.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, entry]): ColumnCondition => {
+      const one = (part: string) => entry.get(part)?.[0];
+      const name = `filters[${index}]`;
+      const column = one('column')?.trim() ?? '';
+      if (column === '') throw bad(`${name}column is required`, 'filter.column_required');
+      const op = one('op')?.trim().toLowerCase() ?? '';
+      if (!(EDITOR_FILTER_OPS as readonly string[]).includes(op))
+        throw bad(`${name}op is one of ${EDITOR_FILTER_OPS.join(', ')}`, 'filter.op_invalid');
+      let condition: ColumnCondition;
+      if (op === 'equals' || op === 'contains') {
+        const value = one('value');
+        if (value === undefined || (op === 'contains' && value.trim() === ''))
+          throw bad(`${name}value is required`, 'filter.value_required');
+        condition = { column, op, value };
+      } else if (op === 'in') {
+        const values = (entry.get('values') ?? entry.get('value') ?? [])
+          .flatMap((value) => value.split(/\r?\n/))
+          .filter((value) => value.trim() !== '');
+        if (values.length === 0) throw bad(`${name}values is required`, 'filter.values_required');
+        condition = { column, op, values };
+      } else {
+        const kind = one('kind')?.trim().toLowerCase() ?? '';
+        if (kind !== 'number' && kind !== 'date') throw bad(`${name}kind is number or date`, 'filter.kind_invalid');
+        const from = one('from')?.trim() || null;
+        const to = one('to')?.trim() || null;
+        if (from === null && to === null) throw bad(`${name}from or ${name}to is required`, 'filter.bound_required');
+        condition = { column, op: 'between', kind, from, to };
+      }
+      const problem = conditionProblem(condition);
+      if (problem === 'bound_invalid')
+        throw bad(
+          `${name}from/to is not a ${op === 'between' ? (condition as { kind: string }).kind : 'value'}`,
+          'filter.bound_invalid',
+        );
+      if (problem === 'bounds_reversed') throw bad(`${name}from is after ${name}to`, 'filter.bounds_reversed');
+      return condition;
+    });
+  const parsed = AudienceFilter.safeParse({ all: conditions });
+  if (!parsed.success) {
+    const at = parsed.error.issues[0]?.path;
+    const index = typeof at?.[1] === 'number' ? [...byIndex.keys()].sort((a, b) => a - b)[at[1]] : undefined;
+    throw bad(
+      `filters${index === undefined ? '' : `[${index}]`}: a value is too long or there are too many`,
+      'filter.too_long',
+    );
+  }
+  return parsed.data;
+}
+
+/** A filter as the form's parts (the app's drafts go through the same checks as the API's fields). */
+export function filterParts(filter: AudienceFilter | null): NonNullable<CampaignForm['filters']> {
+  if (filter === null) return [];
+  return filter.all.flatMap((condition, index) => {
+    const parts: NonNullable<CampaignForm['filters']> = [
+      { index, part: 'column', values: [condition.column] },
+      { index, part: 'op', values: [condition.op] },
+    ];
+    if (condition.op === 'equals' || condition.op === 'contains')
+      parts.push({ index, part: 'value', values: [condition.value] });
+    else if (condition.op === 'in') parts.push({ index, part: 'values', values: condition.values });
+    else if (condition.op === 'between') {
+      parts.push({ index, part: 'kind', values: [condition.kind] });
+      if (condition.from !== null) parts.push({ index, part: 'from', values: [condition.from] });
+      if (condition.to !== null) parts.push({ index, part: 'to', values: [condition.to] });
+    }
+    return parts;
+  });
 }
 
 /** An address's scheme, lower case; null when it has none (`shop.ir/x`, `shop.ir:8080/x`). */

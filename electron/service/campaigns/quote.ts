@@ -22,6 +22,7 @@ import {
   type SampleKind,
 } from '../../../shared/campaigns';
 import { FIELD_SEPARATOR } from '../contacts/fields';
+import { filterProblem } from '../../../shared/column-values';
 import { audienceChunks, audienceView, type AudienceRow } from '../contacts/audience';
 import { compileTemplate, TextBuilder, untrackedLinks } from './template';
 import { campaignUtm, MAX_RECIPIENTS_FOR_LINKS, redirectAddress, SHORT_PATH, taggedAddress } from './links';
@@ -144,18 +145,26 @@ export async function quoteCampaign(
   let duplicates = 0;
   let excluded = 0;
   let optedOut = 0;
+  let filteredOut = 0;
   let recipients = 0;
   let totalPages = 0;
   let totalCost = 0;
 
-  const audience = { include: include.map((s) => s.id), exclude: exclude.map((s) => s.id), accountId: deps.accountId };
+  // A filter that cannot be evaluated (a bound that is no number) is the quote's problem, not its count.
+  const filter = fields.filter && filterProblem(fields.filter.all, null) === null ? fields.filter : null;
+  const audience = {
+    include: include.map((s) => s.id),
+    exclude: exclude.map((s) => s.id),
+    accountId: deps.accountId,
+    filter,
+  };
   // Recipients without a segment (their row gone) are segment 0, which has no columns.
   const chunks: AsyncIterable<readonly AudienceRow[]> | Iterable<readonly AudienceRow[]> = deps.recipients
     ? given(deps.recipients.chunks)
     : audienceChunks(deps.db, audience, QUOTE_CHUNK);
   for await (const chunk of chunks) {
     if (deps.stale()) throw new QuoteSuperseded();
-    for (const [phone, segmentId, memberFields, inSegments, isExcluded, isOptedOut] of chunk) {
+    for (const [phone, segmentId, memberFields, inSegments, isExcluded, isOptedOut, isFilteredOut] of chunk) {
       included++;
       duplicates += inSegments - 1;
       if (isExcluded) {
@@ -164,6 +173,10 @@ export async function quoteCampaign(
       }
       if (isOptedOut) {
         optedOut++;
+        continue;
+      }
+      if (isFilteredOut) {
+        filteredOut++;
         continue;
       }
       recipients++;
@@ -248,6 +261,7 @@ export async function quoteCampaign(
       duplicates,
       excluded,
       opted_out: optedOut,
+      filtered_out: filteredOut,
       recipients,
     },
     columns,
@@ -294,7 +308,7 @@ export async function quoteCampaign(
 /** Given recipients as audience rows: each in one segment, none excluded or opted out (already left out). */
 async function* given(chunks: AsyncIterable<readonly RecipientRow[]>): AsyncGenerator<AudienceRow[]> {
   for await (const chunk of chunks)
-    yield chunk.map(([phone, segmentId, fields]) => [phone, segmentId ?? 0, fields ?? '', 1, 0, 0] as AudienceRow);
+    yield chunk.map(([phone, segmentId, fields]) => [phone, segmentId ?? 0, fields ?? '', 1, 0, 0, 0] as AudienceRow);
 }
 
 /** The id the next campaign created will get (SQLite's rowid: one more than the largest). */

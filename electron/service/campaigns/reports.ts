@@ -5,6 +5,7 @@
 // another account's execution is "not found", which the API answers 400 like an unknown one.
 // Messages are read by the execution's id ranges (its batches) through messaging's fragments and
 // operations (messaging/id-ranges.ts, messaging/outcomes.ts), each read one statement.
+import type { AudienceFilter } from '../../../shared/audience-filter';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database';
@@ -165,6 +166,7 @@ export class Reports {
       return this.deps.segments.audienceCount(campaign.account_id, {
         include: JSON.parse(campaign.inclusion_segments) as number[],
         exclude: JSON.parse(campaign.exclusion_segments) as number[],
+        filter: campaign.filter === null ? null : (JSON.parse(campaign.filter) as AudienceFilter),
       });
     } catch (error) {
       if (error instanceof ServiceError) return 0;
@@ -353,6 +355,7 @@ export class Reports {
       send_rate: row.send_rate,
       quiet_hours: quietHoursText(row),
       track_links: row.track_links === 1,
+      filter: row.filter === null ? null : (JSON.parse(row.filter) as AudienceFilter),
       file_name: row.file_name,
       created_at: row.created_at,
       last_execution: row.last_execution_id === null ? null : this.report(row.account_id, row.last_execution_id),

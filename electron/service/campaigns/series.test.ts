@@ -8,7 +8,7 @@ import { Core } from '../core';
 import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
-import type { CampaignForm } from '../../../shared/campaigns';
+import { CampaignDraftFieldsSchema, type CampaignForm } from '../../../shared/campaigns';
 import { MISSED_REASON } from './series';
 
 const HOUR = 3_600_000;
@@ -177,6 +177,99 @@ describe('a series of occurrences', () => {
     series = core.campaigns.get(account, created.campaign_id).series!;
     expect(series.occurrences).toHaveLength(3);
     expect(() => core.campaigns.seriesResume(account, created.campaign_id)).toThrow(/ended/);
+  });
+
+  it('sends a birthday trigger to exactly the members whose date falls on each of three days', async () => {
+    // 1 June 2026 is 11 Khordad 1405; 2 June the 12th; 3 June the 13th.
+    const rows = [
+      { phone_number: '09120000001', NAME: 'Sara', BIRTHDAY: '۱۳۷۰/۰۳/۱۱' }, // Jalali, Persian digits: 1 June
+      { phone_number: '09120000002', NAME: 'Reza', BIRTHDAY: '1990-06-02' }, // Gregorian: 2 June
+      { phone_number: '09120000003', NAME: 'Mina', BIRTHDAY: '31201' }, // Excel 1985-06-03: 3 June
+      { phone_number: '09120000004', NAME: 'Ali', BIRTHDAY: '1365/3/12' }, // Jalali: 2 June
+      { phone_number: '09120000005', NAME: 'Nima', BIRTHDAY: '1991-08-03' }, // another day
+      { phone_number: '09120000006', NAME: 'Tara', BIRTHDAY: '' }, // none
+      { phone_number: '09120000007', NAME: 'Omid', BIRTHDAY: '1370/03/13' }, // 3 June, but opted out
+    ];
+    const id = await segment(rows);
+    core.optouts.add(account, ['09120000007']);
+    const created = core.campaigns.create(account, {
+      ...form(id, { trigger_column: 'birthday', trigger_time: '09:00' }),
+      template_body: 'Happy birthday {{NAME}}',
+    });
+    await until('2026-06-03T12:00:00Z');
+    const occurrences = [...core.campaigns.get(account, created.campaign_id).series!.occurrences].reverse();
+    expect(occurrences.map((o) => [o.occurrence, o.status])).toEqual([
+      ['2026-06-01', 'COMPLETED'],
+      ['2026-06-02', 'COMPLETED'],
+      ['2026-06-03', 'COMPLETED'],
+      ['2026-06-04', 'SCHEDULED'],
+    ]);
+    expect(occurrences.slice(0, 3).map((o) => receptors(o.execution_id))).toEqual([
+      ['09120000001'],
+      ['09120000002', '09120000004'],
+      ['09120000003'],
+    ]);
+    const texts = core.campaigns.messages(account, occurrences[1]!.execution_id).map((m) => m.message);
+    expect(texts.sort()).toEqual([
+      expect.stringContaining('Happy birthday Ali'),
+      expect.stringContaining('Happy birthday Reza'),
+    ]);
+
+    // Three days before instead: on 1 June, those born on 4 June (14 Khordad).
+    const early = await segment([
+      { phone_number: '09120000011', BIRTHDAY: '1375/03/14' },
+      { phone_number: '09120000012', BIRTHDAY: '1375/03/11' },
+    ]);
+    clock.advance(Date.parse('2026-06-03T20:00:00Z') - clock.now());
+    const before = core.campaigns.create(
+      account,
+      form(early, { trigger_column: 'BIRTHDAY', trigger_time: '09:00', trigger_days_before: '3' }),
+    );
+    await until('2026-06-04T12:00:00Z');
+    const first = core.campaigns.get(account, before.campaign_id).series!.occurrences.at(-1)!;
+    // 4 June + 3 = 7 June = 17 Khordad: nobody; the quote's estimate counts the month ahead exactly.
+    expect(first).toMatchObject({ occurrence: '2026-06-04', status: 'COMPLETED' });
+    expect(core.campaigns.report(account, first.execution_id).audience).toBe(0);
+  });
+
+  it('estimates a series for the next 30 days before it is switched on', async () => {
+    const id = await segment([
+      { phone_number: '09120000001', BIRTHDAY: '1370/03/20' }, // 10 June: in the 30 days
+      { phone_number: '09120000002', BIRTHDAY: '1360/04/05' }, // 26 June: in
+      { phone_number: '09120000003', BIRTHDAY: '1360/05/05' }, // 27 July: out
+      { phone_number: '09120000004', BIRTHDAY: '1360/03/10' }, // 31 May: passed this year
+    ]);
+    const fields = {
+      ...CampaignDraftFieldsSchema.parse({}),
+      name: 'Birthdays',
+      sender: '30001111',
+      template_body: 'Happy birthday',
+      inclusion_segments: [id],
+    };
+    const trigger = await core.campaigns.quote(account, {
+      ...fields,
+      trigger: { column: 'BIRTHDAY', days_before: 0, time: '09:00' },
+    });
+    expect(trigger.problem).toBeNull();
+    const perMessage = trigger.total_cost_rials / trigger.audience.recipients;
+    expect(trigger.monthly).toEqual({
+      occurrences: 30,
+      recipients: 2,
+      cost_rials: 2 * perMessage,
+      first_at: Date.parse('2026-06-01T05:30:00Z'),
+    });
+    const weekly = await core.campaigns.quote(account, {
+      ...fields,
+      repeat: { every: 'weekly', time: '09:00', weekdays: ['sat'], day: null, calendar: 'jalali', until: null },
+    });
+    // Saturdays from 1 June 2026 on, within 30 days: 6, 13, 20, 27 June.
+    expect(weekly.monthly).toMatchObject({ occurrences: 4, recipients: 16, cost_rials: 16 * perMessage });
+    expect((await core.campaigns.quote(account, fields)).monthly).toBeNull();
+    const unknownColumn = await core.campaigns.quote(account, {
+      ...fields,
+      trigger: { column: 'CITY', days_before: 0, time: '09:00' },
+    });
+    expect(unknownColumn.problem).toMatchObject({ code: 400, reason: 'series_trigger_column' });
   });
 
   it('refuses bad series fields with the field named', () => {

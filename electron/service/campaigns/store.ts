@@ -24,6 +24,8 @@ export interface CampaignRow {
   created_at: number;
   /** 0: links written as their own addresses, no short links (migration 0028). */
   track_links: number;
+  /** The column filter's JSON (shared/audience-filter.ts), null for none (migration 0034). */
+  filter: string | null;
 }
 
 export interface ExecutionRow {

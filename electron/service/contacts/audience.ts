@@ -14,10 +14,16 @@
 // so a batch committed between the two cannot slip in. With none pending (the usual case) the read
 // is the plain one: a pending import is found through its segment's status, one primary-key
 // lookup per segment.
+//
+// A column filter (AudienceOf.filter, filter-match.ts) keeps the members whose fields meet it: a
+// number is judged by the fields of the first inclusion segment in the draft's order that has it
+// (the fields its message uses); a member of a segment without the filter's column does not match.
+// Exclusions and opt-outs apply as before; the quote marks the members the filter leaves out.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import type { Segment } from '../../../shared/contacts';
 import type { AudienceFilter } from '../../../shared/audience-filter';
+import { filterCall, registerFilterFunction, type FilterSpec } from './filter-match';
 
 /** An import adding rows to a segment and not done yet: the rows it added are hidden. */
 export interface PendingImport {
@@ -37,7 +43,7 @@ export interface AudienceOf {
 /**
  * One row of the audience in chunks: a number of the union of the inclusion segments, its fields
  * from the first inclusion segment in the draft's order that has it, how many inclusion segments
- * have it, and whether it is excluded or opted out (1 or 0).
+ * have it, and whether it is excluded, opted out, or left out by the filter (1 or 0).
  */
 export type AudienceRow = [
   phone: string,
@@ -46,6 +52,7 @@ export type AudienceRow = [
   inSegments: number,
   excluded: number,
   optedOut: number,
+  filteredOut: number,
 ];
 
 /**
@@ -169,6 +176,39 @@ function optedOut(phone: string, accountId: number): Sql {
   return { sql: `EXISTS (SELECT 1 FROM optouts o WHERE o.account_id = ? AND o.phone = ${phone})`, params: [accountId] };
 }
 
+/** Connections chapar_audience_filter is registered on. */
+const registered = new WeakSet<Db>();
+
+/**
+ * The filter's spec (filter-match.ts): the filter and the inclusion segments' columns as the
+ * audience sees them (before a pending import's new ones); null without a filter.
+ */
+export function filterSpec(db: Db, audience: AudienceOf): FilterSpec | null {
+  if (!audience.filter) return null;
+  const row = db.prepare<[number], { status: string; columns: string }>(
+    'SELECT status, columns FROM segments WHERE id = ?',
+  );
+  const columns: Record<string, string[]> = {};
+  for (const id of audience.include) {
+    const segment = row.get(id);
+    if (!segment) continue;
+    const adding = segment.status === 'importing' ? addingImport(db, id) : null;
+    columns[String(id)] = adding?.columnsBefore ?? (JSON.parse(segment.columns) as string[]);
+  }
+  return { filter: audience.filter, columns };
+}
+
+/** `chapar_audience_filter(…, <alias>.segment_id, <alias>.fields)` (filterCall): 1 when the member meets the filter; null without one. */
+function filterTest(db: Db, audience: AudienceOf, alias: string): Sql | null {
+  const spec = filterSpec(db, audience);
+  if (spec === null) return null;
+  if (!registered.has(db)) {
+    registerFilterFunction(db);
+    registered.add(db);
+  }
+  return { sql: filterCall(alias), params: [JSON.stringify(spec)] };
+}
+
 /** A chunk's numbers: after `after`, up to `upTo` (to the end when null). */
 interface Range {
   after: string;
@@ -200,11 +240,45 @@ function audienceMembers(db: Db, audience: AudienceOf, range: Range | null): Sql
 export function audienceSelect(db: Db, audience: AudienceOf, after: string, upTo: string | null): Sql {
   const rank = rankOf(audience.include);
   const members = audienceMembers(db, audience, { after, upTo });
-  return {
+  const select = {
     sql: `SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank.sql}) AS rank
       FROM ${members.sql}
       GROUP BY m.phone`,
     params: [...rank.params, ...members.params],
+  };
+  // The bare columns of a min() aggregate come from the row with the minimum: the fields judged
+  // are those of the first inclusion segment that has the number.
+  const test = filterTest(db, audience, 'f');
+  if (test === null) return select;
+  return {
+    sql: `SELECT f.phone AS phone, f.segment_id AS segment_id, f.fields AS fields, f.rank AS rank
+      FROM (${select.sql}) f WHERE ${test.sql}`,
+    params: [...select.params, ...test.params],
+  };
+}
+
+/**
+ * The count of the audience as one statement: distinct numbers of the rule, those the filter
+ * keeps. Call it in the transaction of the read (it reads the pending imports), or hand it to a
+ * reader thread (countAudienceOffThread).
+ */
+export function countAudienceSql(db: Db, audience: AudienceOf): Sql {
+  const members = audienceMembers(db, audience, null);
+  const single = new Set(audience.include).size === 1;
+  const test = filterTest(db, audience, single ? 'm' : 'f');
+  if (test === null) return { sql: `SELECT count(DISTINCT m.phone) AS n FROM ${members.sql}`, params: members.params };
+  if (single)
+    // One segment holds each number once (its primary key): no grouping to do.
+    return {
+      sql: `SELECT count(*) AS n FROM ${members.sql} AND ${test.sql}`,
+      params: [...members.params, ...test.params],
+    };
+  const rank = rankOf(audience.include);
+  return {
+    sql: `SELECT count(*) AS n FROM (
+        SELECT m.segment_id AS segment_id, m.fields AS fields, min(${rank.sql}) AS rank FROM ${members.sql} GROUP BY m.phone
+      ) f WHERE ${test.sql}`,
+    params: [...rank.params, ...members.params, ...test.params],
   };
 }
 
@@ -212,40 +286,39 @@ export function audienceSelect(db: Db, audience: AudienceOf, after: string, upTo
 export function countAudience(db: Db, audience: AudienceOf): number {
   if (audience.include.length === 0) return 0;
   return db.transaction(() => {
-    const members = audienceMembers(db, audience, null);
-    return db
-      .prepare(`SELECT count(DISTINCT m.phone) FROM ${members.sql}`)
-      .pluck()
-      .get(...members.params) as number;
+    const count = countAudienceSql(db, audience);
+    return (db.prepare(count.sql).get(...count.params) as { n: number }).n;
   })();
 }
 
 /**
- * One chunk of the union of the inclusion segments, one AudienceRow per number, excluded and
- * opted-out ones marked rather than left out. Call it in the transaction of its read.
+ * One chunk of the union of the inclusion segments, one AudienceRow per number, excluded,
+ * opted-out and filtered-out ones marked rather than left out. Call it in the transaction of its read.
  */
 function audienceRows(db: Db, audience: AudienceOf, range: Range): Sql {
   const { include, exclude, accountId } = audience;
   const pending = pendingImports(db, [...include, ...exclude]);
   const excluder = excluded('a.phone', exclude, pending) ?? { sql: '0', params: [] };
   const optOut = optedOut('a.phone', accountId);
+  const test = filterTest(db, audience, 'a');
+  const filteredOut = test === null ? { sql: '0', params: [] } : { sql: `NOT ${test.sql}`, params: test.params };
   const rank = rankOf(include);
   const members = included(include, range, pending);
   return {
-    sql: `SELECT a.phone, a.segment_id, a.fields, a.n, ${excluder.sql}, ${optOut.sql}
+    sql: `SELECT a.phone, a.segment_id, a.fields, a.n, ${excluder.sql}, ${optOut.sql}, ${filteredOut.sql}
       FROM (
         SELECT m.phone AS phone, m.segment_id AS segment_id, m.fields AS fields, min(${rank.sql}) AS rank, count(*) AS n
         FROM ${members.sql}
         GROUP BY m.phone
       ) a ORDER BY a.phone`,
-    params: [...excluder.params, ...optOut.params, ...rank.params, ...members.params],
+    params: [...excluder.params, ...optOut.params, ...filteredOut.params, ...rank.params, ...members.params],
   };
 }
 
 /**
  * The union of the inclusion segments in chunks of number ranges (`size` numbers per inclusion
- * segment at most), one AudienceRow per number, excluded and opted-out ones marked rather than left
- * out (a quote explains them). Each chunk is read in one transaction with the imports pending then,
+ * segment at most), one AudienceRow per number, excluded, opted-out and filtered-out ones marked
+ * rather than left out (a quote explains them). Each chunk is read in one transaction with the imports pending then,
  * whose rows it leaves out.
  */
 export function* audienceChunks(db: Db, audience: AudienceOf, size: number): Generator<AudienceRow[]> {

@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../clock';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Jobs } from '../jobs/jobs';
+import type { ReaderPool } from '../db/readers';
 import { Imports } from './imports';
 import { Segments } from './segments';
 import { Uploads } from './uploads';
@@ -26,6 +27,7 @@ export function createContacts(
   scheduler: Scheduler,
   jobs: Jobs,
   closing?: AbortSignal,
+  readers?: ReaderPool,
 ): Contacts {
   let segments: Segments | null = null;
   const imports = new Imports(
@@ -39,7 +41,7 @@ export function createContacts(
     },
     closing,
   );
-  segments = new Segments(db, clock, imports);
+  segments = new Segments(db, clock, imports, readers ?? null);
   const uploads = new Uploads(db, clock, dataDir, imports, () => scheduler.poke());
   const optouts = new OptOuts(db, clock, imports);
   // Imports a crash or a close interrupted show 'queued' again; core.jobs.recover() requeues their

@@ -11,7 +11,10 @@ import { normalizePhone } from '../../../shared/phone';
 import type { FileEncoding, JobKind, JobStatus } from '../../../shared/contacts';
 import { ImportFileError, readCsv, readXlsx, type RowSink } from './sources';
 import { FIELD_SEPARATOR, remapFields } from './fields';
-import { pendingImports, withoutPendingRows } from './audience';
+import { audienceView, pendingImports, withoutPendingRows } from './audience';
+import { compileFilter } from './filter-match';
+import type { Segment } from '../../../shared/contacts';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 
 /** What an 'import' / 'optouts' job reads (import_jobs.spec), fully resolved when it is queued. */
 export interface ImportSpec {
@@ -43,6 +46,8 @@ export interface CombineSpec {
   include: number[];
   exclude: number[];
   excludeOptOuts: boolean;
+  /** "Save as segment" of a filtered audience: only the members meeting it (filter-match.ts). */
+  filter?: AudienceFilter;
 }
 
 export interface JobRow {
@@ -88,6 +93,16 @@ export function countersOf(job: JobRow): Counters {
     duplicates: job.duplicates,
     opted_out: job.opted_out,
   };
+}
+
+/** A source segment's columns as an audience reads them (those from before an import still adding rows). */
+function sourceColumns(db: Db, segmentId: number): string[] {
+  const row = db
+    .prepare<[number], { status: string; columns: string }>('SELECT status, columns FROM segments WHERE id = ?')
+    .get(segmentId);
+  if (!row) return [];
+  const segment = { id: segmentId, status: row.status, columns: JSON.parse(row.columns) as string[] } as Segment;
+  return audienceView(db, segment)?.columns ?? segment.columns;
 }
 
 /** Row kinds in a batch. */
@@ -265,9 +280,30 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
   });
   const sizes = db.prepare<[number], number>('SELECT member_count FROM segments WHERE id = ?').pluck();
   const totalBytes = spec.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
+  // With a filter, a number is judged by the fields of the first source that has it (as a
+  // campaign's audience judges it): one a source before already had was decided there.
+  const meets = spec.filter
+    ? compileFilter({
+        filter: spec.filter,
+        columns: Object.fromEntries(spec.include.map((id) => [String(id), sourceColumns(db, id)])),
+      })
+    : null;
+  const inEarlier = (index: number) =>
+    index === 0
+      ? null
+      : db
+          .prepare<unknown[], number>(
+            `SELECT 1 FROM segment_members m WHERE segment_id IN (${spec.include
+              .slice(0, index)
+              .map(() => '?')
+              .join(',')}) AND phone = ? LIMIT 1`,
+          )
+          .pluck();
   let seen = 0;
-  for (const source of spec.include) {
+  for (const [index, source] of spec.include.entries()) {
     const from = JSON.parse(columnsOf.get(source) ?? '[]') as string[];
+    const earlier = meets === null ? null : inEarlier(index);
+    const earlierIds = spec.include.slice(0, index);
     let after = '';
     for (;;) {
       const members = read(source, after);
@@ -282,7 +318,13 @@ export function produceCombine(db: Db, job: JobRow, out: BatchOutput): void {
         if (optOuts.has(member.phone)) {
           batch.kinds.push(KIND_OPTED_OUT);
           batch.fields.push('');
-        } else if (member.excluded) {
+        } else if (
+          member.excluded ||
+          (meets !== null &&
+            (!meets(source, member.fields) ||
+              (earlier !== null && earlier.get(...earlierIds, member.phone) !== undefined)))
+        ) {
+          // Left out by the filter: counted with the excluded, not reported.
           batch.kinds.push(KIND_EXCLUDED);
           batch.fields.push('');
         } else {

@@ -36,7 +36,28 @@ import { escapeLike, textMatch } from '../db/text-match';
 import { decodeFields } from './fields';
 import type { CombineSpec, JobRow } from './pipeline';
 import type { ExportRequest } from './exports';
-import { audienceView, countAudience } from './audience';
+import { audienceView, countAudience, countAudienceSql, type AudienceOf } from './audience';
+import { fieldAt } from './filter-match';
+import type { ReaderPool, SqlParam } from '../db/readers';
+import type { AudienceFilter } from '../../../shared/audience-filter';
+import { filterProblem, filterText, foldValue } from '../../../shared/column-values';
+
+/** Whose audience a count reads: inclusion and exclusion segments and the column filter. */
+export interface AudienceQuery {
+  include: number[];
+  exclude?: number[];
+  filter?: AudienceFilter | null;
+}
+
+/** A column of some segments, with its commonest values (folded) in a sample of members. */
+export interface ColumnValues {
+  column: string;
+  /** Members read. */
+  sampled: number;
+  /** Distinct non-empty values among them. */
+  distinct: number;
+  values: Array<{ value: string; count: number }>;
+}
 
 interface SegmentRow {
   id: number;
@@ -107,6 +128,8 @@ export class Segments {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly imports: SegmentJobs,
+    /** Reads that may take long (a filtered count, a column's values) run there when given. */
+    private readonly readers: ReaderPool | null = null,
   ) {
     this.byId = db.prepare<[number], SegmentRow>('SELECT * FROM segments WHERE id = ?');
   }
@@ -396,7 +419,14 @@ export class Segments {
   /** A new segment: union of `include`, minus the members of `exclude`, minus opt-outs (default). Columns: all of include's, by name. */
   combine(
     accountId: number,
-    input: { name: string; include: number[]; exclude: number[]; excludeOptOuts?: boolean },
+    input: {
+      name: string;
+      include: number[];
+      exclude: number[];
+      excludeOptOuts?: boolean;
+      /** Only the members meeting it, judged by the first of `include` that has the number. */
+      filter?: AudienceFilter | null;
+    },
     onProgress?: (progress: ImportProgress) => void,
   ): { jobId: number; segmentId: number } {
     const name = input.name.trim();
@@ -412,18 +442,25 @@ export class Segments {
       const segment = this.readySegment(accountId, id);
       for (const column of JSON.parse(segment.columns) as string[]) if (!columns.includes(column)) columns.push(column);
     }
+    const filter = input.filter ?? null;
+    if (filter) {
+      const problem = filterProblem(filter.all, columns);
+      if (problem) throw new ServiceError(ApiCode.BadRequest, problem.detail, problem.reason);
+    }
     const names = (ids: number[]) => [...new Set(ids)].map((id) => this.readySegment(accountId, id).name);
-    // "A ∪ B − C": how the Contacts page says where the members came from.
+    // "A ∪ B − C": how the Contacts page says where the members came from ("… | CITY = تهران" filtered).
     const label = [names(input.include).join(' ∪ '), ...names(input.exclude)].join(' − ');
+    const filtered = filter === null ? label : `${label} | ${filterText(filter)}`;
     return this.imports.queueCombine(
       accountId,
       name,
-      label,
+      filtered,
       columns,
       {
         include: [...new Set(input.include)],
         exclude: [...new Set(input.exclude)],
         excludeOptOuts: input.excludeOptOuts ?? true,
+        ...(filter === null ? {} : { filter }),
       },
       onProgress,
     );
@@ -433,15 +470,88 @@ export class Segments {
    * Distinct numbers in the union of `include`, not in any of `exclude`, not opted out (PRODUCT.md's
    * audience, audience.ts), each segment as an audience sees it; 400 when one cannot be read.
    */
-  audienceCount(accountId: number, { include, exclude = [] }: { include: number[]; exclude?: number[] }): number {
-    if (include.length === 0) return 0;
+  audienceCount(accountId: number, audience: AudienceQuery): number {
+    if (audience.include.length === 0) return 0;
+    const checked = this.checkAudience(accountId, audience);
+    return checked.include.length === 0 ? 0 : countAudience(this.db, checked);
+  }
+
+  /**
+   * audienceCount read by a reader thread (db/readers.ts): a filter over a million members is
+   * tested there, never on the main thread. The pending imports it leaves out are those of the
+   * moment it is asked (the freeze reads its own, in its transaction).
+   */
+  async audienceCountOffThread(accountId: number, audience: AudienceQuery): Promise<number> {
+    if (audience.include.length === 0) return 0;
+    const checked = this.checkAudience(accountId, audience);
+    if (!this.readers) return countAudience(this.db, checked);
+    const count = this.db.transaction(() => countAudienceSql(this.db, checked))();
+    return (await this.readers.get<{ n: number }>(count.sql, count.params as SqlParam[]))!.n;
+  }
+
+  /** The audience's segments readable and its filter usable on them (400 with the filter's reason). */
+  private checkAudience(accountId: number, { include, exclude = [], filter = null }: AudienceQuery): AudienceOf {
     if (include.length + exclude.length > MAX_SEGMENTS_IN_QUERY)
       throw new ServiceError(ApiCode.TooLarge, 'too many segments', 'too_many_segments');
+    const columns: string[] = [];
     for (const id of [...include, ...exclude]) {
       const segment = this.get(accountId, id);
-      if (audienceView(this.db, segment) === null) throw segmentNotReady(id, segment.status);
+      const view = audienceView(this.db, segment);
+      if (view === null) throw segmentNotReady(id, segment.status);
+      if (include.includes(id)) columns.push(...view.columns);
     }
-    return countAudience(this.db, { include, exclude, accountId });
+    if (filter) {
+      const problem = filterProblem(filter.all, columns);
+      if (problem) throw new ServiceError(ApiCode.BadRequest, problem.detail, problem.reason);
+    }
+    return { include, exclude, accountId, filter };
+  }
+
+  /**
+   * The columns of `segmentIds` (as an audience reads them), each with its most common values
+   * folded (up to `top`, with how many members hold each) from the first `sample` members of each
+   * segment, read by a reader thread: what the editor's filter offers to pick from.
+   */
+  async columnValues(
+    accountId: number,
+    segmentIds: readonly number[],
+    options: { column?: string | undefined; top?: number; sample?: number } = {},
+  ): Promise<ColumnValues[]> {
+    const top = options.top ?? 20;
+    const sample = options.sample ?? 100_000;
+    const found = new Map<string, { column: string; counts: Map<string, number>; read: number }>();
+    for (const id of [...new Set(segmentIds)]) {
+      const segment = this.get(accountId, id);
+      const view = audienceView(this.db, segment);
+      if (view === null) continue;
+      const wanted = view.columns
+        .map((name, index) => ({ name, index }))
+        .filter(({ name }) => options.column === undefined || foldValue(name) === foldValue(options.column));
+      for (const { name } of wanted)
+        if (!found.has(foldValue(name))) found.set(foldValue(name), { column: name, counts: new Map(), read: 0 });
+      if (wanted.length === 0) continue;
+      const sql = 'SELECT fields FROM segment_members WHERE segment_id = ? LIMIT ?';
+      const rows = this.readers
+        ? await this.readers.all<{ fields: string }>(sql, [id, sample])
+        : this.db.prepare<[number, number], { fields: string }>(sql).all(id, sample);
+      for (const { name, index } of wanted) {
+        const entry = found.get(foldValue(name))!;
+        entry.read += rows.length;
+        for (const { fields } of rows) {
+          const value = foldValue(fieldAt(fields, index));
+          if (value !== '') entry.counts.set(value, (entry.counts.get(value) ?? 0) + 1);
+        }
+      }
+    }
+    return [...found.values()].map(({ column, counts, read }) => ({
+      column,
+      sampled: read,
+      distinct: counts.size,
+      values: [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, top)
+        .map(([value, count]) => ({ value, count })),
+    }));
   }
 
   exportCsv(

@@ -1,8 +1,10 @@
 // Entry of a reader thread (readers.ts): one read-only connection to the workspace's database,
 // answering one query at a time. Each query is its own read transaction on the WAL, so it sees
 // what the writer committed before it began and nothing the writer has not committed yet.
-// Kept to better-sqlite3 alone: under tsx every module imported here adds to the thread's boot.
+// Kept to better-sqlite3 and the audience filter's function (a campaign's filtered count runs
+// here): under tsx every module imported here adds to the thread's boot.
 import Database from 'better-sqlite3';
+import { registerFilterFunction } from '../contacts/filter-match';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** A bound value of a query (readers.ts takes these; this module imports nothing of the pool's). */
@@ -48,6 +50,7 @@ function connection(): Database.Database {
     opened.pragma('mmap_size = 2147418112');
     opened.pragma('temp_store = MEMORY');
     opened.pragma('query_only = ON');
+    registerFilterFunction(opened);
   } catch (error) {
     opened.close();
     throw error;

@@ -85,13 +85,19 @@ export function contactsHandlers(services: AppServices): HandlersFor<typeof cont
           : core.segments.exportCsv(account_id, segment_id, file, progress),
       );
     },
-    'segments:combineCount': ({ account_id, include, exclude }) => ({
-      count: core.segments.audienceCount(account_id, { include, exclude }),
+    'segments:combineCount': async ({ account_id, include, exclude, filter }) => ({
+      count: await core.segments.audienceCountOffThread(account_id, { include, exclude, filter }),
     }),
-    'segments:combine': ({ account_id, include, exclude, name }) => {
-      const { jobId, segmentId } = core.segments.combine(account_id, { name, include, exclude });
+    'segments:combine': ({ account_id, include, exclude, filter, name }) => {
+      const { jobId, segmentId } = core.segments.combine(account_id, { name, include, exclude, filter });
       return { job_id: jobId, segment_id: segmentId };
     },
+    'segments:fromAudience': ({ account_id, include, exclude, filter, name }) => {
+      const { jobId, segmentId } = core.segments.combine(account_id, { name, include, exclude, filter });
+      return { job_id: jobId, segment_id: segmentId };
+    },
+    'segments:columnValues': ({ account_id, segment_ids, column }) =>
+      core.segments.columnValues(account_id, segment_ids, { column }),
 
     'imports:preview': async ({ account_id, file, ...choices }) => {
       core.accounts.get(account_id);

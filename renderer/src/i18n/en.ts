@@ -170,6 +170,22 @@ export const en = {
       campaign_send_rate: 'The send rate is messages per minute: a whole number, 1 or more.',
       campaign_quiet_hours: 'Quiet hours are two different times, for example 22:00 to 08:00.',
       campaign_segment_gone: 'A segment of the audience no longer exists. Remove it from the audience.',
+      filter: {
+        too_many: 'A filter can have at most 10 conditions. Remove some.',
+        column_required: 'Choose the column a condition of the filter looks at.',
+        op_invalid: 'A condition compares with equals, contains, one of a list, or between.',
+        value_required: 'Write the value a condition compares with.',
+        values_required: 'Write at least one value in the list of a condition.',
+        kind_invalid: 'Between compares numbers or dates: choose which.',
+        bound_required: 'Between needs a start, an end, or both.',
+        bound_invalid:
+          'A start or end is not a number or a date. Dates may be Jalali (1370/05/12), Gregorian (1991-08-03) or an Excel day number.',
+        bounds_reversed: 'The start of a range comes after its end. Swap them.',
+        day_invalid: 'The day of a date condition is not a day (YYYY-MM-DD).',
+        too_long: 'A value of the filter is too long, or a list has over 1,000 values.',
+        column_unknown:
+          'No segment of the audience has the column a condition names. Choose one of their columns, or add the segment that has it.',
+      },
       campaign_not_found: 'This campaign no longer exists. Go back to the list of campaigns.',
       execution_not_found: 'This run of the campaign no longer exists. Go back to the list of campaigns.',
       execution_ended:

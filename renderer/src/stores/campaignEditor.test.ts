@@ -12,7 +12,7 @@ import { CampaignDraftFieldsSchema, type CampaignDraftFields, type CampaignQuote
 import type { FakeHandlers, InputOf } from '../../../shared/ipc';
 
 const quoteOf = (overrides: Partial<CampaignQuote> = {}): CampaignQuote => ({
-  audience: { segments: [], included: 3, duplicates: 0, excluded: 0, opted_out: 0, recipients: 3 },
+  audience: { segments: [], included: 3, duplicates: 0, excluded: 0, opted_out: 0, filtered_out: 0, recipients: 3 },
   columns: ['PHONE_NUMBER'],
   placeholders: [],
   links: [],

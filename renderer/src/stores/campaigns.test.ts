@@ -56,6 +56,7 @@ const campaign = (id: number, last: ExecutionReport | null, createdAt = id): Cam
   send_rate: null,
   quiet_hours: null,
   track_links: true,
+  filter: null,
   file_name: null,
   series: null,
   created_at: createdAt,

@@ -86,6 +86,7 @@ function campaign(
     send_rate: null,
     quiet_hours: null,
     track_links: true,
+    filter: null,
     file_name: null,
     series: null,
     created_at: 0,

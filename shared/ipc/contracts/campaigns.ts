@@ -6,6 +6,7 @@ import { defineContract, defineEvent } from '../contract';
 import { byAccount, EpochMs, Id, NoInput, Rials, typedName } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import { TimeZoneSchema } from '../../time-zone';
+import { AudienceFilter } from '../../audience-filter';
 import {
   CampaignDraftFieldsSchema,
   CampaignDraftSchema,
@@ -44,6 +45,8 @@ export const CampaignSummarySchema = z.object({
   quiet_hours: z.string().nullable(),
   /** False: its links went out as their own addresses (with their UTM tags); no clicks counted. */
   track_links: z.boolean(),
+  /** The column filter its audience was targeted with; null: none. */
+  filter: AudienceFilter.nullable(),
   file_name: z.string().nullable(),
   created_at: EpochMs,
   last_execution: ExecutionReportSchema.nullable(),
@@ -76,6 +79,8 @@ export const campaignsContracts = {
       send_datetime: z.string(),
       inclusion_segments: z.array(z.number().int()).default([]),
       exclusion_segments: z.array(z.number().int()).default([]),
+      /** Targeting by column (shared/audience-filter.ts); null: every member. */
+      filter: AudienceFilter.nullable().default(null),
       links: z.array(z.object({ actual_url: z.string(), has_utm: z.boolean().default(false) })).default([]),
       utm: z
         .object({

@@ -11,6 +11,7 @@ import { byAccount, EpochMs, Id, typedName } from '../primitives';
 import { MessageExportSchema } from './messaging';
 import { ENCODINGS, SEGMENT_SOURCES } from '../../contacts';
 import { PHONE_PROBLEMS } from '../../phone';
+import { AudienceFilter } from '../../audience-filter';
 
 const Count = z.number().int().nonnegative();
 const bySegment = z.object({ account_id: Id, segment_id: Id });
@@ -62,6 +63,22 @@ export const CombineInputSchema = z.object({
   include: z.array(Id).min(1).max(100),
   /** ...that are in none of these (a difference; empty: a union). */
   exclude: z.array(Id).max(100).default([]),
+  /**
+   * ...whose columns meet this filter (targeting by column, shared/audience-filter.ts), judged by
+   * the fields of the first of `include` that has the number; null: all.
+   */
+  filter: AudienceFilter.nullable().default(null),
+});
+
+/** A column of some segments with its commonest values (folded, shared/column-values.ts) in a sample. */
+export const ColumnValuesSchema = z.object({
+  column: z.string(),
+  /** Members read (the first 100,000 of each segment at most). */
+  sampled: Count,
+  /** Distinct non-empty values among them. */
+  distinct: Count,
+  /** The commonest, most first (at most 20). */
+  values: z.array(z.object({ value: z.string(), count: Count })),
 });
 
 /** How to read a spreadsheet; absent: detected. */
@@ -172,7 +189,11 @@ export const contactsContracts = {
     input: bySegment.extend({ format: ExportFormat, export_id: z.string().min(1).max(100).optional() }),
     output: MessageExportSchema,
   }),
-  /** How many contacts a union / difference would have (opted-out numbers left out), before creating it. */
+  /**
+   * How many contacts a union / difference would have (opted-out numbers left out, the filter
+   * applied), before creating it. Counted by a reader thread: a filter over a million members
+   * never holds the main thread.
+   */
   'segments:combineCount': defineContract({
     channel: 'segments:combineCount',
     input: CombineInputSchema,
@@ -183,6 +204,29 @@ export const contactsContracts = {
     channel: 'segments:combine',
     input: CombineInputSchema.extend({ name: SegmentNameInput }),
     output: z.object({ job_id: Id, segment_id: Id }),
+  }),
+  /**
+   * "Save as segment" of a campaign's audience: the inclusion segments minus the exclusion
+   * segments minus opt-outs, the column filter applied, as a new segment with the inclusion
+   * segments' columns (a persisted job like a combine: it resumes after a crash; progress:
+   * import:progress, kind 'combine').
+   */
+  'segments:fromAudience': defineContract({
+    channel: 'segments:fromAudience',
+    input: CombineInputSchema.extend({ name: SegmentNameInput }),
+    output: z.object({ job_id: Id, segment_id: Id }),
+  }),
+  /**
+   * The columns of these segments (all, or the one named, matched folded), each with its
+   * commonest values: what the campaign editor's filter offers. Read by a reader thread.
+   */
+  'segments:columnValues': defineContract({
+    channel: 'segments:columnValues',
+    input: byAccount.extend({
+      segment_ids: z.array(Id).min(1).max(100),
+      column: z.string().trim().min(1).max(200).optional(),
+    }),
+    output: z.array(ColumnValuesSchema),
   }),
 
   /** The wizard's first look at a file (and again after each change of sheet, header, delimiter, encoding). */

@@ -32,6 +32,7 @@ import upstreamWaiting from './0030-upstream-waiting';
 import upstreamLocalIds from './0031-upstream-local-ids';
 import gatewayKinds from './0032-gateway-kinds';
 import memberRows from './0033-member-rows';
+import campaignFilters from './0034-campaign-filters';
 import campaignSeries from './0035-campaign-series';
 
 export interface Migration {
@@ -78,5 +79,6 @@ export const migrations: readonly Migration[] = [
   { name: '0031-upstream-local-ids', sql: upstreamLocalIds },
   { name: '0032-gateway-kinds', sql: gatewayKinds, foreignKeysOff: true },
   { name: '0033-member-rows', sql: memberRows },
+  { name: '0034-campaign-filters', sql: campaignFilters },
   { name: '0035-campaign-series', sql: campaignSeries },
 ];

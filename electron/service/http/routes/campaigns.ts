@@ -27,9 +27,11 @@ import {
   ExecutionReportSchema,
   LINK_CODE_LENGTH,
   MAX_DAYS_BEFORE,
+  FILTER_PARTS,
   MAX_LINKS,
   WEEKDAYS,
   type CampaignForm,
+  type FilterPart,
 } from '../../../../shared/campaigns';
 import { MAX_PAGE_SIZE } from '../../campaigns';
 
@@ -37,6 +39,7 @@ import { MAX_PAGE_SIZE } from '../../campaigns';
 type Fields = Map<string, string[]>;
 
 const LINK_KEY = /^links\[([0-9]{1,9})\](actual_url|has_utm)$/;
+const FILTER_KEY = new RegExp(`^filters\\[([0-9]{1,9})\\](${FILTER_PARTS.join('|')})$`);
 const ID = /^[0-9]{1,15}$/;
 const DEFAULT_PAGE_SIZE = 500;
 
@@ -50,6 +53,11 @@ export function campaignForm(fields: Fields): CampaignForm {
     if (!match || values.length === 0) continue;
     const index = Number(match[1]);
     links.push(match[2] === 'actual_url' ? { index, actual_url: values[0] } : { index, has_utm: values[0] });
+  }
+  const filters: NonNullable<CampaignForm['filters']> = [];
+  for (const [key, values] of fields) {
+    const match = FILTER_KEY.exec(key);
+    if (match && values.length > 0) filters.push({ index: Number(match[1]), part: match[2] as FilterPart, values });
   }
   return {
     sender: one('sender'),
@@ -76,6 +84,7 @@ export function campaignForm(fields: Fields): CampaignForm {
     trigger_column: one('trigger_column'),
     trigger_days_before: one('trigger_days_before'),
     trigger_time: one('trigger_time'),
+    filters,
     file: null,
   };
 }
@@ -108,7 +117,16 @@ function objectFields(body: unknown): Fields {
   // Anything but an object (no body, a JSON array or scalar) has no fields: the core's 400 for
   // the missing ones follows.
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fields;
-  for (const [key, value] of Object.entries(body)) add(fields, key, value);
+  for (const [key, value] of Object.entries(body)) {
+    // A JSON body may send the filter as a list of conditions, {column, op, value, …} each: the
+    // same as its `filters[i]<part>` fields.
+    if (key === 'filters' && Array.isArray(value)) {
+      value.forEach((condition: unknown, i) => {
+        if (typeof condition !== 'object' || condition === null) return;
+        for (const [part, partValue] of Object.entries(condition)) add(fields, `filters[${i}]${part}`, partValue);
+      });
+    } else add(fields, key, value);
+  }
   return fields;
 }
 
@@ -291,6 +309,59 @@ const campaignFieldSchema = {
         'private or link-local base (127.0.0.0/8, ::1, localhost, 10/8, 172.16/12, 192.168/16, 169.254/16, ' +
         'fc00::/7, fe80::/10, a local network name) is 400 unless track_links is "false".',
     },
+    'filters[i]column': {
+      type: 'string',
+      description:
+        'Extension, targeting by column: condition i of the audience filter names a column of the inclusion ' +
+        'segments (matched ignoring case, Arabic/Persian letter forms and digits). Every condition must hold. The ' +
+        'index is in the field name, as for links: filters[0]column, filters[1]column, … at most 10. A number in ' +
+        'several inclusion segments is judged by the columns of the first of them (in the request’s order) that ' +
+        'has it, the same row its {{COLUMN}} placeholders are filled from; a member of a segment without the ' +
+        'column does not match. A column no inclusion segment has is 400 (after the segment checks). Example: ' +
+        'filters[0]column=CITY&filters[0]op=equals&filters[0]value=تهران sends to Tehran whether it was written ' +
+        'تهران or تهران with Arabic letters or presentation forms (but not the older spelling طهران).',
+      example: 'CITY',
+    },
+    'filters[i]op': {
+      type: 'string',
+      enum: ['equals', 'contains', 'in', 'between'],
+      description:
+        'equals and contains compare folded text (Unicode NFKC, digits of any script as 0-9, ي/ى as ی, ك as ک, ' +
+        'ة as ه, أ/إ as ا, ZWNJ, tatweel and diacritics removed, spaces collapsed, case ignored); in is equals to ' +
+        'any of filters[i]values; between compares numbers or dates (filters[i]kind), ends included. Anything ' +
+        'else is 400.',
+    },
+    'filters[i]value': {
+      type: 'string',
+      description: 'The value of equals (may be empty: an empty cell) or contains (not empty)',
+    },
+    'filters[i]values': {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'The values of in: repeat the field, or send one value with a value per line (1 to 1,000 values). ' +
+        'Example: filters[0]values=تهران&filters[0]values=کرج',
+    },
+    'filters[i]kind': {
+      type: 'string',
+      enum: ['number', 'date'],
+      description:
+        'What between compares. number: digits of any script, ٬ or , between thousands, ٫ or . before decimals. ' +
+        'date: Jalali 1370/05/12 or 1370-5-12 (a year below 1700 is Jalali), Gregorian 1991-08-03 or 1991/08/03, ' +
+        'day first 03/08/1991 (month first only when the middle number cannot be a month), or an Excel day ' +
+        'number (33453 is 1991-08-03). Cells that are no number or date do not match.',
+    },
+    'filters[i]from': {
+      type: 'string',
+      description:
+        'Start of between (included); empty or absent: open. A value that is no number/date, or after to, is 400.',
+      example: '1370/01/01',
+    },
+    'filters[i]to': {
+      type: 'string',
+      description: 'End of between (included); empty or absent: open. One of from and to is required.',
+      example: '1379/12/29',
+    },
     repeat: {
       type: 'string',
       enum: ['daily', 'weekly', 'monthly'],
@@ -366,12 +437,13 @@ addOpenApiPaths({
     post: {
       summary: 'Create a campaign and its one execution (SCHEDULED), run as a job at send_datetime (at once when past)',
       description:
-        'Form fields of spec 4.3 plus our extensions send_rate, quiet_hours, track_links and the series fields (repeat*, ' +
-        'trigger*: a campaign that runs by itself; its executions are listed by GET /v2/sms/campaigns/{campaign_id}/executions). ' +
-        'A field expected once but sent ' +
+        'Form fields of spec 4.3 plus our extensions send_rate, quiet_hours, track_links, the audience filter ' +
+        'filters[i]… (targeting by column; in a JSON body also "filters": [{"column": …, "op": …, …}]) and the ' +
+        'series fields (repeat*, trigger*: a campaign that runs by itself; its executions are listed by ' +
+        'GET /v2/sms/campaigns/{campaign_id}/executions). A field expected once but sent ' +
         'several times counts with its first value. A JSON object body with the same keys (arrays for repeated ' +
         'ones) is accepted too. Checks, in order: required fields and field shapes (400), send_datetime (417), ' +
-        'sender (412), segments (400), then short links a phone can open on a line with a real provider (400). ' +
+        'sender (412), segments (400), the filter’s columns (400), then short links a phone can open on a line with a real provider (400). ' +
         'The credit for the whole execution is reserved when it starts; when it is ' +
         'short the execution ends FAILED with the reason in the report, and nothing is recorded.',
       requestBody: {
@@ -406,7 +478,9 @@ addOpenApiPaths({
             `segment unknown or of another account, more than ${MAX_LINKS} links, a link without actual_url, a ` +
             'bad send_rate, quiet_hours or track_links, a bad or contradictory series field (repeat*, trigger*), or short links under a base no phone can open (loopback, ' +
             'private, link-local) on a line that delivers through a real provider: set a public short link base, ' +
-            'or send track_links=false',
+            'or send track_links=false; or a filter that cannot be used (more than 10 conditions, a condition ' +
+            'without its column, op, value(s), kind or bounds, a bound that is no number or date, from after to, a ' +
+            'column no inclusion segment has)',
         ),
         ...authErrors,
         '412': error('sender is not a line of the account, or lacks can_send_panel_campaign'),
