@@ -4,6 +4,7 @@
 // next occurrences the core computed.
 import { Checkbox, Group, List, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { useLanguage } from '../../../i18n/useLanguage';
@@ -12,7 +13,15 @@ import { ClockInput } from './ClockInput';
 import { DateField } from './DateField';
 import { useEditor } from './useEditor';
 import { WEEKDAYS, type CampaignQuote } from '../../../../../shared/campaigns';
-import { dayOf, seriesSentence, weekdayName, weekOrder, type Repeat, type Trigger } from './series';
+import {
+  dayOf,
+  defaultTriggerColumn,
+  seriesSentence,
+  weekdayName,
+  weekOrder,
+  type Repeat,
+  type Trigger,
+} from './series';
 import { wallTimeParts } from './when';
 import { wallTimeAt } from './zonedTime';
 
@@ -202,6 +211,11 @@ function TriggerFields({
   disabled: boolean;
 }) {
   const { t } = useTranslation();
+  // Switched to before the segments' columns were known: the first date-like one, once they are.
+  const fallback = trigger.column === '' ? defaultTriggerColumn(columns) : '';
+  useEffect(() => {
+    if (fallback !== '' && !disabled) onChange({ ...trigger, column: fallback });
+  }, [fallback, disabled, onChange, trigger]);
   const options = [...new Set([...columns, ...(trigger.column ? [trigger.column] : [])])];
   return (
     <Stack gap="xs">

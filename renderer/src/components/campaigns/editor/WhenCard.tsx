@@ -14,7 +14,7 @@ import { DateField } from './DateField';
 import { useEditor } from './useEditor';
 import { useNow } from './useNow';
 import { SeriesFields } from './SeriesFields';
-import { modeOf, type Repeat, type Trigger } from './series';
+import { defaultTriggerColumn, modeOf, type Repeat, type Trigger } from './series';
 import { defaultSendTime, instantParts, wallTimeParts } from './when';
 import { isTimeZone, runtimeTimeZone } from '../../../../../shared/time-zone';
 import {
@@ -41,14 +41,11 @@ const defaultRepeat = (language: 'fa' | 'en'): Repeat => ({
 });
 
 /** A new date trigger: on the day at nine, on the first column that reads like a birthday. */
-const defaultTrigger = (columns: readonly string[]): Trigger => {
-  const dated = columns.filter((c) => c !== 'PHONE_NUMBER');
-  return {
-    column: dated.find((c) => /birth|تولد|date|تاریخ/i.test(c)) ?? dated[0] ?? '',
-    days_before: 0,
-    time: '09:00',
-  };
-};
+const defaultTrigger = (columns: readonly string[]): Trigger => ({
+  column: defaultTriggerColumn(columns),
+  days_before: 0,
+  time: '09:00',
+});
 
 /** Messages per minute the core takes at most. */
 const MAX_RATE = 1_000_000;

@@ -13,6 +13,12 @@ export type SeriesMode = 'once' | 'repeat' | 'trigger';
 export const modeOf = (fields: Pick<CampaignDraftFields, 'repeat' | 'trigger'>): SeriesMode =>
   fields.trigger ? 'trigger' : fields.repeat ? 'repeat' : 'once';
 
+/** The column a new date trigger starts on: the first that reads like a birthday or a date. */
+export function defaultTriggerColumn(columns: readonly string[]): string {
+  const dated = columns.filter((c) => c !== 'PHONE_NUMBER');
+  return dated.find((c) => /birth|تولد|date|تاریخ/i.test(c)) ?? dated[0] ?? '';
+}
+
 /** The days of the week in the order the language's calendars print them. */
 export const weekOrder = (language: Language): Weekday[] =>
   language === 'fa' ? [...WEEKDAYS] : [...WEEKDAYS.slice(1), WEEKDAYS[0]];
