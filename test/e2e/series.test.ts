@@ -274,7 +274,7 @@ describe.each(['en', 'fa'] as const)('campaigns that run by themselves (%s)', (l
     expect(sentence).toMatch(
       language === 'en'
         ? /^Every day at 09:00 Tehran time, to the people whose .?BIRTHDAY.? is today$/
-        : /^هر روز ساعت ۰۹:۰۰ به وقت تهران، برای کسانی که .?BIRTHDAY.?شان امروز است$/,
+        : /^هر روز ساعت ۰۹:۰۰ به وقت تهران، برای کسانی که .?BIRTHDAY.? آن‌ها امروز است$/,
     );
     // The next mornings, as the core computed them.
     await poll(() => page.getByTestId('editor-series-next-item').first().getAttribute('data-at')).toBe(
@@ -365,6 +365,7 @@ describe.each(['en', 'fa'] as const)('campaigns that run by themselves (%s)', (l
     const badge = page.locator('[data-testid^="campaign-series-"]').first();
     await poll(() => badge.getAttribute('data-kind')).toBe('trigger');
     await page.locator('[data-testid^="campaign-next-"]').first().waitFor();
+    await screenshot(page, `series-list-${language}`);
     expect(app.problems.filter((p) => !/409/.test(p))).toEqual([]);
   }, 120_000);
 

@@ -54,7 +54,9 @@ export function CampaignReport({ executionId }: { executionId: number }) {
     >
       <BackLink to="campaigns" label={t('report.back')} testId="report-back" />
       <ReportHeader report={report} campaign={campaign} />
-      {campaign?.series ? <SeriesOccurrences campaign={campaign} series={campaign.series} /> : null}
+      {campaign?.series ? (
+        <SeriesOccurrences campaign={campaign} series={campaign.series} executionId={executionId} />
+      ) : null}
       <ReportCounts report={report} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <DeliveryChart chart={mine.chart} />

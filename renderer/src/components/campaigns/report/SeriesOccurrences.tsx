@@ -20,7 +20,16 @@ import { dayOf, seriesSentence } from '../editor/series';
 import { formatDay, wallTimeParts } from '../editor/when';
 import { wallTimeAt } from '../editor/zonedTime';
 
-export function SeriesOccurrences({ campaign, series }: { campaign: CampaignDetail; series: CampaignSeries }) {
+export function SeriesOccurrences({
+  campaign,
+  series,
+  executionId,
+}: {
+  campaign: CampaignDetail;
+  series: CampaignSeries;
+  /** The run whose page this is: its row stands out. */
+  executionId: number;
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const { campaigns, session } = useStores();
@@ -139,6 +148,8 @@ export function SeriesOccurrences({ campaign, series }: { campaign: CampaignDeta
               {series.occurrences.map((occurrence) => {
                 const report = reports.get(occurrence.execution_id);
                 const day = dayOf(occurrence.occurrence);
+                // Not started: its audience is not frozen yet (a trigger's is its day's birthdays).
+                const waiting = occurrence.status === 'SCHEDULED' && (report?.sent ?? 0) === 0;
                 return (
                   <Table.Tr
                     key={occurrence.execution_id}
@@ -148,6 +159,8 @@ export function SeriesOccurrences({ campaign, series }: { campaign: CampaignDeta
                     data-missed={occurrence.missed}
                     data-sent={report?.sent ?? 0}
                     data-audience={report?.audience ?? 0}
+                    fw={occurrence.execution_id === executionId ? 700 : undefined}
+                    bg={occurrence.execution_id === executionId ? 'var(--mantine-color-teal-light)' : undefined}
                   >
                     <Table.Td>{day ? formatDay(day, language) : occurrence.occurrence}</Table.Td>
                     <Table.Td>
@@ -162,14 +175,14 @@ export function SeriesOccurrences({ campaign, series }: { campaign: CampaignDeta
                       )}
                     </Table.Td>
                     <Table.Td>
-                      {report
+                      {report && !waiting
                         ? t('campaigns.progress', {
                             sent: formatNumber(report.sent, language),
                             audience: formatNumber(report.audience, language),
                           })
                         : '—'}
                     </Table.Td>
-                    <Table.Td>{report ? <Money rials={report.cost} /> : '—'}</Table.Td>
+                    <Table.Td>{report && !waiting ? <Money rials={report.cost} /> : '—'}</Table.Td>
                     <Table.Td>
                       <Anchor
                         size="sm"
