@@ -860,6 +860,7 @@ export const en = {
         'Credit is held for each occurrence at its time; an occurrence short of credit fails and the series goes on.',
       confirmTitle: 'Switch this series on?',
       confirm: 'Switch on',
+      button: 'Switch on…',
     },
     test: {
       title: 'Send a test to my number',

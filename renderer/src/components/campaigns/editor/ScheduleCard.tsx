@@ -203,7 +203,7 @@ export function ScheduleCard() {
           onClick={() => setConfirming(true)}
           data-testid="editor-schedule"
         >
-          {t('campaignEditor.schedule.button')}
+          {t(series ? 'campaignEditor.series.button' : 'campaignEditor.schedule.button')}
         </Button>
         {createError && !confirming ? (
           <Alert color="red" data-testid="editor-create-error">
