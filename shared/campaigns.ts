@@ -386,6 +386,10 @@ export const CampaignQuoteSchema = z.object({
       cost_rials: z.number().int(),
       /** The first occurrence to come (ms), null when none falls in the 30 days. */
       first_at: z.number().int().nullable(),
+      /** The first occurrences to come (ms, at most 3), within the 30 days or after. */
+      next: z.array(z.number().int()),
+      /** The zone its times are read in (the account's). */
+      time_zone: z.string(),
     })
     .nullable()
     .default(null),

@@ -64,6 +64,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   campaign_drafts: 'campaigns',
   campaign_links: 'campaigns',
   campaign_executions: 'campaigns',
+  campaign_series: 'campaigns',
   campaign_batches: 'campaigns',
   campaign_recipients: 'campaigns',
   campaign_clicks: 'campaigns',

@@ -21,7 +21,13 @@ import type {
   ResendQuote,
 } from '../../../shared/campaigns';
 import { checkCampaignForm, type CampaignSpec } from './form';
-import { addDays, occurrencesWithin, type SeriesRule } from './occurrences';
+import {
+  addDays,
+  bothFilters,
+  occurrences as occurrencesFrom,
+  occurrencesWithin,
+  type SeriesRule,
+} from './occurrences';
 import { countAudience } from '../contacts/audience';
 
 /** The days a series' estimate covers ("monthly cost"). */
@@ -30,7 +36,7 @@ import { audienceView } from '../contacts/audience';
 import { filterProblem, foldValue } from '../../../shared/column-values';
 import { quietHoursText, type CampaignStore } from './store';
 import type { Executions } from './execution';
-import { bothFilters, type Series } from './series';
+import type { Series } from './series';
 import { Drafts, formOfDraft } from './drafts';
 import { quoteCampaign, QuoteSuperseded } from './quote';
 import { compileTemplate } from './template';
@@ -260,7 +266,10 @@ export class Creation {
       throw error;
     }
     if (rule === null) return null;
-    const occurrences = occurrencesWithin(rule, this.deps.accounts.timeZone(accountId), from, MONTH_DAYS);
+    const zone = this.deps.accounts.timeZone(accountId);
+    const occurrences = occurrencesWithin(rule, zone, from, MONTH_DAYS);
+    const next: number[] = [];
+    for (const { at } of occurrencesFrom(rule, zone, from, null)) if (next.push(at) === 3) break;
     const { recipients: audience } = quote.audience;
     const perRecipient = audience === 0 ? 0 : quote.total_cost_rials / audience;
     let recipients: number;
@@ -286,6 +295,8 @@ export class Creation {
       recipients,
       cost_rials: Math.round(recipients * perRecipient),
       first_at: occurrences[0]?.at ?? null,
+      next,
+      time_zone: zone,
     };
   }
 
@@ -442,6 +453,9 @@ function segmentColumns(stored: string | null): Record<number, string[]> {
 function faultField(error: ServiceError): string | null {
   if (error.code === ApiCode.BadDate) return 'send_datetime';
   if (error.code === ApiCode.InvalidSender) return 'sender';
+  // A series field (repeat_time, trigger_column, …): the draft's repeat or trigger.
+  const series = /^(repeat|trigger)/.exec(error.detail ?? '');
+  if (series) return series[1]!;
   const match =
     /^(sender|name|template_body|send_datetime|inclusion_segments|exclusion_segments|links|send_rate|quiet_hours|segment)\b/.exec(
       error.detail ?? '',

@@ -37,7 +37,7 @@ import { compileTemplate, TextBuilder, untrackedLinks } from './template';
 import { campaignUtm, LinkCodes, MAX_EXECUTION_FOR_LINKS, MAX_RECIPIENTS_FOR_LINKS } from './links';
 import { linkReachFault } from './link-reach';
 import { SendPlan } from './plan';
-import { bothFilters } from './series';
+import { bothFilters } from './occurrences';
 import { startBackgroundCheckpoint, type BackgroundCheckpoint } from '../db/background-checkpoint';
 
 export const EXECUTE_JOB = 'campaigns.execute';

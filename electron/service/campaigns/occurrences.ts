@@ -6,6 +6,7 @@
 // hour later, a time the autumn fold repeats is its first instant).
 import { offsetAt, wallTimeAt } from '../../../shared/time-zone';
 import type { SeriesCalendar, Weekday } from '../../../shared/campaigns';
+import type { AudienceFilter } from '../../../shared/audience-filter';
 
 /** A series' rule as the core keeps it (checked: series-form.ts). */
 export type SeriesRule =
@@ -150,4 +151,11 @@ export function occurrencesWithin(rule: SeriesRule, zone: string, from: number, 
     found.push(occurrence);
   }
   return found;
+}
+
+/** Every condition of both filters (a campaign's own and its occurrence's); null when neither has one. */
+export function bothFilters(a: AudienceFilter | null, b: AudienceFilter | null): AudienceFilter | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return { all: [...a.all, ...b.all] };
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database';
 import type { CampaignSeries } from '../../../shared/campaigns';
+import { bothFilters } from './occurrences';
 import type { Credit } from '../accounts/credit';
 import { joinRefundsSql } from '../accounts/credit';
 import type { Imports, Segments } from '../contacts';
@@ -108,7 +109,8 @@ export class Reports {
       .pluck()
       .get(execution.id)!;
     const audience =
-      execution.audience ?? (FINAL_EXECUTION_STATUSES.includes(execution.status) ? sent : this.liveAudience(campaign));
+      execution.audience ??
+      (FINAL_EXECUTION_STATUSES.includes(execution.status) ? sent : this.liveAudience(campaign, execution));
     const estimate = this.deps.executions.estimateLast(execution, campaign, audience);
     return {
       execution_id: execution.id,
@@ -161,12 +163,14 @@ export class Reports {
   }
 
   /** The audience as it would be frozen now (before the execution starts); 0 when a segment is not ready. */
-  private liveAudience(campaign: CampaignRow): number {
+  private liveAudience(campaign: CampaignRow, execution: ExecutionRow): number {
+    // A date trigger's occurrence: those whose date falls on its day (series.ts).
+    const own = campaign.filter === null ? null : (JSON.parse(campaign.filter) as AudienceFilter);
     try {
       return this.deps.segments.audienceCount(campaign.account_id, {
         include: JSON.parse(campaign.inclusion_segments) as number[],
         exclude: JSON.parse(campaign.exclusion_segments) as number[],
-        filter: campaign.filter === null ? null : (JSON.parse(campaign.filter) as AudienceFilter),
+        filter: bothFilters(own, this.deps.executions.occurrences?.filter(execution) ?? null),
       });
     } catch (error) {
       if (error instanceof ServiceError) return 0;

@@ -9,7 +9,7 @@ import { ManualClock } from '../clock';
 import { applySeed } from '../seed';
 import { tempDir, testSeed } from '../../../test/helpers/server';
 import { CampaignDraftFieldsSchema, type CampaignForm } from '../../../shared/campaigns';
-import { MISSED_REASON } from './series';
+import { MISSED_REASON, SERIES_JOB } from './series';
 
 const HOUR = 3_600_000;
 
@@ -111,6 +111,19 @@ describe('a series of occurrences', () => {
       expect(Date.parse(report.started_at!)).toBeGreaterThanOrEqual(occurrence.at);
       expect(receptors(occurrence.execution_id)).toEqual(audience);
     }
+    // A tick run again (as after a crash between its commit and its job's end) makes nothing: it is
+    // no longer the series' own; and the database itself refuses a second execution of a day.
+    core.jobs.enqueue(SERIES_JOB, { campaignId: created.campaign_id });
+    await settle();
+    expect(core.campaigns.get(account, created.campaign_id).series!.occurrences).toHaveLength(4);
+    expect(() =>
+      core.db
+        .prepare(
+          `INSERT INTO campaign_executions (campaign_id, account_id, status, send_datetime, send_at, created_at, occurrence)
+           VALUES (?, ?, 'SCHEDULED', '', 0, 0, '2026-06-04')`,
+        )
+        .run(created.campaign_id, account),
+    ).toThrow(/UNIQUE/);
     // Each occurrence is an execution of the campaign, listed with the others.
     expect(detail.executions.map((e) => e.execution_id).sort()).toEqual(made.map((o) => o.execution_id).sort());
   });
@@ -196,6 +209,8 @@ describe('a series of occurrences', () => {
       ...form(id, { trigger_column: 'birthday', trigger_time: '09:00' }),
       template_body: 'Happy birthday {{NAME}}',
     });
+    // Before it starts, its report counts the day's own audience: Sara alone.
+    expect(core.campaigns.report(account, created.execution_id).audience).toBe(1);
     await until('2026-06-03T12:00:00Z');
     const occurrences = [...core.campaigns.get(account, created.campaign_id).series!.occurrences].reverse();
     expect(occurrences.map((o) => [o.occurrence, o.status])).toEqual([
@@ -257,6 +272,8 @@ describe('a series of occurrences', () => {
       recipients: 2,
       cost_rials: 2 * perMessage,
       first_at: Date.parse('2026-06-01T05:30:00Z'),
+      next: ['2026-06-01', '2026-06-02', '2026-06-03'].map((day) => Date.parse(`${day}T05:30:00Z`)),
+      time_zone: 'Asia/Tehran',
     });
     const weekly = await core.campaigns.quote(account, {
       ...fields,
@@ -269,7 +286,13 @@ describe('a series of occurrences', () => {
       ...fields,
       trigger: { column: 'CITY', days_before: 0, time: '09:00' },
     });
-    expect(unknownColumn.problem).toMatchObject({ code: 400, reason: 'series_trigger_column' });
+    expect(unknownColumn.problem).toMatchObject({ code: 400, field: 'trigger', reason: 'series_trigger_column' });
+    const noDays = await core.campaigns.quote(account, {
+      ...fields,
+      repeat: { every: 'weekly', time: '09:00', weekdays: [], day: null, calendar: 'jalali', until: null },
+    });
+    expect(noDays.problem).toMatchObject({ code: 400, field: 'repeat', reason: 'series_weekdays' });
+    expect(noDays.monthly).toBeNull();
   });
 
   it('refuses bad series fields with the field named', () => {

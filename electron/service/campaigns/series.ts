@@ -56,13 +56,6 @@ export interface SeriesDeps {
   onChange: (executionId: number) => void;
 }
 
-/** Every condition of both filters (a campaign's own and its occurrence's); null when neither has one. */
-export function bothFilters(a: AudienceFilter | null, b: AudienceFilter | null): AudienceFilter | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return { all: [...a.all, ...b.all] };
-}
-
 export class Series {
   private readonly db: Db;
   private readonly rowStmt;

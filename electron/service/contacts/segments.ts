@@ -473,7 +473,38 @@ export class Segments {
   audienceCount(accountId: number, audience: AudienceQuery): number {
     if (audience.include.length === 0) return 0;
     const checked = this.checkAudience(accountId, audience);
-    return checked.include.length === 0 ? 0 : countAudience(this.db, checked);
+    if (!checked.filter) return countAudience(this.db, checked);
+    // A filtered count tests every member's fields (about a second a million): a scheduled
+    // campaign's report asks it on every read, so it is kept until a segment or the opt-outs change.
+    const cached = this.filteredCount(checked);
+    if (cached.count !== null) return cached.count;
+    const count = countAudience(this.db, checked);
+    cached.keep(count);
+    return count;
+  }
+
+  /** Filtered counts by audience, each valid for one version of its segments and opt-outs. */
+  private readonly filteredCounts = new Map<string, { version: string; count: number }>();
+
+  private filteredCount(audience: AudienceOf): { count: number | null; keep(count: number): void } {
+    const key = JSON.stringify([audience.accountId, audience.include, audience.exclude, audience.filter]);
+    const optouts = this.db
+      .prepare<[number], { n: number; last: number | null }>(
+        'SELECT count(*) AS n, max(created_at) AS last FROM optouts WHERE account_id = ?',
+      )
+      .get(audience.accountId)!;
+    const version = [
+      ...[...audience.include, ...audience.exclude].map((id) => this.version(audience.accountId, id)),
+      `${optouts.n}:${optouts.last}`,
+    ].join('|');
+    const found = this.filteredCounts.get(key);
+    return {
+      count: found?.version === version ? found.count : null,
+      keep: (count) => {
+        if (this.filteredCounts.size >= 100) this.filteredCounts.delete(this.filteredCounts.keys().next().value!);
+        this.filteredCounts.set(key, { version, count });
+      },
+    };
   }
 
   /**
@@ -484,9 +515,13 @@ export class Segments {
   async audienceCountOffThread(accountId: number, audience: AudienceQuery): Promise<number> {
     if (audience.include.length === 0) return 0;
     const checked = this.checkAudience(accountId, audience);
-    if (!this.readers) return countAudience(this.db, checked);
-    const count = this.db.transaction(() => countAudienceSql(this.db, checked))();
-    return (await this.readers.get<{ n: number }>(count.sql, count.params as SqlParam[]))!.n;
+    if (!this.readers) return this.audienceCount(accountId, audience);
+    const cached = checked.filter ? this.filteredCount(checked) : null;
+    if (cached?.count != null) return cached.count;
+    const sql = this.db.transaction(() => countAudienceSql(this.db, checked))();
+    const count = (await this.readers.get<{ n: number }>(sql.sql, sql.params as SqlParam[]))!.n;
+    cached?.keep(count);
+    return count;
   }
 
   /** The audience's segments readable and its filter usable on them (400 with the filter's reason). */
