@@ -80,7 +80,10 @@ export function ScheduleCard() {
 
   const wall = fields.send_datetime === null ? null : wallTimeOf(fields.send_datetime);
   const series = modeOf(fields) !== 'once';
-  const seriesZone = fields.time_zone && isTimeZone(fields.time_zone) ? fields.time_zone : runtimeTimeZone();
+  // The zone the series runs in, as the core's quote names it (the account's).
+  const seriesZone =
+    quote?.monthly?.time_zone ??
+    (fields.time_zone && isTimeZone(fields.time_zone) ? fields.time_zone : runtimeTimeZone());
   // A repeat sends to today's audience each time; a trigger to those whose day falls in the month.
   const seriesRecipients = fields.trigger ? (quote?.monthly?.recipients ?? 0) : (quote?.audience.recipients ?? 0);
   const short = quote !== null && !quote.enough_credit;

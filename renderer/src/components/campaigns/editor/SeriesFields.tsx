@@ -12,7 +12,7 @@ import { zoneName } from '../../../lib/names';
 import { ClockInput } from './ClockInput';
 import { DateField } from './DateField';
 import { useEditor } from './useEditor';
-import { WEEKDAYS, type CampaignQuote } from '../../../../../shared/campaigns';
+import { WEEKDAYS } from '../../../../../shared/campaigns';
 import {
   dayOf,
   defaultTriggerColumn,
@@ -27,14 +27,8 @@ import { wallTimeAt } from './zonedTime';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The core's next occurrences (ms): its list when it gives one, else its first. */
-function nextOf(monthly: NonNullable<CampaignQuote['monthly']>): number[] {
-  const listed = (monthly as { next?: number[] }).next;
-  if (Array.isArray(listed)) return listed;
-  return monthly.first_at === null ? [] : [monthly.first_at];
-}
-
-export function SeriesFields({ zone }: { zone: string }) {
+/** `zone`: the editor's guess until the core's quote names the zone the series runs in (the account's). */
+export function SeriesFields({ zone: guessed }: { zone: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const { repeat, trigger, quote, update, ready } = useEditor(
@@ -46,9 +40,10 @@ export function SeriesFields({ zone }: { zone: string }) {
       ready: s.status === 'ready' && s.created === null,
     })),
   );
+  const zone = quote?.monthly?.time_zone ?? guessed;
   const sentence = seriesSentence({ repeat, trigger }, zoneName(zone, language), t, language);
   const monthly = quote?.monthly ?? null;
-  const next = monthly ? nextOf(monthly) : [];
+  const next = monthly?.next ?? [];
   return (
     <Stack gap="sm" data-testid="editor-series">
       {repeat ? <RepeatFields repeat={repeat} onChange={(next) => update({ repeat: next })} disabled={!ready} /> : null}
