@@ -488,6 +488,8 @@ export function createInput(
     send_rate: fields.send_rate,
     quiet_hours: fields.quiet_hours,
     track_links: fields.track_links,
+    repeat: fields.repeat,
+    trigger: fields.trigger,
     ...(draftId === null ? {} : { draft_id: draftId }),
   };
 }

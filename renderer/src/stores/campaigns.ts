@@ -9,10 +9,14 @@ import type { Api } from '../api';
 import type { OutputOf, PayloadOf } from '../../../shared/ipc';
 import type { CampaignSummary } from '../../../shared/ipc/contracts/campaigns';
 import {
+  CampaignDraftFieldsSchema,
   FAILED_RESULT_STATUSES,
   FINAL_EXECUTION_STATUSES,
   PENDING_RESULT_STATUSES,
   type CampaignDraft,
+  type CampaignDraftFields,
+  type CampaignQuote,
+  type CampaignSeries,
   type ExecutionMessage,
   type ExecutionStatus,
   type ExecutionReport,
@@ -101,6 +105,8 @@ export interface CampaignRow {
   failed: number;
   pending: number;
   cost: number;
+  /** A repeating or date-triggered campaign's series (kind, next occurrence, paused); null: a one-off. */
+  series: CampaignSeries | null;
 }
 
 export type ListRow = DraftRow | CampaignRow;
@@ -135,6 +141,7 @@ export function listRows(drafts: readonly CampaignDraft[], campaigns: readonly C
         failed: last?.failed ?? 0,
         pending: last?.pending ?? 0,
         cost: last?.cost ?? 0,
+        series: campaign.series,
       };
     });
   return [...draftRows, ...campaignRows];
@@ -216,6 +223,25 @@ export const CHART_REFRESH_MS = 5000;
 
 export type Control = 'pause' | 'resume' | 'cancel';
 
+/** A series as the editor would draft it: what the quote of its month is asked with. */
+export function seriesFields(campaign: CampaignDetail): CampaignDraftFields {
+  return CampaignDraftFieldsSchema.parse({
+    name: campaign.name,
+    sender: campaign.sender,
+    template_body: campaign.template_body,
+    inclusion_segments: campaign.inclusion_segments,
+    exclusion_segments: campaign.exclusion_segments,
+    links: campaign.links.map((link) => ({ actual_url: link.actual_url, has_utm: link.has_utm })),
+    send_rate: campaign.send_rate,
+    quiet_hours: campaign.quiet_hours,
+    track_links: campaign.track_links,
+    time_zone: campaign.series?.time_zone ?? null,
+    repeat: campaign.series?.repeat ?? null,
+    trigger: campaign.series?.trigger ?? null,
+  });
+}
+export type SeriesControl = 'seriesPause' | 'seriesResume' | 'seriesEnd';
+
 export interface ReportSlice {
   view: ReportView | null;
   filter: RowFilter;
@@ -233,6 +259,15 @@ export interface ReportSlice {
   /** One recipient's status timeline and clicks (the row's drawer). */
   recipient(messageId: number): Promise<{ timeline: MessageTimeline; clicks: RecipientClicks } | null>;
   control(action: Control): Promise<boolean>;
+  /** Pauses, resumes or ends the open report's series as a whole. */
+  seriesControl(action: SeriesControl): Promise<boolean>;
+  /**
+   * The core's quote of the open report's series as it stands (its month's estimate), asked
+   * before resuming it; null when refused (the refusal is the store's error).
+   */
+  quoteSeries(): Promise<CampaignQuote | null>;
+  /** Reads the open report's campaign again (a series' occurrences), at most once per REPORT_REFRESH_MS. */
+  followCampaign(): void;
   /** The recipients the filter shows, as a file in the UI's language. */
   /** The report as a file in `language`, its times in `timeZone` (the person's; absent, the account's). */
   exportReport(format: 'csv' | 'xlsx', language: 'fa' | 'en', timeZone?: string): Promise<ReportExport | null>;
@@ -318,7 +353,10 @@ const listSlice =
       followExecution(push) {
         if (push.account_id !== get().accountId) return;
         if (get().listShown) followList();
-        if (get().view?.executionId === push.execution_id) get().followReport();
+        const view = get().view;
+        if (view?.executionId === push.execution_id) get().followReport();
+        // Another occurrence of the series on screen: its list of occurrences moves.
+        else if (view?.campaign?.series && view.campaign.campaign_id === push.campaign_id) get().followCampaign();
       },
     };
   };
@@ -412,6 +450,19 @@ const reportSlice =
       }
     };
     const follow = throttled(read, REPORT_REFRESH_MS);
+    const readCampaign = async () => {
+      const query = by();
+      const campaignId = get().view?.campaign?.campaign_id;
+      if (!query || campaignId === undefined) return;
+      try {
+        const campaign = await api.invoke('campaigns:get', { account_id: query.account_id, campaign_id: campaignId });
+        const view = get().view;
+        if (view?.executionId === query.execution_id) set({ view: { ...view, campaign } });
+      } catch (error) {
+        set({ ...reported(error) });
+      }
+    };
+    const followCampaign = throttled(readCampaign, REPORT_REFRESH_MS);
     return {
       view: null,
       filter: ALL_ROWS,
@@ -490,6 +541,41 @@ const reportSlice =
         } catch (error) {
           set({ ...reported(error) });
           return false;
+        }
+      },
+      async seriesControl(action) {
+        const query = by();
+        const campaignId = get().view?.campaign?.campaign_id;
+        if (!query || campaignId === undefined) return false;
+        try {
+          const campaign = await api.invoke(`campaigns:${action}`, {
+            account_id: query.account_id,
+            campaign_id: campaignId,
+          });
+          const view = get().view;
+          if (view?.executionId === query.execution_id) set({ view: { ...view, campaign } });
+          // Pausing or ending withdraws an occurrence not started yet: this report may be it.
+          void read();
+          return true;
+        } catch (error) {
+          set({ ...reported(error) });
+          return false;
+        }
+      },
+      followCampaign,
+      async quoteSeries() {
+        const query = by();
+        const campaign = get().view?.campaign;
+        if (!query || !campaign?.series) return null;
+        try {
+          return await api.invoke('campaigns:quote', {
+            account_id: query.account_id,
+            fields: seriesFields(campaign),
+            seed: 1,
+          });
+        } catch (error) {
+          set({ ...reported(error) });
+          return null;
         }
       },
       async exportReport(format, language, timeZone) {

@@ -12,7 +12,8 @@ import type { GatewayKind } from '../../../../shared/gateways';
 import { Money } from '../Money';
 import { Delivery } from '../gateways/Delivery';
 import { PhoneNumber } from '../PhoneNumber';
-import { instantParts } from './editor/when';
+import { instantParts, wallTimeParts } from './editor/when';
+import { wallTimeAt } from './editor/zonedTime';
 
 export interface CampaignToConfirm {
   name: string;
@@ -28,6 +29,17 @@ export interface CampaignToConfirm {
   /** When it sends, as words (null: now). */
   when: string | null;
   lastMessageAt: number | null;
+  /** A campaign that runs by itself: what repeats, the count per occurrence, the month's estimate. */
+  series?: {
+    sentence: string;
+    recipients: number;
+    /** What `recipients` counts ("Recipients per occurrence", "… in the next 30 days"). */
+    recipientsLabel: string;
+    monthlyCostRials: number;
+    /** The first occurrence (ms), shown on the wall of `zone`. */
+    next: number | null;
+    zone: string;
+  } | null;
 }
 
 export function CampaignConfirmation({
@@ -110,8 +122,30 @@ export function CampaignConfirmation({
                 </Row>
               ) : null}
               <Row label={t('campaignEditor.schedule.when')} testId={`${testId}-confirm-when`}>
-                {campaign.when ?? t('campaignEditor.schedule.now')}
+                {campaign.series ? campaign.series.sentence : (campaign.when ?? t('campaignEditor.schedule.now'))}
               </Row>
+              {campaign.series ? (
+                <>
+                  {campaign.series.next !== null ? (
+                    <Row label={t('campaignEditor.series.next')} testId={`${testId}-confirm-next`}>
+                      {t(
+                        'campaignEditor.when.dayAt',
+                        wallTimeParts(wallTimeAt(campaign.series.next, campaign.series.zone), language),
+                      )}
+                    </Row>
+                  ) : null}
+                  <Row label={campaign.series.recipientsLabel} testId={`${testId}-confirm-series-recipients`}>
+                    {formatNumber(campaign.series.recipients, language)}
+                  </Row>
+                  <Row
+                    label={t('campaignEditor.series.monthlyCost')}
+                    testId={`${testId}-confirm-monthly`}
+                    rials={campaign.series.monthlyCostRials}
+                  >
+                    <Money rials={campaign.series.monthlyCostRials} />
+                  </Row>
+                </>
+              ) : null}
               {campaign.lastMessageAt !== null ? (
                 <Row label={t('campaignEditor.schedule.last')} testId={`${testId}-confirm-last`}>
                   {t('campaignEditor.when.dayAt', instantParts(campaign.lastMessageAt, language))}

@@ -2,7 +2,7 @@
 // Persian, Gregorian in English. The button shows the day back the same way. For the send day,
 // days before today cannot be picked (a filter's dates may be any day); each day carries its
 // Gregorian date (data-date) for tests that click one.
-import { Button, Input, Popover } from '@mantine/core';
+import { Button, CloseButton, Group, Input, Popover } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +27,7 @@ export function DateField({
   onChange,
   disabled,
   label,
+  onClear,
   testId = 'editor-date',
   anyDay = false,
 }: {
@@ -35,6 +36,8 @@ export function DateField({
   disabled?: boolean;
   /** Default: the send day's label. */
   label?: string;
+  /** Offered as a ✕ beside the day when given (an optional day). */
+  onClear?: () => void;
   /** The button's test id; the calendar's is `${testId}-picker`. */
   testId?: string;
   /** Days before today may be picked too. */
@@ -77,34 +80,44 @@ export function DateField({
   };
   return (
     <Input.Wrapper label={label ?? t('campaignEditor.when.date')}>
-      {/* Focus moves into the calendar (arrow keys pick a day) and Escape closes it. */}
-      <Popover
-        opened={opened}
-        onChange={setOpened}
-        onClose={() => setOpened(false)}
-        position="bottom-start"
-        shadow="md"
-        trapFocus
-        returnFocus
-        withinPortal
-      >
-        <Popover.Target>
-          <Button
-            variant="default"
-            display="block"
-            leftSection={<IconCalendar size={16} />}
-            onClick={() => setOpened((o) => !o)}
+      <Group gap={4} wrap="nowrap">
+        {/* Focus moves into the calendar (arrow keys pick a day) and Escape closes it. */}
+        <Popover
+          opened={opened}
+          onChange={setOpened}
+          onClose={() => setOpened(false)}
+          position="bottom-start"
+          shadow="md"
+          trapFocus
+          returnFocus
+          withinPortal
+        >
+          <Popover.Target>
+            <Button
+              variant="default"
+              display="block"
+              leftSection={<IconCalendar size={16} />}
+              onClick={() => setOpened((o) => !o)}
+              disabled={disabled}
+              data-testid={testId}
+              data-value={value ? `${value.year}-${pad(value.month)}-${pad(value.day)}` : ''}
+            >
+              {value ? formatDay(value, language) : t('campaignEditor.when.pickDate')}
+            </Button>
+          </Popover.Target>
+          <Popover.Dropdown data-testid={`${testId}-picker`}>
+            {language === 'fa' ? <JalaliDayPicker {...common} /> : <DayPicker {...common} />}
+          </Popover.Dropdown>
+        </Popover>
+        {onClear ? (
+          <CloseButton
+            aria-label={t('campaignEditor.series.noEnd')}
+            onClick={onClear}
             disabled={disabled}
-            data-testid={testId}
-            data-value={value ? `${value.year}-${pad(value.month)}-${pad(value.day)}` : ''}
-          >
-            {value ? formatDay(value, language) : t('campaignEditor.when.pickDate')}
-          </Button>
-        </Popover.Target>
-        <Popover.Dropdown data-testid={`${testId}-picker`}>
-          {language === 'fa' ? <JalaliDayPicker {...common} /> : <DayPicker {...common} />}
-        </Popover.Dropdown>
-      </Popover>
+            data-testid={`${testId}-clear`}
+          />
+        ) : null}
+      </Group>
     </Input.Wrapper>
   );
 }

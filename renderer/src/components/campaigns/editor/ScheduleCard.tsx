@@ -19,6 +19,8 @@ import { wallTimeOf } from './zonedTime';
 import { CampaignConfirmation } from '../CampaignConfirmation';
 import { zoneName } from '../../../lib/names';
 import { filterWords } from '../filter/words';
+import { modeOf, seriesSentence } from './series';
+import { isTimeZone, runtimeTimeZone } from '../../../../../shared/time-zone';
 
 export function ScheduleCard() {
   const { t } = useTranslation();
@@ -78,6 +80,13 @@ export function ScheduleCard() {
   };
 
   const wall = fields.send_datetime === null ? null : wallTimeOf(fields.send_datetime);
+  const series = modeOf(fields) !== 'once';
+  // The zone the series runs in, as the core's quote names it (the account's).
+  const seriesZone =
+    quote?.monthly?.time_zone ??
+    (fields.time_zone && isTimeZone(fields.time_zone) ? fields.time_zone : runtimeTimeZone());
+  // A repeat sends to today's audience each time; a trigger to those whose day falls in the month.
+  const seriesRecipients = fields.trigger ? (quote?.monthly?.recipients ?? 0) : (quote?.audience.recipients ?? 0);
   const short = quote !== null && !quote.enough_credit;
 
   return (
@@ -99,6 +108,39 @@ export function ScheduleCard() {
                   <Money rials={quote.total_cost_rials} />
                 </Table.Td>
               </Table.Tr>
+              {quote.monthly ? (
+                <>
+                  <Table.Tr>
+                    <Table.Td>
+                      {t(
+                        fields.trigger
+                          ? 'campaignEditor.series.perOccurrenceTrigger'
+                          : 'campaignEditor.series.perOccurrence',
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="end" data-testid="editor-series-recipients" data-value={seriesRecipients}>
+                      {formatNumber(seriesRecipients, language)}
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>{t('campaignEditor.series.occurrences')}</Table.Td>
+                    <Table.Td ta="end" data-testid="editor-series-occurrences">
+                      {formatNumber(quote.monthly.occurrences, language)}
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td fw={700}>{t('campaignEditor.series.monthlyCost')}</Table.Td>
+                    <Table.Td
+                      ta="end"
+                      fw={700}
+                      data-testid="editor-series-monthly"
+                      data-rials={quote.monthly.cost_rials}
+                    >
+                      <Money rials={quote.monthly.cost_rials} />
+                    </Table.Td>
+                  </Table.Tr>
+                </>
+              ) : null}
               <Table.Tr>
                 <Table.Td>{t('campaignEditor.total.credit')}</Table.Td>
                 <Table.Td ta="end" c={short ? 'red' : undefined} data-testid="editor-credit">
@@ -112,6 +154,11 @@ export function ScheduleCard() {
             {t('campaignEditor.total.waiting')}
           </Text>
         )}
+        {quote?.monthly ? (
+          <Text size="xs" c="dimmed">
+            {t('campaignEditor.series.monthlyHint')}
+          </Text>
+        ) : null}
         {short ? (
           <Alert color="red" data-testid="editor-no-credit">
             {t('campaignEditor.blocks.noCredit', {
@@ -160,7 +207,7 @@ export function ScheduleCard() {
           onClick={() => setConfirming(true)}
           data-testid="editor-schedule"
         >
-          {t('campaignEditor.schedule.button')}
+          {t(series ? 'campaignEditor.series.button' : 'campaignEditor.schedule.button')}
         </Button>
         {createError && !confirming ? (
           <Alert color="red" data-testid="editor-create-error">
@@ -170,7 +217,7 @@ export function ScheduleCard() {
       </Stack>
       <CampaignConfirmation
         opened={confirming}
-        title={t('campaignEditor.schedule.confirmTitle')}
+        title={t(series ? 'campaignEditor.series.confirmTitle' : 'campaignEditor.schedule.confirmTitle')}
         campaign={
           quote
             ? {
@@ -189,12 +236,26 @@ export function ScheduleCard() {
                       zone: fields.time_zone ? zoneName(fields.time_zone, language) : '',
                     })
                   : null,
-                lastMessageAt: quote.estimated_last_message_at,
+                lastMessageAt: series ? null : quote.estimated_last_message_at,
+                series: quote.monthly
+                  ? {
+                      sentence: seriesSentence(fields, zoneName(seriesZone, language), t, language) ?? '',
+                      recipients: seriesRecipients,
+                      recipientsLabel: t(
+                        fields.trigger
+                          ? 'campaignEditor.series.perOccurrenceTrigger'
+                          : 'campaignEditor.series.perOccurrence',
+                      ),
+                      monthlyCostRials: quote.monthly.cost_rials,
+                      next: quote.monthly.first_at,
+                      zone: seriesZone,
+                    }
+                  : null,
               }
             : null
         }
         busy={creating}
-        confirmLabel={t('campaignEditor.schedule.confirm')}
+        confirmLabel={t(series ? 'campaignEditor.series.confirm' : 'campaignEditor.schedule.confirm')}
         cancelLabel={t('campaignEditor.schedule.cancel')}
         onConfirm={() => void schedule()}
         onClose={() => setConfirming(false)}

@@ -13,6 +13,8 @@ import { ClockInput } from './ClockInput';
 import { DateField } from './DateField';
 import { useEditor } from './useEditor';
 import { useNow } from './useNow';
+import { SeriesFields } from './SeriesFields';
+import { defaultTriggerColumn, modeOf, type Repeat, type Trigger } from './series';
 import { defaultSendTime, instantParts, wallTimeParts } from './when';
 import { isTimeZone, runtimeTimeZone } from '../../../../../shared/time-zone';
 import {
@@ -28,14 +30,32 @@ import {
 } from './zonedTime';
 import { zoneName } from '../../../lib/names';
 
+/** A new repeat: every day at nine, in the calendar of the user's language. */
+const defaultRepeat = (language: 'fa' | 'en'): Repeat => ({
+  every: 'daily',
+  time: '09:00',
+  calendar: language === 'fa' ? 'jalali' : 'gregorian',
+  weekdays: [],
+  day: null,
+  until: null,
+});
+
+/** A new date trigger: on the day at nine, on the first column that reads like a birthday. */
+const defaultTrigger = (columns: readonly string[]): Trigger => ({
+  column: defaultTriggerColumn(columns),
+  days_before: 0,
+  time: '09:00',
+});
+
 /** Messages per minute the core takes at most. */
 const MAX_RATE = 1_000_000;
 
 export function WhenCard() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { sendDatetime, timeZone, sendRate, quietHours, quote, update, ready } = useEditor(
+  const { sendDatetime, timeZone, sendRate, quietHours, quote, update, ready, mode } = useEditor(
     useShallow((s) => ({
+      mode: modeOf(s.fields),
       sendDatetime: s.fields.send_datetime,
       timeZone: s.fields.time_zone,
       sendRate: s.fields.send_rate,
@@ -63,19 +83,38 @@ export function WhenCard() {
       <Stack>
         <Title order={4}>{t('campaignEditor.when.title')}</Title>
         <SegmentedControl
-          value={wall === null ? 'now' : 'later'}
-          onChange={(mode) => {
-            if (mode === 'now') update({ send_datetime: null });
-            else setWall(defaultSendTime(now, zone));
+          value={mode}
+          onChange={(next) => {
+            // A series starts from now; its time of day is its own, in the zone shown.
+            const series = { send_datetime: null, time_zone: zone };
+            if (next === 'once') update({ repeat: null, trigger: null });
+            else if (next === 'repeat') update({ ...series, trigger: null, repeat: defaultRepeat(language) });
+            else update({ ...series, repeat: null, trigger: defaultTrigger(quote?.columns ?? []) });
           }}
           disabled={!ready}
-          data={[
-            { value: 'now', label: <span data-testid="editor-when-now">{t('campaignEditor.when.now')}</span> },
-            { value: 'later', label: <span data-testid="editor-when-later">{t('campaignEditor.when.later')}</span> },
-          ]}
+          data={(['once', 'repeat', 'trigger'] as const).map((value) => ({
+            value,
+            label: <span data-testid={`editor-mode-${value}`}>{t(`campaignEditor.series.${value}`)}</span>,
+          }))}
           style={{ alignSelf: 'start' }}
         />
-        {wall !== null ? (
+        {mode !== 'once' ? <SeriesFields zone={zone} /> : null}
+        {mode === 'once' ? (
+          <SegmentedControl
+            value={wall === null ? 'now' : 'later'}
+            onChange={(mode) => {
+              if (mode === 'now') update({ send_datetime: null });
+              else setWall(defaultSendTime(now, zone));
+            }}
+            disabled={!ready}
+            data={[
+              { value: 'now', label: <span data-testid="editor-when-now">{t('campaignEditor.when.now')}</span> },
+              { value: 'later', label: <span data-testid="editor-when-later">{t('campaignEditor.when.later')}</span> },
+            ]}
+            style={{ alignSelf: 'start' }}
+          />
+        ) : null}
+        {mode !== 'once' ? null : wall !== null ? (
           <Stack gap="xs">
             <Group align="start" gap="sm">
               <DateField value={wall} onChange={(day) => setWall({ ...wall, ...day })} disabled={!ready} />
@@ -120,7 +159,7 @@ export function WhenCard() {
           <RateInput value={sendRate} onChange={(send_rate) => update({ send_rate })} disabled={!ready} />
           <QuietHours value={quietHours} onChange={(quiet_hours) => update({ quiet_hours })} disabled={!ready} />
         </Group>
-        {last !== null ? (
+        {last !== null && mode === 'once' ? (
           <Group gap={6} wrap="nowrap" data-testid="editor-last-message">
             <IconClockHour4 size={16} style={{ flexShrink: 0 }} />
             <Text size="sm">

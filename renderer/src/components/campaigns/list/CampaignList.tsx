@@ -1,13 +1,16 @@
 // The account's drafts and campaigns in one table: status, send time (in the user's calendar),
 // audience, how much of it was sent, cost. A draft opens in the editor, a campaign its last run's
 // report. Live: the store re-reads the list on the executions' pushes while it is shown.
-import { Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconPlus, IconSpeakerphone } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconPlus, IconRepeat, IconSpeakerphone } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../../stores/context';
-import type { ListRow } from '../../../stores/campaigns';
+import type { CampaignRow, ListRow } from '../../../stores/campaigns';
+import type { CampaignSeries } from '../../../../../shared/campaigns';
+import { wallTimeParts } from '../editor/when';
+import { wallTimeAt } from '../editor/zonedTime';
 import { counted, formatDateTime, formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/useLanguage';
 import { EmptyState } from '../../EmptyState';
@@ -81,6 +84,38 @@ export function CampaignList() {
   );
 }
 
+/** A series' kind, and its state when it no longer runs by itself (paused, ended). */
+function SeriesBadge({ row, series }: { row: CampaignRow; series: CampaignSeries }) {
+  const { t } = useTranslation();
+  const state = series.ended ? 'ended' : series.paused ? 'paused' : null;
+  return (
+    <Badge
+      variant="outline"
+      color={state === 'paused' ? 'yellow' : state === 'ended' ? 'gray' : 'teal'}
+      leftSection={<IconRepeat size={12} />}
+      style={{ textTransform: 'none', flexShrink: 0 }}
+      data-testid={`campaign-series-${row.campaign_id}`}
+      data-kind={series.kind}
+      data-paused={series.paused}
+      data-ended={series.ended}
+    >
+      {state ? t(`campaigns.series.${state}`) : t(`campaigns.series.${series.kind}`)}
+    </Badge>
+  );
+}
+
+/** When the series' next occurrence is due, in the series' zone. */
+function SeriesNext({ campaignId, series }: { campaignId: number; series: CampaignSeries }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  if (series.next_at === null) return <Text size="sm">—</Text>;
+  return (
+    <Text size="sm" data-testid={`campaign-next-${campaignId}`} data-at={series.next_at}>
+      {t('campaigns.series.next', wallTimeParts(wallTimeAt(series.next_at, series.time_zone), language))}
+    </Text>
+  );
+}
+
 function Row({ row }: { row: ListRow }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -110,13 +145,20 @@ function Row({ row }: { row: ListRow }) {
         )}
       </Table.Td>
       <Table.Td>
-        <CampaignStatusBadge
-          status={row.status}
-          testId={row.kind === 'campaign' ? `campaign-status-${row.campaign_id}` : `draft-status-${row.draft_id}`}
-        />
+        <Group gap={6} wrap="nowrap">
+          <CampaignStatusBadge
+            status={row.status}
+            testId={row.kind === 'campaign' ? `campaign-status-${row.campaign_id}` : `draft-status-${row.draft_id}`}
+          />
+          {row.kind === 'campaign' && row.series ? <SeriesBadge row={row} series={row.series} /> : null}
+        </Group>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{sendTime}</Text>
+        {row.kind === 'campaign' && row.series ? (
+          <SeriesNext campaignId={row.campaign_id} series={row.series} />
+        ) : (
+          <Text size="sm">{sendTime}</Text>
+        )}
       </Table.Td>
       <Table.Td>
         {row.kind === 'campaign' && row.audience !== null ? formatNumber(row.audience, language) : '—'}

@@ -14,6 +14,7 @@ import { DeliveryChart } from './DeliveryChart';
 import { LinkClicksTable } from './LinkClicksTable';
 import { FollowUps } from './FollowUps';
 import { RecipientRows } from './RecipientRows';
+import { SeriesOccurrences } from './SeriesOccurrences';
 
 export function CampaignReport({ executionId }: { executionId: number }) {
   const { t } = useTranslation();
@@ -53,6 +54,9 @@ export function CampaignReport({ executionId }: { executionId: number }) {
     >
       <BackLink to="campaigns" label={t('report.back')} testId="report-back" />
       <ReportHeader report={report} campaign={campaign} />
+      {campaign?.series ? (
+        <SeriesOccurrences campaign={campaign} series={campaign.series} executionId={executionId} />
+      ) : null}
       <ReportCounts report={report} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <DeliveryChart chart={mine.chart} />
