@@ -39,7 +39,11 @@ describe('inbox over IPC', () => {
     reply(account, '09120000002', 'لغو۱۱');
     reply(account, '09120000003', 'ok');
     reply(other, '09120000004', 'hello');
-    expect(await ok('inbox:counts', { account_id: account })).toEqual({ unread: 3, total: 3 });
+    expect(await ok('inbox:counts', { account_id: account })).toEqual({
+      unread: 3,
+      total: 3,
+      unread_by_line: [{ line_number: '30001111', unread: 3 }],
+    });
     const page = await ok('inbox:list', { account_id: account, limit: 2 });
     expect(page.items.map((r) => r.text)).toEqual(['ok', 'لغو۱۱']);
     expect((await ok('inbox:list', { account_id: account, before: page.next! })).items.map((r) => r.text)).toEqual([
@@ -52,8 +56,12 @@ describe('inbox over IPC', () => {
     expect(await ok('inbox:markRead', { account_id: account, ids: [page.items[0]!.id] })).toBe(1);
     expect((await ok('inbox:list', { account_id: account, unread_only: true })).items).toHaveLength(2);
     expect(await ok('inbox:markRead', { account_id: account })).toBe(2);
-    expect(await ok('inbox:counts', { account_id: account })).toEqual({ unread: 0, total: 3 });
-    expect(await ok('inbox:counts', { account_id: other })).toEqual({ unread: 1, total: 1 });
+    expect(await ok('inbox:counts', { account_id: account })).toEqual({ unread: 0, total: 3, unread_by_line: [] });
+    expect(await ok('inbox:counts', { account_id: other })).toEqual({
+      unread: 1,
+      total: 1,
+      unread_by_line: [{ line_number: '30001111', unread: 1 }],
+    });
   });
 
   it('refuses input outside the contract', async () => {
