@@ -26,7 +26,8 @@ export const ColumnCondition = z.discriminatedUnion('op', [
     from: z.string().max(100).nullable(),
     to: z.string().max(100).nullable(),
   }),
-  z.object({ column, op: z.literal('anniversary'), on: LocalDate }),
+  /** The anniversary on `on`, or within the `days` days from `on` on (a month's estimate counts one window). */
+  z.object({ column, op: z.literal('anniversary'), on: LocalDate, days: z.number().int().min(1).max(366).optional() }),
 ]);
 export type ColumnCondition = z.infer<typeof ColumnCondition>;
 export type FilterOp = ColumnCondition['op'];

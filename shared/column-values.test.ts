@@ -155,6 +155,17 @@ describe('anniversaries', () => {
     expect(isAnniversary(feb29, day('2028-02-28'))).toBe(false);
     expect(isAnniversary(feb29, day('2028-02-29'))).toBe(true);
   });
+  it('a window of days holds every anniversary in it, the same sum as one day at a time', () => {
+    const cells = ['۱۳۷۰/۰۵/۱۲', '1991-08-03', '33453', '1365/05/20', '1980-08-31', '1980-09-01', 'x', ''];
+    const window = conditionMatcher({ column: 'B', op: 'anniversary', on: '2026-08-02', days: 30 });
+    expect(cells.filter(window)).toEqual(['۱۳۷۰/۰۵/۱۲', '1991-08-03', '33453', '1365/05/20', '1980-08-31']);
+    let daily = 0;
+    for (let d = 0; d < 30; d++) {
+      const on = new Date(Date.UTC(2026, 7, 2 + d)).toISOString().slice(0, 10);
+      daily += cells.filter(conditionMatcher({ column: 'B', op: 'anniversary', on })).length;
+    }
+    expect(daily).toBe(5);
+  });
 });
 
 describe('conditions', () => {

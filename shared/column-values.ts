@@ -308,9 +308,12 @@ function plainTest(condition: ColumnCondition): (cell: string) => boolean {
     case 'anniversary': {
       const on = localDateDay(condition.on);
       if (on === null) throw new Error(`not a day: ${condition.on}`);
+      const days = condition.days ?? 1;
       return (cell) => {
         const date = parseDate(cell);
-        return date !== null && isAnniversary(date, on);
+        if (date === null) return false;
+        for (let d = 0; d < days; d++) if (isAnniversary(date, on + d)) return true;
+        return false;
       };
     }
   }
@@ -381,7 +384,7 @@ export function filterText(filter: { all: readonly ColumnCondition[] }): string 
         case 'between':
           return `${c.column} ${c.from ?? ''}..${c.to ?? ''}`;
         case 'anniversary':
-          return `${c.column} ~ ${c.on}`;
+          return `${c.column} ~ ${c.on}${c.days && c.days > 1 ? ` +${c.days - 1}` : ''}`;
       }
     })
     .join(' · ');
