@@ -907,6 +907,8 @@ export const en = {
       and: ' and ',
       next: 'Next occurrences',
       noNext: 'No occurrence is due: the end date has passed.',
+      audienceAll: 'Audience (everyone it may reach)',
+      costPerOccurrence: 'Cost per occurrence',
       perOccurrence: 'Recipients per occurrence',
       perOccurrenceTrigger: 'Recipients in the next 30 days',
       occurrences: 'Occurrences in the next 30 days',

@@ -914,6 +914,8 @@ export const fa: Translation = {
       and: ' و ',
       next: 'نوبت‌های بعدی',
       noNext: 'نوبتی در پیش نیست: تاریخ پایان گذشته است.',
+      audienceAll: 'مخاطبان (همهٔ کسانی که ممکن است پیام بگیرند)',
+      costPerOccurrence: 'هزینهٔ هر نوبت',
       perOccurrence: 'گیرندگان هر نوبت',
       perOccurrenceTrigger: 'گیرندگان در ۳۰ روز آینده',
       occurrences: 'نوبت‌ها در ۳۰ روز آینده',

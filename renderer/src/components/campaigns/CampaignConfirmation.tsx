@@ -31,6 +31,8 @@ export interface CampaignToConfirm {
   lastMessageAt: number | null;
   /** A campaign that runs by itself: what repeats, the count per occurrence, the month's estimate. */
   series?: {
+    /** A date trigger sends each day only to that day's dates: no total is charged at once. */
+    kind: 'repeat' | 'trigger';
     sentence: string;
     recipients: number;
     /** What `recipients` counts ("Recipients per occurrence", "… in the next 30 days"). */
@@ -87,7 +89,10 @@ export function CampaignConfirmation({
               <Row label={t('campaignEditor.schedule.name')} testId={`${testId}-confirm-name`}>
                 {isolate(campaign.name)}
               </Row>
-              <Row label={t('campaignEditor.schedule.recipients')} testId={`${testId}-confirm-recipients`}>
+              <Row
+                label={t(campaign.series ? 'campaignEditor.series.audienceAll' : 'campaignEditor.schedule.recipients')}
+                testId={`${testId}-confirm-recipients`}
+              >
                 {formatNumber(campaign.recipients, language)}
               </Row>
               {campaign.filter ? (
@@ -101,16 +106,22 @@ export function CampaignConfirmation({
               <Row label={t('gateways.confirm.delivery')} testId={`${testId}-confirm-gateway`}>
                 <Delivery sender={campaign.sender} kind={campaign.gateway} />
               </Row>
-              <Row label={t('campaignEditor.schedule.pages')} testId={`${testId}-confirm-pages`}>
-                {formatNumber(campaign.pages, language)}
-              </Row>
-              <Row
-                label={t('campaignEditor.schedule.cost')}
-                testId={`${testId}-confirm-cost`}
-                rials={campaign.costRials}
-              >
-                <Money rials={campaign.costRials} />
-              </Row>
+              {campaign.series?.kind === 'trigger' ? null : (
+                <>
+                  <Row label={t('campaignEditor.schedule.pages')} testId={`${testId}-confirm-pages`}>
+                    {formatNumber(campaign.pages, language)}
+                  </Row>
+                  <Row
+                    label={t(
+                      campaign.series ? 'campaignEditor.series.costPerOccurrence' : 'campaignEditor.schedule.cost',
+                    )}
+                    testId={`${testId}-confirm-cost`}
+                    rials={campaign.costRials}
+                  >
+                    <Money rials={campaign.costRials} />
+                  </Row>
+                </>
+              )}
               {campaign.sendRate !== null ? (
                 <Row label={t('campaignEditor.schedule.rate')} testId={`${testId}-confirm-rate`}>
                   {t('campaignEditor.schedule.perMinute', { n: formatNumber(campaign.sendRate, language) })}

@@ -239,6 +239,7 @@ export function ScheduleCard() {
                 lastMessageAt: series ? null : quote.estimated_last_message_at,
                 series: quote.monthly
                   ? {
+                      kind: fields.trigger ? 'trigger' : 'repeat',
                       sentence: seriesSentence(fields, zoneName(seriesZone, language), t, language) ?? '',
                       recipients: seriesRecipients,
                       recipientsLabel: t(

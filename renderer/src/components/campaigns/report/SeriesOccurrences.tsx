@@ -220,6 +220,7 @@ export function SeriesOccurrences({
                 lastMessageAt: null,
                 series: monthly
                   ? {
+                      kind: series.trigger ? 'trigger' : 'repeat',
                       sentence: sentence ?? '',
                       recipients: series.trigger ? monthly.recipients : resuming.audience.recipients,
                       recipientsLabel: t(
