@@ -3,16 +3,15 @@
 // (a long message, the same text sent to these receivers minutes ago). Above the person's own
 // limit the send is confirmed by typing its number of messages.
 import { Alert, Anchor, Button, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCopy } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
 import { composeSelectors } from '../../stores/compose';
-import { counted, formatDateTime, formatNumber, isolate } from '../../lib/format';
+import { counted, formatNumber, isolate } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { Money, useMoney } from '../Money';
-import { NumberField } from '../NumberField';
+import { Money } from '../Money';
+import { Fact, SecondLooks, TypedConfirmation, useTypedConfirmation } from './ConfirmParts';
 import { navigate } from '../useRoute';
 import { Delivery, useGatewayKind } from '../gateways/Delivery';
 import { PhoneNumber } from '../PhoneNumber';
@@ -45,19 +44,15 @@ export function SendConfirmation({
 function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): void }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const money = useMoney();
-  const { compose, preferences } = useStores();
+  const { compose } = useStores();
   const quote = useStore(compose, composeSelectors.currentQuote);
   const quoteError = useStore(compose, composeSelectors.currentQuoteError);
   const line = useStore(compose, composeSelectors.line);
-  const confirmAboveRials = useStore(preferences, (s) => s.confirmAboveRials);
-  const warnAbovePages = useStore(preferences, (s) => s.warnAbovePages);
-  const [typed, setTyped] = useState<number | ''>('');
   const gateway = useGatewayKind(line?.number ?? '', line?.gateway.kind);
 
   const messages = quote?.receivers.total ?? 0;
-  const strong = quote !== null && quote.total_cost_rials > confirmAboveRials;
-  const confirmed = !strong || typed === messages;
+  const confirmation = useTypedConfirmation(messages, quote?.total_cost_rials ?? null);
+  const { strong, confirmed } = confirmation;
   const ready = quote !== null && quote.enough_credit && messages > 0;
 
   return (
@@ -109,65 +104,22 @@ function Confirmation({ onClose, onConfirm }: { onClose(): void; onConfirm(): vo
             </Text>
           ) : null}
           <PlaceholderProblems singleBraces={quote.single_braces} placeholders={quote.placeholders} />
-          {quote.max_pages > warnAbovePages ? (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="confirm-many-pages">
-              {t('compose.manyPages', {
-                n: formatNumber(quote.max_pages, language),
-                limit: formatNumber(warnAbovePages, language),
-              })}
-            </Alert>
-          ) : null}
-          {quote.recent_duplicate ? (
-            <Alert
-              color="orange"
-              icon={<IconCopy size={18} />}
-              data-testid="confirm-recent-duplicate"
-              data-overlap={quote.recent_duplicate.overlap}
-            >
-              <Stack gap={4}>
-                <Text size="sm">
-                  {t('compose.confirm.recentDuplicate', {
-                    n: formatNumber(quote.recent_duplicate.overlap, language),
-                    time: formatDateTime(quote.recent_duplicate.at, language),
-                  })}
-                </Text>
-                <Anchor
-                  size="sm"
-                  href={`#/messages/send/${quote.recent_duplicate.send_id}`}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    onClose();
-                    navigate(`messages/send/${quote.recent_duplicate!.send_id}`);
-                  }}
-                >
-                  {t('compose.confirm.openRecent')}
-                </Anchor>
-              </Stack>
-            </Alert>
-          ) : null}
-          {strong ? (
-            <Stack gap="xs" data-testid="confirm-strong">
-              <Text size="sm" fw={600}>
-                {t('compose.confirm.strong', {
-                  limit: money.text(confirmAboveRials),
-                  n: formatNumber(messages, language),
-                })}
-              </Text>
-              <NumberField
-                label={t('compose.confirm.strongLabel')}
-                value={typed}
-                onChange={setTyped}
-                min={0}
-                w={220}
-                data-testid="confirm-strong-input"
-                error={
-                  typed !== '' && typed !== messages
-                    ? t('compose.confirm.strongMismatch', { n: formatNumber(messages, language) })
-                    : null
-                }
-              />
-            </Stack>
-          ) : null}
+          <SecondLooks maxPages={quote.max_pages} recentDuplicate={quote.recent_duplicate} prefix="confirm">
+            {quote.recent_duplicate ? (
+              <Anchor
+                size="sm"
+                href={`#/messages/send/${quote.recent_duplicate.send_id}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  onClose();
+                  navigate(`messages/send/${quote.recent_duplicate!.send_id}`);
+                }}
+              >
+                {t('compose.confirm.openRecent')}
+              </Anchor>
+            ) : null}
+          </SecondLooks>
+          <TypedConfirmation messages={messages} confirmation={confirmation} prefix="confirm" />
         </>
       )}
       <Group justify="flex-end">
@@ -213,31 +165,5 @@ function PlaceholderProblems({
         ))}
       </Stack>
     </Alert>
-  );
-}
-
-function Fact({
-  label,
-  value,
-  testId,
-  strongly = false,
-  children,
-}: {
-  label: string;
-  /** The figure for tests (data-value), whatever the language shows. */
-  value: string | number | undefined;
-  testId: string;
-  strongly?: boolean;
-  children: React.ReactNode;
-}) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={strongly ? 700 : 600} size={strongly ? 'lg' : 'md'} data-testid={testId} data-value={value}>
-        {children}
-      </Text>
-    </Stack>
   );
 }

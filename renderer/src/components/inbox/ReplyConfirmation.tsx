@@ -3,15 +3,13 @@
 // with what deserves a second look (a long answer, the same one sent minutes ago); above the
 // person's own limit it is confirmed by typing its number of messages, as in Compose.
 import { Alert, Button, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStore } from 'zustand';
 import { useStores } from '../../stores/context';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/useLanguage';
-import { Money, useMoney } from '../Money';
-import { NumberField } from '../NumberField';
+import { Money } from '../Money';
+import { Fact, SecondLooks, TypedConfirmation, useTypedConfirmation } from '../compose/ConfirmParts';
 import { PhoneNumber } from '../PhoneNumber';
 import { errorMessage } from '../../stores/errors';
 import type { OutputOf } from '../../../../shared/ipc';
@@ -64,13 +62,9 @@ function Confirmation({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const money = useMoney();
-  const { inbox, preferences } = useStores();
-  const confirmAboveRials = useStore(preferences, (s) => s.confirmAboveRials);
-  const warnAbovePages = useStore(preferences, (s) => s.warnAbovePages);
+  const { inbox } = useStores();
   const [quote, setQuote] = useState<Quote | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [typed, setTyped] = useState<number | ''>('');
   const [sending, setSending] = useState(false);
   useEffect(() => {
     let current = true;
@@ -85,8 +79,8 @@ function Confirmation({
   }, [inbox, line, message, t]);
 
   const messages = quote?.receivers.total ?? 0;
-  const strong = quote !== null && quote.total_cost_rials > confirmAboveRials;
-  const confirmed = !strong || typed === messages;
+  const confirmation = useTypedConfirmation(messages, quote?.total_cost_rials ?? null);
+  const { confirmed } = confirmation;
   const ready = quote !== null && quote.enough_credit && messages > 0;
 
   return (
@@ -133,46 +127,13 @@ function Confirmation({
               <Money rials={quote.credit_rials - quote.total_cost_rials} />
             </Fact>
           </SimpleGrid>
-          {/* What deserves a second look, as Compose says it: a long answer, the same one a moment ago. */}
-          {quote.max_pages > warnAbovePages ? (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="reply-confirm-many-pages">
-              {t('compose.manyPages', {
-                n: formatNumber(quote.max_pages, language),
-                limit: formatNumber(warnAbovePages, language),
-              })}
-            </Alert>
-          ) : null}
-          {quote.recent_duplicate ? (
-            <Alert color="orange" icon={<IconCopy size={18} />} data-testid="reply-confirm-recent-duplicate">
-              {t('compose.confirm.recentDuplicate', {
-                n: formatNumber(quote.recent_duplicate.overlap, language),
-                time: formatDateTime(quote.recent_duplicate.at, language),
-              })}
-            </Alert>
-          ) : null}
+          <SecondLooks maxPages={quote.max_pages} recentDuplicate={quote.recent_duplicate} prefix="reply-confirm" />
           {!quote.enough_credit ? (
             <Alert color="red" data-testid="reply-confirm-short">
               {t('inbox.conversation.confirmShort')}
             </Alert>
           ) : null}
-          {strong ? (
-            <Stack gap="xs" data-testid="reply-confirm-strong">
-              <Text size="sm" fw={600}>
-                {t('compose.confirm.strong', {
-                  limit: money.text(confirmAboveRials),
-                  n: formatNumber(messages, language),
-                })}
-              </Text>
-              <NumberField
-                label={t('compose.confirm.strongLabel')}
-                value={typed}
-                onChange={setTyped}
-                min={0}
-                w={220}
-                data-testid="reply-confirm-strong-input"
-              />
-            </Stack>
-          ) : null}
+          <TypedConfirmation messages={messages} confirmation={confirmation} prefix="reply-confirm" />
         </>
       )}
       <Group justify="flex-end">
@@ -193,32 +154,6 @@ function Confirmation({
           {t('inbox.conversation.confirmSend')}
         </Button>
       </Group>
-    </Stack>
-  );
-}
-
-function Fact({
-  label,
-  value,
-  testId,
-  strongly = false,
-  children,
-}: {
-  label: string;
-  /** The figure for tests (data-value), whatever the language shows. */
-  value: string | number;
-  testId: string;
-  strongly?: boolean;
-  children: React.ReactNode;
-}) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={strongly ? 700 : 600} size={strongly ? 'lg' : 'md'} data-testid={testId} data-value={value}>
-        {children}
-      </Text>
     </Stack>
   );
 }
