@@ -110,14 +110,18 @@ async function setUp(): Promise<Hints> {
   await eventually(async () => ((await value('inbox:counts', { account_id: account })).total >= 1 ? true : undefined));
   await value('simulator:set', simulator);
   const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
-  await value('campaigns:create', {
+  const campaign = {
     account_id: account,
     sender: '30002222',
     name: 'fuzz',
     template_body: 'سلام {{name}}',
     send_datetime: inAnHour,
     inclusion_segments: [started.segment_id],
-  });
+  };
+  const oneOff = await value('campaigns:create', campaign);
+  // A series too, so its pause, resume and end have one to reach.
+  const daily = { every: 'daily', time: '09:00', weekdays: [], day: null, calendar: 'jalali', until: null };
+  const series = await value('campaigns:create', { ...campaign, name: 'fuzz daily', repeat: daily });
   const backup = await value('backup:create', {});
   return {
     sender: fc.constantFrom('30001111', '30002222', 'bale_acme_bot', 'rubika_acme', '30009999'),
@@ -130,6 +134,12 @@ async function setUp(): Promise<Hints> {
     mapping: fc.constant(mapping),
     phone: fc.constantFrom(...PHONES),
     line_number: fc.constantFrom('30001111', '30002222', '30009999'),
+    segment_id: fc.constantFrom(started.segment_id, 424_242),
+    segment_ids: fc.constant([started.segment_id]),
+    include: fc.constant([started.segment_id]),
+    inclusion_segments: fc.constant([started.segment_id]),
+    campaign_id: fc.constantFrom(oneOff.campaign_id, series.campaign_id),
+    execution_id: fc.constantFrom(oneOff.execution_id, series.execution_id),
     path: fc.constantFrom(path.basename(backup.path), backup.path),
   };
 }
