@@ -11,7 +11,7 @@ import { createSegment } from '../campaigns/support';
 import { en, type Translation } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';
 import { screenshot, startApp, type RunningApp } from './app';
-import { bridge, poll, switchToPersian } from './scenarios';
+import { bridge, newCampaignTo, poll, switchToPersian } from './scenarios';
 
 const LINK = 'https://shop.example/friday';
 const REAL_LINE = '30001111';
@@ -40,14 +40,7 @@ function problemsOf(app: RunningApp): string[] {
 }
 
 async function newCampaign(page: Page, name: string, segmentId: number): Promise<void> {
-  await page.getByTestId('nav-campaigns').click();
-  await page.getByTestId('page-campaigns').waitFor();
-  await page.getByTestId('campaigns-new').click();
-  await page.getByTestId('editor-name').fill(name);
-  await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/draft\/\d+$/);
-  await page.getByTestId('editor-include').click();
-  await page.getByTestId(`editor-include-option-${segmentId}`).click();
-  await page.keyboard.press('Escape');
+  await newCampaignTo(page, name, segmentId);
   await page.getByTestId('editor-body').fill(`Friday sale: ${LINK}`);
   await page.getByTestId('editor-add-link').click();
   await page.getByTestId('editor-link-url-0').fill(LINK);

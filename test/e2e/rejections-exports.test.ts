@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server';
 import { campaignFields, createCampaign, createSegment, executionUrl, get } from '../campaigns/support';
 import { advanceClock, screenshot, startApp, type RunningApp } from './app';
-import { poll, switchToPersian } from './scenarios';
+import { importThroughWizard, poll, switchToPersian } from './scenarios';
 import { PHONE_PROBLEMS, type PhoneProblem } from '../../shared/phone';
 
 const ZONE = 'Asia/Tehran';
@@ -61,19 +61,7 @@ function sheetFile(dir: string): string {
 
 /** The wizard from the Contacts page to its review, the name and city columns kept. */
 async function importSheet(page: Page, file: string, shots: string): Promise<void> {
-  await page.getByTestId('nav-contacts').click();
-  await page.getByTestId('contacts-import').click();
-  await page.getByTestId('import-file-input').setInputFiles(file);
-  await page.getByTestId('import-layout').waitFor();
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-mapping').waitFor();
-  expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
-  await page.getByTestId('import-name-0').fill('name');
-  await page.getByTestId('import-name-2').fill('city');
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-start').click();
-  await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
-  expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
+  await importThroughWizard(page, file, { 0: 'name', 2: 'city' });
   await screenshot(page, `${shots}-import-review`);
   await page.getByTestId('import-count-invalid').click();
   await poll(() => page.getByTestId('import-rejection').count()).toBe(REJECTED.length);

@@ -113,3 +113,41 @@ export async function bridge<T>(page: Page, channel: string, input: unknown): Pr
   if (!result.ok) throw new Error(`${channel}: ${JSON.stringify(result.error)}`);
   return result.value as T;
 }
+
+/**
+ * The import wizard from the Contacts page to its review, done, as a shop owner goes through it:
+ * the file chosen, its phone found in column 1, the columns named by their index, the new segment
+ * named when `segment` is given.
+ */
+export async function importThroughWizard(
+  page: Page,
+  file: string,
+  columns: Record<number, string>,
+  segment?: string,
+): Promise<void> {
+  await page.getByTestId('nav-contacts').click();
+  await page.getByTestId('contacts-import').click();
+  await page.getByTestId('import-file-input').setInputFiles(file);
+  await page.getByTestId('import-layout').waitFor({ timeout: 30_000 });
+  await page.getByTestId('import-next').click();
+  await page.getByTestId('import-mapping').waitFor();
+  expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
+  for (const [index, name] of Object.entries(columns)) await page.getByTestId(`import-name-${index}`).fill(name);
+  await page.getByTestId('import-next').click();
+  if (segment !== undefined) await page.getByTestId('import-segment-name').fill(segment);
+  await page.getByTestId('import-start').click();
+  await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
+}
+
+/** A new campaign in the editor, named, to one segment; the editor stays open on its draft. */
+export async function newCampaignTo(page: Page, name: string, segmentId: number): Promise<void> {
+  await page.getByTestId('nav-campaigns').click();
+  await page.getByTestId('page-campaigns').waitFor();
+  await page.getByTestId('campaigns-new').click();
+  await page.getByTestId('editor-name').fill(name);
+  await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/draft\/\d+$/);
+  await page.getByTestId('editor-include').click();
+  await page.getByTestId(`editor-include-option-${segmentId}`).click();
+  await page.keyboard.press('Escape');
+}

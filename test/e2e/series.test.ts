@@ -17,7 +17,7 @@ import { createSegment, get } from '../campaigns/support';
 import { priceText } from '../../shared/pricing';
 import { toAsciiDigits, toPersianDigits } from '../../shared/digits';
 import { advanceClock, screenshot, startApp, type RunningApp } from './app';
-import { bridge, poll, switchToPersian } from './scenarios';
+import { bridge, importThroughWizard, newCampaignTo, poll, switchToPersian } from './scenarios';
 
 const ZONE = 'Asia/Tehran';
 /** Tehran keeps +03:30 all year. */
@@ -121,20 +121,7 @@ async function birthdaySheet(dir: string, days: Day[]): Promise<string> {
 
 /** Through the import wizard, as a shop owner does; the new segment's id. */
 async function importSheet(page: Page, file: string, name: string): Promise<number> {
-  await page.getByTestId('nav-contacts').click();
-  await page.getByTestId('contacts-import').click();
-  await page.getByTestId('import-file-input').setInputFiles(file);
-  await page.getByTestId('import-layout').waitFor({ timeout: 30_000 });
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-mapping').waitFor();
-  expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
-  await page.getByTestId('import-name-0').fill('NAME');
-  await page.getByTestId('import-name-2').fill('BIRTHDAY');
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-segment-name').fill(name);
-  await page.getByTestId('import-start').click();
-  await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
-  expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
+  await importThroughWizard(page, file, { 0: 'NAME', 2: 'BIRTHDAY' }, name);
   const segments = await bridge<Array<{ id: number; name: string; columns: string[] }>>(page, 'segments:list', {
     account_id: 1,
   });
@@ -144,17 +131,6 @@ async function importSheet(page: Page, file: string, name: string): Promise<numb
   await page.reload();
   await page.getByTestId('app-title').waitFor();
   return segment.id;
-}
-
-async function newCampaign(page: Page, name: string, segmentId: number): Promise<void> {
-  await page.getByTestId('nav-campaigns').click();
-  await page.getByTestId('page-campaigns').waitFor();
-  await page.getByTestId('campaigns-new').click();
-  await page.getByTestId('editor-name').fill(name);
-  await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/draft\/\d+$/);
-  await page.getByTestId('editor-include').click();
-  await page.getByTestId(`editor-include-option-${segmentId}`).click();
-  await page.keyboard.press('Escape');
 }
 
 /** The hash's last number (an execution's id on its report). */
@@ -261,7 +237,7 @@ describe.each(['en', 'fa'] as const)('campaigns that run by themselves (%s)', (l
     const days = [0, 1, 2, 3, 4].map((n) => plusDays(first, n));
     const segmentId = await importSheet(page, await birthdaySheet(dir, days), `Birthdays ${language}`);
 
-    await newCampaign(page, `Birthday ${language}`, segmentId);
+    await newCampaignTo(page, `Birthday ${language}`, segmentId);
     await page.getByTestId('editor-body').fill(BODY);
     await page.getByTestId('editor-mode-trigger').click();
     await page.getByTestId('editor-series').waitFor();
@@ -376,7 +352,7 @@ describe.each(['en', 'fa'] as const)('campaigns that run by themselves (%s)', (l
     const segmentId = await createSegment(app.url, phones);
     await page.reload();
     await page.getByTestId('app-title').waitFor();
-    await newCampaign(page, `Daily ${language}`, segmentId);
+    await newCampaignTo(page, `Daily ${language}`, segmentId);
     await page.getByTestId('editor-body').fill('Good morning from the shop');
     await page.getByTestId('editor-mode-repeat').click();
     await page.getByTestId('editor-series').waitFor();

@@ -18,7 +18,7 @@ import { toAsciiDigits } from '../../shared/digits';
 import { en } from '../../renderer/src/i18n/en';
 import { fa } from '../../renderer/src/i18n/fa';
 import { screenshot, startApp, type RunningApp } from './app';
-import { bridge, poll, switchToPersian } from './scenarios';
+import { bridge, importThroughWizard, newCampaignTo, poll, switchToPersian } from './scenarios';
 
 const ZWNJ = '\u200c';
 const KASHIDA = '\u0640';
@@ -65,22 +65,7 @@ function customersCsv(dir: string): string {
 
 /** The import wizard from the Contacts page; answers the new segment's id. */
 async function importSheet(page: Page, file: string, name: string): Promise<number> {
-  await page.getByTestId('nav-contacts').click();
-  await page.getByTestId('contacts-import').click();
-  await page.getByTestId('import-file-input').setInputFiles(file);
-  await page.getByTestId('import-layout').waitFor();
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-mapping').waitFor();
-  expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
-  await page.getByTestId('import-name-0').fill('NAME');
-  await page.getByTestId('import-name-2').fill('CITY');
-  await page.getByTestId('import-name-3').fill('AGE');
-  await page.getByTestId('import-name-4').fill('JOINED');
-  await page.getByTestId('import-next').click();
-  await page.getByTestId('import-segment-name').fill(name);
-  await page.getByTestId('import-start').click();
-  await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
-  expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
+  await importThroughWizard(page, file, { 0: 'NAME', 2: 'CITY', 3: 'AGE', 4: 'JOINED' }, name);
   await page.getByTestId('import-open-segment').click();
   await page.getByTestId('page-segment').waitFor();
   return Number(await page.getByTestId('page-segment').getAttribute('data-id'));
@@ -92,14 +77,7 @@ async function pickOption(page: Page, testId: string, label: string): Promise<vo
 }
 
 async function newCampaign(page: Page, name: string, segmentId: number, body: string): Promise<void> {
-  await page.getByTestId('nav-campaigns').click();
-  await page.getByTestId('page-campaigns').waitFor();
-  await page.getByTestId('campaigns-new').click();
-  await page.getByTestId('editor-name').fill(name);
-  await poll(() => page.evaluate('location.hash')).toMatch(/^#\/campaigns\/draft\/\d+$/);
-  await page.getByTestId('editor-include').click();
-  await page.getByTestId(`editor-include-option-${segmentId}`).click();
-  await page.keyboard.press('Escape');
+  await newCampaignTo(page, name, segmentId);
   await page.getByTestId('editor-body').fill(body);
 }
 
