@@ -140,11 +140,19 @@ for (const [locale, language] of [
       await page.getByTestId('credit-topup').click();
       await page.getByTestId('credit-topup-confirm').click();
       await poll(() => page.getByTestId('credit-refused').innerText()).toContain(text.balanceTooLarge);
+      // The confirmation hands the focus back when it has gone: typing before then could lose keys.
+      await page.getByTestId('credit-topup-confirm').waitFor({ state: 'detached' });
       // Typed digits show in the language's own.
       await amount.fill('');
+      await poll(() => amount.inputValue()).toBe('');
       await amount.fill('۷۰');
       await amount.blur();
       expect(await amount.inputValue()).toBe(language === 'fa' ? '۷۰' : '70');
+      // Coming back with the keyboard selects the whole amount: what is typed replaces it.
+      await amount.press('Tab');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.type('8');
+      expect(await amount.inputValue()).toBe(language === 'fa' ? '۸' : '8');
 
       await openTab(page, 'pricing');
       const sms = page.getByTestId('pricing-sms');

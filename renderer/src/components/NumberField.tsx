@@ -110,8 +110,16 @@ export function NumberField({
       error={error ?? outOfRange}
       onFocus={(event) => {
         const field = event.currentTarget;
-        selectAll.current =
-          field.value.length > 0 && field.selectionStart === 0 && field.selectionEnd === field.value.length;
+        const grouped = field.value;
+        const wholeSelected = () =>
+          grouped.length > 0 && field.selectionStart === 0 && field.selectionEnd === grouped.length;
+        selectAll.current = wholeSelected();
+        // The browser puts a field's selection in place only after its focus event (a Tab selects
+        // all; a script's select() then focus() restores its own): read it again just after, before
+        // the ungrouped text replaces the grouped one, or typing would add to the text, not replace it.
+        queueMicrotask(() => {
+          if (field.value === grouped && wholeSelected()) selectAll.current = true;
+        });
         setEditing(value === '' ? '' : String(value));
         onFocus?.(event);
       }}
