@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ConnectionLimits {
   /** Headers (and an idle new connection's first bytes) must arrive within this time. */
@@ -182,15 +182,17 @@ export function installBodyWatchdog(app: FastifyInstance, limits: ConnectionLimi
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     const raw = request.raw;
-    if (raw.complete) return;
-    const now = Date.now();
-    watched.set(raw, {
-      startedAt: now,
-      upload: request.routeOptions.config?.upload === true,
-      windowStart: now,
-      windowBytes: raw.socket?.bytesRead ?? 0,
-    });
+    if (!raw.complete) {
+      const now = Date.now();
+      watched.set(raw, {
+        startedAt: now,
+        upload: request.routeOptions.config?.upload === true,
+        windowStart: now,
+        windowBytes: raw.socket?.bytesRead ?? 0,
+      });
+    }
+    done();
   });
 }

@@ -182,14 +182,18 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
   }) as unknown as FastifyInstance;
 
   // Every answer carries its request id, so a user can quote it and the log line be found.
-  app.addHook('onRequest', async (request, reply) => {
+  // (Hooks on every request take a callback, not a promise: one microtask less each.)
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   installBodyWatchdog(app, connectionLimits);
   // An unknown path or method is answered before its body is read (spec 7: the plain 404/405 does
   // not depend on the body), so nobody can make the server read and parse a body for nothing.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return notFound(request, reply);
+  app.addHook('onRequest', (request, reply, done) => {
+    // Answered here: a hook that answers does not go on (done is not called).
+    if (request.is404) return void notFound(request, reply);
+    done();
   });
 
   function refusal(verdict: BodyRefusal): ServiceError {
