@@ -18,10 +18,13 @@ export function bearerKey(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** The onRequest hook (a callback, not a promise: it runs at every call). */
 export function bearerAuth(core: Core) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const result = core.accounts.authenticate(bearerKey(request.headers.authorization));
-    if (!result.ok) return sendError(reply, result.code);
+    // Answered here: a hook that answers does not go on.
+    if (!result.ok) return void sendError(reply, result.code);
     request.account = result.account;
+    done();
   };
 }

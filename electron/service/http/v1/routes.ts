@@ -74,8 +74,18 @@ export function v1Routes(methods: V1Methods) {
         url: `/v1/:apiKey/${name}.json`,
         bodyLimit: V1_BODY_LIMIT_BYTES,
         // The key is checked before the body is read, as version 2's bearer key is.
-        onRequest: async (request: FastifyRequest<{ Params: { apiKey: string } }>) => {
-          if (!method.public) request.account = authenticate(core, request, method);
+        // (A callback, not a promise: it runs at every call.)
+        onRequest: (
+          request: FastifyRequest<{ Params: { apiKey: string } }>,
+          _reply: FastifyReply,
+          done: (error?: Error) => void,
+        ) => {
+          try {
+            if (!method.public) request.account = authenticate(core, request, method);
+          } catch (error) {
+            return done(error as Error);
+          }
+          done();
         },
         handler: async (request: FastifyRequest<{ Params: { apiKey: string } }>, reply: FastifyReply) => {
           const params = V1Params.from(request.query, request.body);
