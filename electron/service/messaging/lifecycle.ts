@@ -40,8 +40,9 @@ type ReportRow = [...StoredRow, string, string];
 /** StoredRow with its send's sender and origin (null when the send is gone) and its due range's index. */
 type DueRow = [...StoredRow, string | null, string | null, number];
 
-// A message's send (its line and origin) is read once per send a batch touches, not joined to each
-// of its messages: a batch is mostly one send's.
+// A cancel reads a message's send (its line and origin) once per send it touches, not joined to each
+// of its messages: a cancel is mostly one send's. A step and a report join it: they gather many
+// sends, often of one message each.
 const ROW = 'SELECT m.id, m.account_id, m.receptor, m.status, m.cost_rials, m.created_at, m.send_id FROM messages m';
 
 // Messages moved per step (one transaction), from the earliest due ranges. Kept small so a step is a few
