@@ -255,21 +255,17 @@ export class Lifecycle implements CarrierReports {
       const rows = this.byIds(ids);
       // Moves that refund nothing, gathered per (from, to) and made together below. An id reported
       // twice moves one by one: its second move reads where the first left it.
-      const together = new Set(ids).size === ids.length ? new Map<string, MovesOfKind>() : null;
+      const together = new Set(ids).size === ids.length ? new MovesByKind() : null;
       for (const outcome of outcomes) {
         const row = rows.get(outcome.id);
         if (!row) continue;
         const to = outcome.status;
         const move = moveOf(row.status, to);
-        if (together !== null && move !== null && !move.refund && outcome.refund !== true) {
-          const key = `${row.status}>${to}`;
-          let kind = together.get(key);
-          if (kind === undefined) together.set(key, (kind = { from: row.status, to, rows: [] }));
-          kind.rows.push(row);
-        } else if (!this.apply(row, to, now, outcome.refund === true)) continue;
+        if (together !== null && move !== null && !move.refund && outcome.refund !== true) together.add(row, to);
+        else if (!this.apply(row, to, now, outcome.refund === true)) continue;
         changes.push({ id: row.id, account_id: row.account_id, status: to });
       }
-      for (const { from, to, rows } of together?.values() ?? []) this.moveAll(rows, from, to, now);
+      for (const { from, to, rows } of together?.kinds() ?? []) this.moveAll(rows, from, to, now);
       return changes;
     });
     if (changes.length > 0) this.onChanges(changes);
@@ -377,6 +373,22 @@ interface MovesOfKind {
   from: MessageStatus;
   to: MessageStatus;
   rows: MessageRow[];
+}
+
+/** Moves gathered by their kind, (from, to), in the order each kind first came. */
+class MovesByKind {
+  private readonly byKind = new Map<string, MovesOfKind>();
+
+  add(row: MessageRow, to: MessageStatus): void {
+    const key = `${row.status}>${to}`;
+    const kind = this.byKind.get(key);
+    if (kind) kind.rows.push(row);
+    else this.byKind.set(key, { from: row.status, to, rows: [row] });
+  }
+
+  kinds(): Iterable<MovesOfKind> {
+    return this.byKind.values();
+  }
 }
 
 interface MoveStmts {
