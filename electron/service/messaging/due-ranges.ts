@@ -58,7 +58,7 @@ export class DueRanges {
    * (at most `limit`), each range taken off as far as its rows were taken, until `limit` rows are
    * taken. Many ranges, not one: a program sending one message per request leaves a range of one
    * message per request, and a batch per range would make a transaction per message. `read` reads
-   * all the ranges in one statement (RANGE_MESSAGES), as `rangeOf` tells which range a row is of.
+   * all the ranges in one statement (RANGE_MESSAGES), and `rangeOf` tells which range a row is of.
    * Returns each range's rows (in its own array: moves that go over a range at once must not reach
    * past it), or null when nothing was due. Inside the caller's transaction.
    */

@@ -124,4 +124,26 @@ describe('a lifecycle over many one-message sends', () => {
     expect(core.messaging.lifecycle.report(kinds)).toEqual([]);
     expect(core.credit.balance(account.id) - again).toBe(2 * cost);
   });
+
+  it('takes off the due ranges as far as one read of them all gave rows: one passing over gone messages, one shrunk', async () => {
+    const { core, clock, account } = makeCore();
+    const { ids } = oneByOne(core, account.id, 800);
+    clock.advance(1000);
+    // Two steps: the simulator's reports wait as two ranges, of 500 and 300.
+    core.messaging.lifecycle.step();
+    core.messaging.lifecycle.step();
+    const first = ids[0]!;
+    const due = () => core.db.prepare('SELECT first_id, last_id FROM simulator_due ORDER BY first_id').all();
+    expect(due()).toEqual([
+      { first_id: first, last_id: first + 499 },
+      { first_id: first + 500, last_id: first + 799 },
+    ]);
+    // A hundred of the first range end meanwhile: it gives 400 reports, the second the 100 left of 500.
+    core.db.prepare('UPDATE messages SET status = 13 WHERE id BETWEEN ? AND ?').run(first + 100, first + 199);
+    clock.advance(5000);
+    expect(await core.messaging.lifecycle.carrier.worker!.runDue()).toBe(true);
+    expect(due()).toEqual([{ first_id: first + 600, last_id: first + 799 }]);
+    const delivered = core.db.prepare('SELECT id FROM messages WHERE status = 10 ORDER BY id').pluck().all();
+    expect(delivered).toEqual(ids.filter((id) => id < first + 600 && (id < first + 100 || id >= first + 200)));
+  });
 });
