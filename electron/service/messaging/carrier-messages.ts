@@ -1,17 +1,18 @@
 // What a carrier reads of the messages (carriers/carrier.ts CarrierMessages): messaging owns these
 // tables, so a carrier asks here instead of naming them. Each read is the statement the simulator
-// ran itself before: a range of ids by the primary key, a message and its send by theirs.
+// ran itself before: ranges of ids by the primary key, a message and its send by theirs.
 import type { Db } from '../db/database';
 import { MessageStatus } from '../../../shared/lifecycle';
 import type { CarrierMessages } from './carriers/carrier';
 import { messageText } from './message-text';
+import { RANGE_MESSAGES, type DueRangesJson } from './due-ranges';
 
 export function carrierMessages(db: Db): CarrierMessages {
   const handedStmt = db
-    .prepare<[number, number, number, number], number>(
-      'SELECT id FROM messages WHERE id BETWEEN ? AND ? AND status = ? ORDER BY id LIMIT ?',
+    .prepare<[DueRangesJson, number, number], [number, number]>(
+      `SELECT m.id, r.key FROM ${RANGE_MESSAGES} WHERE m.status = ? ORDER BY r.key, m.id LIMIT ?`,
     )
-    .pluck();
+    .raw(true);
   const addressStmt = db.prepare<[number], { account_id: number; receptor: string; sender: string }>(
     'SELECT m.account_id, m.receptor, s.sender FROM messages m JOIN sends s ON s.id = m.send_id WHERE m.id = ?',
   );
@@ -46,7 +47,7 @@ export function carrierMessages(db: Db): CarrierMessages {
   };
   return {
     outgoing,
-    handedOver: (firstId, lastId, limit) => handedStmt.all(firstId, lastId, MessageStatus.HandedToCarrier, limit),
+    handedOver: (ranges, limit) => handedStmt.all(ranges, MessageStatus.HandedToCarrier, limit),
     address: (id) => addressStmt.get(id),
   };
 }

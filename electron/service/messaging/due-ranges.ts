@@ -12,6 +12,28 @@ export interface DueRange {
   last_id: number;
 }
 
+/** Due ranges as a JSON list of [first_id, last_id], in due order: what a takeDue read binds. */
+export type DueRangesJson = string & { readonly dueRanges: unique symbol };
+
+function dueRangesJson(ranges: readonly DueRange[]): DueRangesJson {
+  return JSON.stringify(ranges.map((range) => [range.first_id, range.last_id])) as DueRangesJson;
+}
+
+/**
+ * The FROM of a takeDue read over messages: each message `m` of the ranges bound as DueRangesJson,
+ * with `r.key` its range's index. Order by `r.key, m.id` and limit: each range's rows come in id
+ * order, the earliest due range first. The ranges come first (CROSS JOIN): each is a range of the
+ * primary key.
+ */
+export const RANGE_MESSAGES = 'json_each(?) r CROSS JOIN messages m ON m.id BETWEEN r.value ->> 0 AND r.value ->> 1';
+
+/** Rows read over `n` ranges, put in an array per range. */
+function byRange<T>(n: number, rows: readonly T[], rangeOf: (row: T) => number): T[][] {
+  const ranges: T[][] = Array.from({ length: n }, () => []);
+  for (const row of rows) ranges[rangeOf(row)]!.push(row);
+  return ranges;
+}
+
 export class DueRanges {
   private readonly dueStmt;
   private readonly dropThroughStmt;
@@ -32,30 +54,34 @@ export class DueRanges {
   }
 
   /**
-   * One batch of due work: the ranges due at `now`, earliest first, read with `read` (rows of
-   * first..last, at most `limit`) until `limit` rows are taken, each range taken off as far as its
-   * rows were read. Many ranges, not one: a program sending one message per request leaves a range
-   * of one message per request, and a batch per range would make a transaction per message.
-   * Returns each range's rows (in its own array: moves that go over a range at once, as the
-   * lifecycle's hand-over, must not reach past it), or null when nothing was due. Inside the
-   * caller's transaction.
+   * One batch of due work: the ranges due at `now`, earliest first, with their rows read by `read`
+   * (at most `limit`), each range taken off as far as its rows were taken, until `limit` rows are
+   * taken. Many ranges, not one: a program sending one message per request leaves a range of one
+   * message per request, and a batch per range would make a transaction per message. `read` reads
+   * all the ranges in one statement (RANGE_MESSAGES), and `rangeOf` tells which range a row is of.
+   * Returns each range's rows (in its own array: moves that go over a range at once must not reach
+   * past it), or null when nothing was due. Inside the caller's transaction.
    */
   takeDue<T>(
     now: number,
     limit: number,
-    read: (firstId: number, lastId: number, limit: number) => T[],
+    read: (ranges: DueRangesJson, limit: number) => T[],
     idOf: (row: T) => number,
+    rangeOf: (row: T) => number,
   ): T[][] | null {
     // Each range costs one of the budget at least: a range whose messages are all gone still ends.
     const ranges = this.dueStmt.all(now, limit);
     if (ranges.length === 0) return null;
+    const perRange = byRange(ranges.length, read(dueRangesJson(ranges), limit), rangeOf);
     const taken: T[][] = [];
     let budget = limit;
     // The ranges read to their end, from the first: taken off together below.
     let whole = 0;
-    for (const range of ranges) {
+    for (const [i, range] of ranges.entries()) {
       if (budget <= 0) break;
-      const rows = read(range.first_id, range.last_id, budget);
+      // What a read of this range alone, limited to the budget left, would have given: the one read
+      // holds at least that much of it, since the ranges before took no more than their rows.
+      const rows = perRange[i]!.slice(0, budget);
       if (rows.length > 0) taken.push(rows);
       if (rows.length < budget) {
         whole++;

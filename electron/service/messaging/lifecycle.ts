@@ -7,11 +7,12 @@
 // batches loses nothing, and a restart never moves a message twice. Due times live in message_due
 // as ranges of consecutive ids (due-ranges.ts).
 import type { Db } from '../db/database';
+import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock';
 import type { Credit } from '../accounts/credit';
 import type { Settings } from '../settings/settings';
 import { LIFECYCLE, MessageStatus, moveOf } from '../../../shared/lifecycle';
-import { DueRanges, DueRuns } from './due-ranges';
+import { DueRanges, DueRuns, RANGE_MESSAGES, type DueRangesJson } from './due-ranges';
 import type { MessageCounts } from './counts';
 import type { MessageStates } from './message-states';
 import type { Carrier, CarrierReports, Charge, Handover, Outcome } from './carriers/carrier';
@@ -36,12 +37,15 @@ interface MessageRow {
 type StoredRow = [number, number, string, MessageStatus, number, number, number];
 /** StoredRow with its send's sender and origin. */
 type ReportRow = [...StoredRow, string, string];
+/** StoredRow with its send's sender and origin (null when the send is gone) and its due range's index. */
+type DueRow = [...StoredRow, string | null, string | null, number];
 
-// A message's send (its line and origin) is read once per send a batch touches, not joined to each
-// of its messages: a batch is mostly one send's.
+// A cancel reads a message's send (its line and origin) once per send it touches, not joined to each
+// of its messages: a cancel is mostly one send's. A step and a report join it: they gather many
+// sends, often of one message each.
 const ROW = 'SELECT m.id, m.account_id, m.receptor, m.status, m.cost_rials, m.created_at, m.send_id FROM messages m';
 
-// Messages moved per step (one transaction), all from one due range. Kept small so a step is a few
+// Messages moved per step (one transaction), from the earliest due ranges. Kept small so a step is a few
 // milliseconds: the scheduler yields between steps, and IPC/HTTP calls wait at most one step
 // (test/responsiveness).
 export const BATCH = 500;
@@ -50,13 +54,12 @@ export class Lifecycle implements CarrierReports {
   readonly carrier: Carrier;
   private readonly due: DueRanges;
   private readonly rangeStmt;
+  private readonly dueRowsStmt;
   private readonly byIdStmt;
   private readonly byIdsStmt;
   private readonly sendStmt;
-  private readonly moveStmt;
-  private readonly handStmt;
-  private readonly handRangeStmt;
-  private readonly finishStmt;
+  private readonly moveOneStmts;
+  private readonly moveManyStmts;
   private readonly costStmt;
 
   constructor(
@@ -79,6 +82,14 @@ export class Lifecycle implements CarrierReports {
     this.rangeStmt = db
       .prepare<[number, number, number], StoredRow>(`${ROW} WHERE m.id BETWEEN ? AND ? ORDER BY m.id LIMIT ?`)
       .raw(true);
+    // A step's ranges, the messages with their sends', in one statement: a step over many
+    // one-message sends would otherwise make two reads per send.
+    this.dueRowsStmt = db
+      .prepare<[DueRangesJson, number], DueRow>(
+        `SELECT m.id, m.account_id, m.receptor, m.status, m.cost_rials, m.created_at, m.send_id, s.sender, s.origin, r.key
+         FROM ${RANGE_MESSAGES} LEFT JOIN sends s ON s.id = m.send_id ORDER BY r.key, m.id LIMIT ?`,
+      )
+      .raw(true);
     this.byIdStmt = db.prepare<[number], StoredRow>(`${ROW} WHERE m.id = ?`).raw(true);
     // A report's messages with their sends', in one statement: a batch of one-message sends would
     // otherwise read two rows per message.
@@ -91,12 +102,14 @@ export class Lifecycle implements CarrierReports {
     this.sendStmt = db.prepare<[number], { sender: string; origin: string }>(
       'SELECT sender, origin FROM sends WHERE id = ?',
     );
-    this.moveStmt = db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ?');
-    this.handStmt = db.prepare('UPDATE messages SET status = ?, handed_at = ? WHERE id = ? AND status = ?');
-    this.handRangeStmt = db.prepare(
-      'UPDATE messages SET status = ?, handed_at = ? WHERE id BETWEEN ? AND ? AND status = ?',
-    );
-    this.finishStmt = db.prepare('UPDATE messages SET status = ?, final_at = ? WHERE id = ? AND status = ?');
+    // Each move guarded by the status it moves from: of one message, or of many by a JSON list of ids.
+    const moveStmts = (ids: string) => ({
+      handed: db.prepare(`UPDATE messages SET status = ?, handed_at = ? WHERE ${ids} AND status = ?`),
+      final: db.prepare(`UPDATE messages SET status = ?, final_at = ? WHERE ${ids} AND status = ?`),
+      other: db.prepare(`UPDATE messages SET status = ? WHERE ${ids} AND status = ?`),
+    });
+    this.moveOneStmts = moveStmts('id = ?');
+    this.moveManyStmts = moveStmts('id IN (SELECT value FROM json_each(?))');
     this.costStmt = db.prepare('UPDATE messages SET cost_rials = ? WHERE id = ?');
     this.carrier = carrier(this);
   }
@@ -123,13 +136,19 @@ export class Lifecycle implements CarrierReports {
       const ranges = this.due.takeDue(
         now,
         BATCH,
-        (first, last, limit) => this.rangeStmt.all(first, last, limit),
+        (json, limit) => this.dueRowsStmt.all(json, limit),
         (row) => row[0],
+        (row) => row[9],
       );
       if (ranges === null) return null;
       const changes: StatusChange[] = [];
+      const handed: MessageRow[] = [];
+      for (const rows of ranges) this.stepRange(withDueSends(rows), now, handoffMs, changes, handed);
       const handovers: Handover[] = [];
-      for (const read of ranges) this.stepRange(this.withSends(read), now, handoffMs, changes, handovers);
+      for (const row of this.handOver(handed, now)) {
+        changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.HandedToCarrier });
+        handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
+      }
       // In the order of the messages, as they are told (the hand-overs were moved together).
       changes.sort((x, y) => x.id - y.id);
       if (handovers.length > 0) this.carrier.accept(handovers, now);
@@ -140,18 +159,18 @@ export class Lifecycle implements CarrierReports {
   }
 
   /**
-   * One due range's messages of a step: released, blocked or handed over. Its own released runs:
-   * a run may pass over ids between its messages, which in one range are the same send's, but
-   * between two ranges may be another send's, due at another time.
+   * One due range's messages of a step: released or blocked, and those to hand over added to
+   * `handed` (the step hands them over together). Its own released runs: a run may pass over ids
+   * between its messages, which in one range are the same send's, but between two ranges may be
+   * another send's, due at another time.
    */
   private stepRange(
     rows: MessageRow[],
     now: number,
     handoffMs: number,
     changes: StatusChange[],
-    handovers: Handover[],
+    handed: MessageRow[],
   ): void {
-    const handed: MessageRow[] = [];
     const released = new DueRuns(this.due);
     for (const row of rows) {
       if (row.status === MessageStatus.Scheduled) {
@@ -166,10 +185,6 @@ export class Lifecycle implements CarrierReports {
           changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.Blocked });
       }
       // Anything else has moved on since it was scheduled: the carrier reports it.
-    }
-    for (const row of this.handOver(rows, handed, now)) {
-      changes.push({ id: row.id, account_id: row.account_id, status: MessageStatus.HandedToCarrier });
-      handovers.push({ id: row.id, account_id: row.account_id, receptor: row.receptor, sender: row.sender });
     }
     released.flush();
   }
@@ -236,12 +251,21 @@ export class Lifecycle implements CarrierReports {
     const now = this.clock.now();
     const changes = this.moves(() => {
       const changes: StatusChange[] = [];
-      const rows = this.byIds(outcomes.map((outcome) => outcome.id));
+      const ids = outcomes.map((outcome) => outcome.id);
+      const rows = this.byIds(ids);
+      // Moves that refund nothing, gathered per (from, to) and made together below. An id reported
+      // twice moves one by one: its second move reads where the first left it.
+      const together = new Set(ids).size === ids.length ? new MovesByKind() : null;
       for (const outcome of outcomes) {
         const row = rows.get(outcome.id);
-        if (row && this.apply(row, outcome.status, now, outcome.refund === true))
-          changes.push({ id: row.id, account_id: row.account_id, status: outcome.status });
+        if (!row) continue;
+        const to = outcome.status;
+        const move = moveOf(row.status, to);
+        if (together !== null && move !== null && !move.refund && outcome.refund !== true) together.add(row, to);
+        else if (!this.apply(row, to, now, outcome.refund === true)) continue;
+        changes.push({ id: row.id, account_id: row.account_id, status: to });
       }
+      for (const { from, to, rows } of together?.kinds() ?? []) this.moveAll(rows, from, to, now);
       return changes;
     });
     if (changes.length > 0) this.onChanges(changes);
@@ -301,42 +325,40 @@ export class Lifecycle implements CarrierReports {
   }
 
   /**
-   * Hands the batch's queued messages (those not blocked) to the carrier with one statement over
-   * the batch's ids: every message of that range still queued is one of them, as the batch read it
-   * in this transaction. Returns the messages moved.
+   * Hands the step's queued messages (those not blocked) to the carrier with one statement over
+   * their ids: the step read each of them queued in this transaction. Returns the messages moved.
    */
-  private handOver(rows: readonly MessageRow[], handed: MessageRow[], now: number): MessageRow[] {
-    if (handed.length === 0) return handed;
+  private handOver(handed: MessageRow[], now: number): MessageRow[] {
     const to = MessageStatus.HandedToCarrier;
-    // Messages just released are queued now too (they are due later): then one by one, as apply() would.
-    const queued = rows.reduce((n, row) => n + (row.status === MessageStatus.Queued ? 1 : 0), 0);
-    if (queued !== handed.length || moveOf(MessageStatus.Queued, to)?.refund !== false)
-      return handed.filter((row) => this.apply(row, to, now));
-    const changed = this.handRangeStmt.run(
-      to,
-      now,
-      rows[0]!.id,
-      rows[rows.length - 1]!.id,
-      MessageStatus.Queued,
-    ).changes;
-    // Read in this transaction, so none can have moved meanwhile: anything else is a fault, undone.
-    if (changed !== handed.length) throw new Error(`handed ${changed} messages where ${handed.length} were queued`);
-    for (const row of handed) {
+    // A hand-over that refunded would need apply()'s ledger row per message.
+    if (moveOf(MessageStatus.Queued, to)?.refund !== false) return handed.filter((row) => this.apply(row, to, now));
+    this.moveAll(handed, MessageStatus.Queued, to, now);
+    return handed;
+  }
+
+  /**
+   * Moves `rows`, all at `from` as read in this transaction, to `to` with one guarded statement:
+   * a move of the table that refunds nothing. Every one moves: none can have moved meanwhile, so
+   * anything else is a fault, and the transaction is undone.
+   */
+  private moveAll(rows: readonly MessageRow[], from: MessageStatus, to: MessageStatus, now: number): void {
+    if (rows.length === 0) return;
+    const ids = JSON.stringify(rows.map((row) => row.id));
+    const changed = moveStmt(this.moveManyStmts, to).run(...moveParams(to, now, ids, from)).changes;
+    if (changed !== rows.length)
+      throw new Error(`moved ${changed} messages to ${to} where ${rows.length} were ${from}`);
+    for (const row of rows) {
       this.counts.moved(row, row.cost_rials, to, 0);
       this.states.moved(row.id, row.account_id, to);
       row.status = to;
     }
-    return handed;
   }
 
   /** One guarded move with its refund; false when the lifecycle forbids it or the message moved meanwhile. */
   private apply(row: MessageRow, to: MessageStatus, now: number, refundAnyway = false): boolean {
     const move = moveOf(row.status, to);
     if (move === null) return false;
-    const stmt = to === MessageStatus.HandedToCarrier ? this.handStmt : LIFECYCLE[to].final ? this.finishStmt : null;
-    const changed = stmt
-      ? stmt.run(to, now, row.id, row.status).changes
-      : this.moveStmt.run(to, row.id, row.status).changes;
+    const changed = moveStmt(this.moveOneStmts, to).run(...moveParams(to, now, row.id, row.status)).changes;
     if (changed === 0) return false;
     const refunded = (move.refund || refundAnyway) && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
     this.counts.moved(row, row.cost_rials, to, refunded ? row.cost_rials : 0);
@@ -346,8 +368,56 @@ export class Lifecycle implements CarrierReports {
   }
 }
 
+/** Messages moving from one status to another, made with one statement. */
+interface MovesOfKind {
+  from: MessageStatus;
+  to: MessageStatus;
+  rows: MessageRow[];
+}
+
+/** Moves gathered by their kind, (from, to), in the order each kind first came. */
+class MovesByKind {
+  private readonly byKind = new Map<string, MovesOfKind>();
+
+  add(row: MessageRow, to: MessageStatus): void {
+    const key = `${row.status}>${to}`;
+    const kind = this.byKind.get(key);
+    if (kind) kind.rows.push(row);
+    else this.byKind.set(key, { from: row.status, to, rows: [row] });
+  }
+
+  kinds(): Iterable<MovesOfKind> {
+    return this.byKind.values();
+  }
+}
+
+interface MoveStmts {
+  handed: Statement;
+  final: Statement;
+  other: Statement;
+}
+
+/** The statement of a move to `to`: a hand-over records when, and so does an end. */
+function moveStmt(stmts: MoveStmts, to: MessageStatus): Statement {
+  return to === MessageStatus.HandedToCarrier ? stmts.handed : LIFECYCLE[to].final ? stmts.final : stmts.other;
+}
+
+/** The parameters of moveStmt(…, to): the time only where it is recorded. */
+function moveParams(to: MessageStatus, now: number, ids: number | string, from: MessageStatus): unknown[] {
+  const timed = to === MessageStatus.HandedToCarrier || LIFECYCLE[to].final;
+  return timed ? [to, now, ids, from] : [to, ids, from];
+}
+
+/** A step's rows as messages (one whose send is gone is left out). */
+function withDueSends(rows: readonly DueRow[]): MessageRow[] {
+  const found: MessageRow[] = [];
+  for (const row of rows)
+    if (row[7] !== null && row[8] !== null) found.push(messageRow(row, { sender: row[7], origin: row[8] }));
+  return found;
+}
+
 function messageRow(
-  [id, account_id, receptor, status, cost_rials, created_at, send_id]: StoredRow | ReportRow,
+  [id, account_id, receptor, status, cost_rials, created_at, send_id]: StoredRow | ReportRow | DueRow,
   send: { sender: string; origin: string },
 ): MessageRow {
   return {

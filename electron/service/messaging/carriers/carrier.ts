@@ -12,6 +12,7 @@
 import type { Worker } from '../../jobs/scheduler';
 import type { MessageStatus } from '../../../../shared/lifecycle';
 import type { StatusChange } from '../status-change';
+import type { DueRangesJson } from '../due-ranges';
 
 /** A message just handed over (status 4). An upstream reads text and sender by id if it needs them. */
 export interface Handover {
@@ -51,8 +52,11 @@ export interface CarrierReports {
 
 /** What a carrier may read of the messages (messaging's tables), given at construction. */
 export interface CarrierMessages {
-  /** The ids among firstId..lastId still handed to the carrier (status 4), ascending, at most `limit`. */
-  handedOver(firstId: number, lastId: number, limit: number): number[];
+  /**
+   * The messages of these due ranges still handed to the carrier (status 4), as [id, the range's
+   * index]: each range's ascending, the ranges in their order, at most `limit` in all (a takeDue read).
+   */
+  handedOver(ranges: DueRangesJson, limit: number): [number, number][];
   /** Where message `id` went: its account, receiver and sender line; undefined when it is gone. */
   address(id: number): { account_id: number; receptor: string; sender: string } | undefined;
   /** What to hand over of these messages: receiver, final text and our price, by id (ids gone are left out). */

@@ -140,9 +140,15 @@ export class SimulatorCarrier implements Carrier {
   private deliver(): boolean {
     const simulator = this.settings.simulator();
     return this.db.transaction(() => {
-      const ranges = this.pending.takeDue(this.clock.now(), BATCH, this.messages.handedOver, (id) => id);
+      const ranges = this.pending.takeDue(
+        this.clock.now(),
+        BATCH,
+        this.messages.handedOver,
+        ([id]) => id,
+        ([, range]) => range,
+      );
       if (ranges === null) return false;
-      const ids = ranges.flat();
+      const ids = ranges.flat().map(([id]) => id);
       const outcomes: Outcome[] = ids.map((id) => ({ id, status: outcomeFor(simulator, id) }));
       // Nested in this transaction: the reports, the replies they bring and the range taken off
       // commit together.
