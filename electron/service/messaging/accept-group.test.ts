@@ -140,6 +140,26 @@ describe('a group commit of acceptances', () => {
     expectAggregatesEqualScan(core.db);
   });
 
+  it('takes back a multichannel call whose second channel is refused after its first was recorded', async () => {
+    const { core, account } = makeCore();
+    // First in the group: its SMS channel is recorded, then the Bale channel's line is an SMS line
+    // (412) and the call rolls back; the next send is given its id. Before, the counts kept the
+    // SMS channel's message.
+    const multichannel = core.messaging.multichannel.sendInGroup({
+      accountId: account.id,
+      origin: 'api-v3',
+      text: 'Your code is 1234',
+      receivers: [nextReceiver()],
+      rule: 'strict',
+      senders: { sms: '30001111', bale: '30001111' },
+    });
+    const results = await Promise.allSettled([send(core, account.id), send(core, account.id), multichannel]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 412 });
+    expect(dueRanges(core)).toEqual([[1, 2]]);
+    expectAggregatesEqualScan(core.db);
+  });
+
   it('checks each credit against what the earlier sends of the group debited', async () => {
     const { core, account } = makeCore();
     const price = core.messaging.accept.quote({

@@ -252,7 +252,10 @@ export class Accept {
    * the others of these turns of the event loop, settled after that commit (db/group-commit.ts).
    */
   inGroup<T>(work: () => T): Promise<T> {
-    return this.together.run(work, { atomic: true });
+    // In a batch of its own: when the work throws after one of its acceptances ended (a
+    // multichannel call's later channel refused), what that one recorded in memory for the group
+    // (counts, states, due ranges) is taken back with its rows.
+    return this.together.run(() => this.deps.batch(work), { atomic: true });
   }
 
   /** accept() for one of many requests in flight: inGroup. */
