@@ -7,7 +7,8 @@
 //
 // The writers of messages call in inside their own transactions, as they do for the counts
 // (counts.ts): Accept when a send adds its messages (a range of one account and status), the
-// Lifecycle for each move (written once per chunk at the end of its batch), retention before it
+// Lifecycle for each move (both written once per chunk at the end of their batch: a lifecycle
+// step's, a group commit's dozen sends), retention before it
 // deletes a range. A row is read and written whole; its cached copy is dropped, never patched, so
 // a transaction that rolls back leaves nothing stale behind.
 //
