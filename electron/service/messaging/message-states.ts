@@ -8,9 +8,9 @@
 // The writers of messages call in inside their own transactions, as they do for the counts
 // (counts.ts): Accept when a send adds its messages (a range of one account and status), the
 // Lifecycle for each move (both written once per chunk at the end of their batch: a lifecycle
-// step's, a group commit's dozen sends), retention before it
-// deletes a range. A row is read and written whole; its cached copy is dropped, never patched, so
-// a transaction that rolls back leaves nothing stale behind.
+// step's, a group commit's dozen sends), retention before it deletes a range. A row is read and
+// written whole; its cached copy is dropped, never patched, so a transaction that rolls back
+// leaves nothing stale behind.
 //
 // A workspace upgraded to migration 0023 holds messages whose rows are not filled yet (the chunks
 // from message_states_fill's next_chunk to its end_chunk). The fill worker writes them from the
