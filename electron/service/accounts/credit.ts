@@ -270,9 +270,17 @@ export class Credit {
   /**
    * Debits a send's total; call inside the send's transaction. Throws 418 when short. A reserved
    * batch is paid from its reservation first (which shrinks by as much), then from available credit.
+   * `spendable`: what spendable() gave the caller earlier in this same transaction (the acceptance's
+   * refusal check), so it is not read twice; null: read here.
    */
-  debitSend(accountId: number, sendId: number, totalRials: number, reservationId?: number | null): void {
-    if (this.spendable(accountId, reservationId) < totalRials) throw new ServiceError(ApiCode.NoCredit);
+  debitSend(
+    accountId: number,
+    sendId: number,
+    totalRials: number,
+    reservationId?: number | null,
+    spendable: number | null = null,
+  ): void {
+    if ((spendable ?? this.spendable(accountId, reservationId)) < totalRials) throw new ServiceError(ApiCode.NoCredit);
     if (reservationId != null) this.drawStmt.run(totalRials, reservationId);
     this.touched(accountId);
     this.addStmt.run(-totalRials, accountId);

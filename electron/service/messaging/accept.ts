@@ -134,6 +134,7 @@ export interface Quote extends Acceptance {
 
 /** How the domain around it plugs in: the lifecycle's due times, the opt-out list, a wake-up. */
 export interface AcceptDeps {
+  /** A send's messages are due at `dueAt` (the lifecycle's due ranges, through accepted-due.ts: in the batch). */
   schedule(dueAt: number, firstId: number, lastId: number): void;
   handoffMs(): number;
   countOptedOut(accountId: number, phones: readonly string[]): number;
@@ -142,12 +143,13 @@ export interface AcceptDeps {
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
   /**
-   * The aggregates' batch (counts.ts): what `counted` recorded is written at the end of the
-   * outermost batch, so the sends of a group commit write their counts once; an inner batch that
-   * throws takes its counts back.
+   * The acceptances' batch (counts.ts, message-states.ts, accepted-due.ts): what `counted`,
+   * `placed` and `schedule` recorded is written at the end of the outermost batch, so the sends of
+   * a group commit write their counts, states rows and due ranges once; an inner batch that throws
+   * takes back what it recorded.
    */
   batch<T>(work: () => T): T;
-  /** The message states (message-states.ts): a send's messages, one key, in its transaction. */
+  /** The message states (message-states.ts): a send's messages, one key, in its transaction (in the batch). */
   placed(firstId: number, lastId: number, key: CountKey): void;
 }
 
@@ -166,6 +168,7 @@ export class Accept {
     command: AcceptCommand,
     plan: Acceptance & { fileId: string | null },
     dueAt: number,
+    spendable: number | null,
   ) => { sendId: number; firstId: number };
   private readonly recordItems: (
     command: ItemsCommand,
@@ -184,7 +187,9 @@ export class Accept {
   ) {
     this.localIds = new LocalIds(db);
     this.together = new GroupCommit(db, deps.batch);
-    this.record = db.transaction((command, plan, dueAt) => deps.batch(() => this.write(command, plan, dueAt)));
+    this.record = db.transaction((command, plan, dueAt, spendable) =>
+      deps.batch(() => this.write(command, plan, dueAt, spendable)),
+    );
     this.recordItems = db.transaction((command, grouped, earlier) =>
       deps.batch(() => this.writeItems(command, grouped, earlier)),
     );
@@ -229,11 +234,14 @@ export class Accept {
       throw new ServiceError(ApiCode.BadRequest, 'local ids and receivers differ in number');
     if (command.localIds !== undefined) this.localIds.check(command.localIds);
     const plan = this.plan(command);
-    const refusal = refusalOf(plan, this.credit.spendable(command.accountId, command.reservationId));
+    const spendable = this.credit.spendable(command.accountId, command.reservationId);
+    const refusal = refusalOf(plan, spendable);
     if (refusal !== null) throw new ServiceError(refusal);
 
     const dueAt = plan.status === MessageStatus.Scheduled ? command.dueAt! : plan.createdAt + this.deps.handoffMs();
-    const recorded = this.record(command, plan, dueAt);
+    // Read inside the transaction that debits (a group commit's, an items call's): nothing can
+    // move the credit before the debit, which need not read it again. Read outside, it is read again.
+    const recorded = this.record(command, plan, dueAt, this.db.inTransaction ? spendable : null);
     this.deps.onAccepted(dueAt);
     return { ...plan, sendId: recorded.sendId, firstMessageId: recorded.firstId };
   }
@@ -244,7 +252,10 @@ export class Accept {
    * the others of these turns of the event loop, settled after that commit (db/group-commit.ts).
    */
   inGroup<T>(work: () => T): Promise<T> {
-    return this.together.run(work, { atomic: true });
+    // In a batch of its own: when the work throws after one of its acceptances ended (a
+    // multichannel call's later channel refused), what that one recorded in memory for the group
+    // (counts, states, due ranges) is taken back with its rows.
+    return this.together.run(() => this.deps.batch(work), { atomic: true });
   }
 
   /** accept() for one of many requests in flight: inGroup. */
@@ -279,7 +290,12 @@ export class Accept {
   }
 
   /** The writes of an acceptance, in one transaction (a savepoint inside a caller's). */
-  private write(command: AcceptCommand, plan: Acceptance & { fileId: string | null }, dueAt: number) {
+  private write(
+    command: AcceptCommand,
+    plan: Acceptance & { fileId: string | null },
+    dueAt: number,
+    spendable: number | null,
+  ) {
     const { line, classified, price, texts, costs, status, createdAt } = plan;
     const sendId = Number(
       this.insertSend.run(
@@ -301,7 +317,7 @@ export class Accept {
       ).lastInsertRowid,
     );
     // Inside the transaction again: the balance read and the debit are one atomic step.
-    this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId);
+    this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId, spendable);
     // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
     // consecutive ones, the n-th accepted receiver's being firstId + n.
     const firstId = this.nextMessageId.get()!.next;

@@ -15,6 +15,7 @@ import { MessageStates } from './message-states';
 import { ReceiverIndex } from './receivers';
 import { SendTextIndex } from './send-texts';
 import { Lifecycle, type StatusChange } from './lifecycle';
+import { AcceptedDue } from './accepted-due';
 import { StatusLookup } from './status';
 import { MessageQueries } from './queries';
 import { Dashboard } from './dashboard';
@@ -132,13 +133,15 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   // not yet known to be taken by its provider).
   const onTheirWay = lineHasMessagesOnTheirWay(db);
   deps.accounts.registerLineBusy((line) => onTheirWay(line) || upstream!.handovers.inFlight(line.id) > 0);
+  const acceptedDue = new AcceptedDue((dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId));
   const accept = new Accept(db, clock, deps.accounts, deps.credit, deps.files, settings, {
-    schedule: (dueAt, firstId, lastId) => lifecycle.schedule(dueAt, firstId, lastId),
+    schedule: (dueAt, firstId, lastId) => acceptedDue.add(dueAt, firstId, lastId),
     handoffMs: () => settings.simulator().handoff_ms,
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: (dueAt) => scheduler.poke(dueAt),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
-    batch: (work) => counts.batch(work),
+    // A group commit's sends write their counts, states rows and due ranges once, at its end.
+    batch: (work) => states.batch(() => counts.batch(() => acceptedDue.batch(work))),
     placed: (firstId, lastId, key) => states.placed(firstId, lastId, key),
   });
   scheduler.register({

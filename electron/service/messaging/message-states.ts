@@ -7,9 +7,10 @@
 //
 // The writers of messages call in inside their own transactions, as they do for the counts
 // (counts.ts): Accept when a send adds its messages (a range of one account and status), the
-// Lifecycle for each move (written once per chunk at the end of its batch), retention before it
-// deletes a range. A row is read and written whole; its cached copy is dropped, never patched, so
-// a transaction that rolls back leaves nothing stale behind.
+// Lifecycle for each move (both written once per chunk at the end of their batch: a lifecycle
+// step's, a group commit's dozen sends), retention before it deletes a range. A row is read and
+// written whole; its cached copy is dropped, never patched, so a transaction that rolls back
+// leaves nothing stale behind.
 //
 // A workspace upgraded to migration 0023 holds messages whose rows are not filled yet (the chunks
 // from message_states_fill's next_chunk to its end_chunk). The fill worker writes them from the
@@ -56,6 +57,31 @@ const OTHER_SOURCE = 0xffff;
 
 /** What a message's states and sources are written by (counts.ts' key but its time). */
 export type MessageSource = Pick<CountKey, 'account_id' | 'sender' | 'origin'>;
+
+/** A send's messages placed in the current batch: ids first..last, their account byte, state byte and source code. */
+interface Placed {
+  first: number;
+  last: number;
+  account: number;
+  state: number;
+  source: number;
+}
+
+/** What a batch recorded so far (an inner batch's start): a copy, for taking back what it adds. */
+interface BatchMark {
+  placed: number;
+  moved: Map<number, [number, number]>;
+  codes: Map<string, number>;
+}
+
+/** What one row gets at the end of a batch: placed ranges (offsets in the row) and moved ids. */
+interface RowChanges {
+  placed: Array<{ of: Placed; from: number; to: number }>;
+  moved: number[];
+  /** The last offset written in the states, and in the sources. */
+  statesUpto: number;
+  sourcesUpto: number;
+}
 
 /**
  * Writes the rows of `table` for the messages `values` gives (id and the hex of its two bytes), as
@@ -105,6 +131,11 @@ function statesFill(range: boolean): string[] {
 export const STATES_FILL = ['DELETE FROM message_states', 'DELETE FROM message_sources', ...statesFill(false)]
   .map((sql) => sql + ';\n')
   .join('');
+
+/** A source as the batch's codes are kept by. */
+function sourceKey(source: MessageSource): string {
+  return `${source.account_id}\u0000${source.sender}\u0000${source.origin}`;
+}
 
 function accountByte(accountId: number): number {
   return accountId >= 1 && accountId < OTHER_ACCOUNT ? accountId : OTHER_ACCOUNT;
@@ -159,10 +190,24 @@ export class MessageStates {
   private cached = new Uint8Array(0);
   private loaded = new Uint8Array(0);
   /** Moves of the current batch: id -> [account, status]. */
-  private readonly pending = new Map<number, [number, number]>();
-  private readonly batches = new PendingBatch(
+  private pending = new Map<number, [number, number]>();
+  /** Sends placed in the current batch: a group commit's dozen sends write each row once. */
+  private placedRanges: Placed[] = [];
+  /**
+   * Source codes found or added in the current batch, by sourceKey(): a group's sends mostly share
+   * one. Kept no longer than the batch, and taken back with an inner batch that threw (its
+   * savepoint took back a code it added).
+   */
+  private codes = new Map<string, number>();
+  private readonly batches = new PendingBatch<BatchMark>(
     () => this.flush(),
-    () => this.pending.clear(),
+    () => this.forgetBatch(),
+    () => ({ placed: this.placedRanges.length, moved: new Map(this.pending), codes: new Map(this.codes) }),
+    (mark) => {
+      this.placedRanges.length = mark.placed;
+      this.pending = mark.moved;
+      this.codes = mark.codes;
+    },
   );
   private readonly states: ChunkRows;
   private readonly sources: ChunkRows;
@@ -325,32 +370,35 @@ export class MessageStates {
     return { counted, unread: unread.lo <= unread.hi ? unread : null };
   }
 
-  /** A send's messages firstId..lastId, all of one source and status. Inside its transaction. */
+  /**
+   * A send's messages firstId..lastId, all of one source and status. Inside its transaction, and
+   * inside a batch (written at its end, with the moves) or written at once.
+   */
   placed(firstId: number, lastId: number, key: MessageSource & { status: number }): void {
-    const account = accountByte(key.account_id);
-    const source = this.sourceCode(key);
-    for (const { chunk, from, to } of rowsOf(firstId, lastId))
-      if (!this.unfilled(chunk)) {
-        this.editStates(chunk, to, (states) => {
-          for (let at = from * 2; at <= to * 2; at += 2) {
-            states[at] = key.status + 1;
-            states[at + 1] = account;
-          }
-        });
-        this.sources.edit(chunk, to, (sources) => {
-          for (let at = from * 2; at <= to * 2; at += 2) sources.writeUInt16BE(source, at);
-        });
-      }
+    this.placedRanges.push({
+      first: firstId,
+      last: lastId,
+      account: accountByte(key.account_id),
+      state: key.status + 1,
+      source: this.sourceCode(key),
+    });
+    this.batches.recorded();
   }
 
   /**
    * A source's code, added when new in the send's transaction (a send that rolls back takes it
-   * back too: no code is kept in memory).
+   * back too: a code is kept in memory for the batch alone, and an inner batch that threw forgets
+   * the codes it found).
    */
   private sourceCode(source: MessageSource): number {
-    const code =
-      this.sourceStmt.get(source.account_id, source.sender, source.origin) ??
-      this.addSourceStmt.get(source.account_id, source.sender, source.origin)!;
+    const key = sourceKey(source);
+    let code = this.codes.get(key);
+    if (code === undefined) {
+      code =
+        this.sourceStmt.get(source.account_id, source.sender, source.origin) ??
+        this.addSourceStmt.get(source.account_id, source.sender, source.origin)!;
+      this.codes.set(key, code);
+    }
     return Math.min(code, OTHER_SOURCE);
   }
 
@@ -406,25 +454,60 @@ export class MessageStates {
     return true;
   }
 
+  /**
+   * Writes the batch's placed sends and moves, each touched row once: the states (placed first,
+   * then moved: a message moved in the batch that placed it ends moved) and the sources of the
+   * placed ones.
+   */
   private flush(): void {
-    const byChunk = new Map<number, number[]>();
+    const rows = new Map<number, RowChanges>();
+    const rowOf = (chunk: number): RowChanges => {
+      let changes = rows.get(chunk);
+      if (changes === undefined) rows.set(chunk, (changes = { placed: [], moved: [], statesUpto: 0, sourcesUpto: -1 }));
+      return changes;
+    };
+    for (const placed of this.placedRanges)
+      for (const { chunk, from, to } of rowsOf(placed.first, placed.last)) {
+        const changes = rowOf(chunk);
+        changes.placed.push({ of: placed, from, to });
+        changes.statesUpto = Math.max(changes.statesUpto, to);
+        changes.sourcesUpto = Math.max(changes.sourcesUpto, to);
+      }
     for (const id of this.pending.keys()) {
-      const chunk = Math.floor(id / STATES_CHUNK);
-      const ids = byChunk.get(chunk);
-      if (ids) ids.push(id);
-      else byChunk.set(chunk, [id]);
+      const changes = rowOf(Math.floor(id / STATES_CHUNK));
+      changes.moved.push(id);
+      changes.statesUpto = Math.max(changes.statesUpto, id % STATES_CHUNK);
     }
-    for (const [chunk, ids] of byChunk)
-      if (!this.unfilled(chunk))
-        this.editStates(chunk, Math.max(...ids) % STATES_CHUNK, (states) => {
-          for (const id of ids) {
-            const [account, state] = this.pending.get(id)!;
-            const at = (id % STATES_CHUNK) * 2;
-            states[at] = state;
-            states[at + 1] = account;
-          }
-        });
+    for (const [chunk, changes] of rows) if (!this.unfilled(chunk)) this.writeRow(chunk, changes);
+    this.forgetBatch();
+  }
+
+  /** One row's states and sources at the end of a batch. */
+  private writeRow(chunk: number, changes: RowChanges): void {
+    this.editStates(chunk, changes.statesUpto, (states) => {
+      for (const { of, from, to } of changes.placed)
+        for (let at = from * 2; at <= to * 2; at += 2) {
+          states[at] = of.state;
+          states[at + 1] = of.account;
+        }
+      for (const id of changes.moved) {
+        const [account, state] = this.pending.get(id)!;
+        const at = (id % STATES_CHUNK) * 2;
+        states[at] = state;
+        states[at + 1] = account;
+      }
+    });
+    if (changes.placed.length > 0)
+      this.sources.edit(chunk, changes.sourcesUpto, (sources) => {
+        for (const { of, from, to } of changes.placed)
+          for (let at = from * 2; at <= to * 2; at += 2) sources.writeUInt16BE(of.source, at);
+      });
+  }
+
+  private forgetBatch(): void {
     this.pending.clear();
+    this.placedRanges = [];
+    this.codes.clear();
   }
 
   /** Rewrites one row of states (ChunkRows.edit), dropping the copy held in memory. */

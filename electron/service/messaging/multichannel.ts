@@ -7,7 +7,9 @@
 // other inside one transaction, so each one's credit check sees what the earlier ones debited,
 // and a refusal of a later one (418, 412, 400, 411) rolls the earlier ones back. Everything an
 // acceptance writes — the send, its messages, the ledger's debit, the lifecycle's due ranges
-// (due-ranges.ts keeps them as rows) — is in the database, so a rollback leaves nothing behind.
+// (due-ranges.ts keeps them as rows) — is in the database, so a rollback leaves nothing behind;
+// in a group commit, what the group writes once at its end (counts, states, due ranges) is taken
+// back by the batch Accept.inGroup runs each request in.
 import type { Db } from '../db/database';
 import type { Accounts } from '../accounts/accounts';
 import type { Accept, Recorded } from './accept';

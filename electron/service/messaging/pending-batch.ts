@@ -1,7 +1,8 @@
 // Writes accumulated in memory during a batch and written once at the end of the outermost one:
 // the counts (counts.ts) and the message states (message-states.ts) both keep a lifecycle batch's
 // moves this way, so 500 moves of one send become a few row writes, not a thousand; the counts
-// keep a group commit's sends this way too (one upsert for a dozen one-message sends).
+// keep a group commit's sends this way too (one upsert for a dozen one-message sends), and so do
+// the states and sources rows and the due ranges of its sends (accepted-due.ts).
 //
 // A batch inside another is the in-memory side of a savepoint: when it throws, what it recorded is
 // taken back (to the mark made when it began), while the outer batch goes on with the rest. With
