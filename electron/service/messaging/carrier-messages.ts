@@ -10,7 +10,7 @@ import { RANGE_MESSAGES, type DueRangesJson } from './due-ranges';
 export function carrierMessages(db: Db): CarrierMessages {
   const handedStmt = db
     .prepare<[DueRangesJson, number, number], [number, number]>(
-      `SELECT m.id, r.key FROM ${RANGE_MESSAGES} WHERE m.status = ? ORDER BY r.key, m.id LIMIT ?`,
+      `SELECT m.id, r.key FROM ${RANGE_MESSAGES} WHERE m.status = ? LIMIT ?`,
     )
     .raw(true);
   const addressStmt = db.prepare<[number], { account_id: number; receptor: string; sender: string }>(

@@ -60,6 +60,7 @@ export class Lifecycle implements CarrierReports {
   private readonly sendStmt;
   private readonly moveOneStmts;
   private readonly moveManyStmts;
+  private readonly moveRunStmts;
   private readonly costStmt;
 
   constructor(
@@ -87,7 +88,7 @@ export class Lifecycle implements CarrierReports {
     this.dueRowsStmt = db
       .prepare<[DueRangesJson, number], DueRow>(
         `SELECT m.id, m.account_id, m.receptor, m.status, m.cost_rials, m.created_at, m.send_id, s.sender, s.origin, r.key
-         FROM ${RANGE_MESSAGES} LEFT JOIN sends s ON s.id = m.send_id ORDER BY r.key, m.id LIMIT ?`,
+         FROM ${RANGE_MESSAGES} LEFT JOIN sends s ON s.id = m.send_id LIMIT ?`,
       )
       .raw(true);
     this.byIdStmt = db.prepare<[number], StoredRow>(`${ROW} WHERE m.id = ?`).raw(true);
@@ -110,6 +111,8 @@ export class Lifecycle implements CarrierReports {
     });
     this.moveOneStmts = moveStmts('id = ?');
     this.moveManyStmts = moveStmts('id IN (SELECT value FROM json_each(?))');
+    // Consecutive ids (a bulk send's step): a range of the primary key, no list to build and read.
+    this.moveRunStmts = moveStmts('id BETWEEN ? AND ?');
     this.costStmt = db.prepare('UPDATE messages SET cost_rials = ? WHERE id = ?');
     this.carrier = carrier(this);
   }
@@ -343,8 +346,14 @@ export class Lifecycle implements CarrierReports {
    */
   private moveAll(rows: readonly MessageRow[], from: MessageStatus, to: MessageStatus, now: number): void {
     if (rows.length === 0) return;
-    const ids = JSON.stringify(rows.map((row) => row.id));
-    const changed = moveStmt(this.moveManyStmts, to).run(...moveParams(to, now, ids, from)).changes;
+    const first = rows[0]!.id;
+    const last = rows[rows.length - 1]!.id;
+    // Every id of first..last is one of `rows` (in id order, none twice) when there are as many.
+    const run = last - first + 1 === rows.length && rows.every((row, i) => row.id === first + i);
+    const changed = run
+      ? moveStmt(this.moveRunStmts, to).run(...moveParams(to, now, [first, last], from)).changes
+      : moveStmt(this.moveManyStmts, to).run(...moveParams(to, now, [JSON.stringify(rows.map((row) => row.id))], from))
+          .changes;
     if (changed !== rows.length)
       throw new Error(`moved ${changed} messages to ${to} where ${rows.length} were ${from}`);
     for (const row of rows) {
@@ -358,7 +367,7 @@ export class Lifecycle implements CarrierReports {
   private apply(row: MessageRow, to: MessageStatus, now: number, refundAnyway = false): boolean {
     const move = moveOf(row.status, to);
     if (move === null) return false;
-    const changed = moveStmt(this.moveOneStmts, to).run(...moveParams(to, now, row.id, row.status)).changes;
+    const changed = moveStmt(this.moveOneStmts, to).run(...moveParams(to, now, [row.id], row.status)).changes;
     if (changed === 0) return false;
     const refunded = (move.refund || refundAnyway) && this.credit.refundMessage(row.account_id, row.id, row.cost_rials);
     this.counts.moved(row, row.cost_rials, to, refunded ? row.cost_rials : 0);
@@ -403,9 +412,9 @@ function moveStmt(stmts: MoveStmts, to: MessageStatus): Statement {
 }
 
 /** The parameters of moveStmt(…, to): the time only where it is recorded. */
-function moveParams(to: MessageStatus, now: number, ids: number | string, from: MessageStatus): unknown[] {
+function moveParams(to: MessageStatus, now: number, ids: readonly unknown[], from: MessageStatus): unknown[] {
   const timed = to === MessageStatus.HandedToCarrier || LIFECYCLE[to].final;
-  return timed ? [to, now, ids, from] : [to, ids, from];
+  return timed ? [to, now, ...ids, from] : [to, ...ids, from];
 }
 
 /** A step's rows as messages (one whose send is gone is left out). */
