@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server';
 import { screenshot, startApp, type RunningApp } from './app';
-import { poll, switchToPersian } from './scenarios';
+import { importThroughWizard, poll, switchToPersian } from './scenarios';
 
 const ROWS = 20_000;
 const PERSIAN = '۰۱۲۳۴۵۶۷۸۹';
@@ -51,19 +51,7 @@ describe('a Persian customers sheet through the import wizard', () => {
     const { page } = app;
     await switchToPersian(page);
     const file = await customersSheet(dir);
-    await page.getByTestId('nav-contacts').click();
-    await page.getByTestId('contacts-import').click();
-    await page.getByTestId('import-file-input').setInputFiles(file);
-    await page.getByTestId('import-layout').waitFor({ timeout: 30_000 });
-    await page.getByTestId('import-next').click();
-    await page.getByTestId('import-mapping').waitFor();
-    expect(await page.getByTestId('import-column-1').getAttribute('data-role')).toBe('phone');
-    await page.getByTestId('import-name-0').fill('NAME');
-    await page.getByTestId('import-next').click();
-    await page.getByTestId('import-segment-name').fill('مشتریان اکسل');
-    await page.getByTestId('import-start').click();
-    await page.getByTestId('import-review').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
+    await importThroughWizard(page, file, { 0: 'NAME' }, 'مشتریان اکسل', { reviewTimeoutMs: 60_000 });
     const count = async (kind: string) => page.getByTestId(`import-count-${kind}`).getAttribute('data-value');
     expect({ valid: await count('valid'), invalid: await count('invalid') }).toEqual({
       valid: String(ROWS),

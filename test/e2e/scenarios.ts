@@ -117,13 +117,14 @@ export async function bridge<T>(page: Page, channel: string, input: unknown): Pr
 /**
  * The import wizard from the Contacts page to its review, done, as a shop owner goes through it:
  * the file chosen, its phone found in column 1, the columns named by their index, the new segment
- * named when `segment` is given.
+ * named when `segment` is given. A large sheet may give its review more time (`reviewTimeoutMs`).
  */
 export async function importThroughWizard(
   page: Page,
   file: string,
   columns: Record<number, string>,
   segment?: string,
+  { reviewTimeoutMs = 30_000 } = {},
 ): Promise<void> {
   await page.getByTestId('nav-contacts').click();
   await page.getByTestId('contacts-import').click();
@@ -136,7 +137,7 @@ export async function importThroughWizard(
   await page.getByTestId('import-next').click();
   if (segment !== undefined) await page.getByTestId('import-segment-name').fill(segment);
   await page.getByTestId('import-start').click();
-  await page.getByTestId('import-review').waitFor({ timeout: 30_000 });
+  await page.getByTestId('import-review').waitFor({ timeout: reviewTimeoutMs });
   expect(await page.getByTestId('import-review').getAttribute('data-status')).toBe('done');
 }
 
