@@ -2,6 +2,11 @@
 // earliest due time (capped, so a moved system clock is noticed), and wakes early when poked.
 // Work lives in SQLite, so a restart picks up whatever was left; `waitForIdle()` lets tests wait
 // for "nothing due now" instead of sleeping.
+//
+// Answers come first: while programs' requests keep arriving (a flood of one-message sends), the
+// work that only follows them (hand-overs, indexes) gives way, and runs when the requests pause or
+// after HOLD_MS, whichever is first, as one bigger batch. The process is single-threaded: every
+// batch run mid-flood is time the waiting programs do not get.
 import type { Clock } from '../clock';
 
 export interface Worker {
@@ -16,6 +21,12 @@ export interface Worker {
    * calls) must not: it wakes when due.
    */
   readonly gathers?: boolean;
+  /**
+   * Its due work gives way to a flood of requests (see the header): it may wait while requests
+   * keep arriving, HOLD_MS at most. Work whose timing is promised (a provider's pace, a scheduled
+   * campaign, a job's retry) must not.
+   */
+  readonly givesWay?: boolean;
 }
 
 const MAX_SLEEP_MS = 1000;
@@ -28,6 +39,19 @@ const MAX_SLEEP_MS = 1000;
  */
 export const GATHER_MS = 20;
 
+/**
+ * Requests arriving closer than this are a flood (a dozen clients of a busy program arrive a
+ * millisecond apart); a shop's program sending a message now and then never makes one.
+ */
+export const QUIET_MS = 5;
+
+/**
+ * How long work that gives way may wait on a flood that goes on: then it runs all it has due
+ * (its batches catch up) before it gives way again. A message's way to its carrier is a quarter
+ * of a second later at most, and only while a flood lasts.
+ */
+export const HOLD_MS = 250;
+
 export class Scheduler {
   private readonly workers: Worker[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -37,11 +61,25 @@ export class Scheduler {
   private stopped = true;
   private again = false;
   private idleWaiters: Array<() => void> = [];
+  /** When the last request arrived (performance.now(): the process's load, not the business clock). */
+  private requestAt = -Infinity;
+  /** Workers giving way with work due, since when (performance.now()). */
+  private readonly held = new Map<Worker, number>();
+  /** Held workers whose HOLD_MS ran out: they run until the loop ends. */
+  private readonly released = new Set<Worker>();
+
+  private readonly quietMs: number;
+  private readonly holdMs: number;
 
   constructor(
     private readonly clock: Clock,
     private readonly onError: (worker: string, error: unknown) => void = () => {},
-  ) {}
+    /** QUIET_MS and HOLD_MS unless given (tests make them long, so a slow machine's timers cannot pass for a pause). */
+    giveWay: { quietMs?: number; holdMs?: number } = {},
+  ) {
+    this.quietMs = giveWay.quietMs ?? QUIET_MS;
+    this.holdMs = giveWay.holdMs ?? HOLD_MS;
+  }
 
   /** Started and not stopped: its loop runs due work. */
   isRunning(): boolean {
@@ -87,6 +125,11 @@ export class Scheduler {
     this.setTimer(now, now);
   }
 
+  /** A program's request is being accepted: work that gives way waits while they keep coming. */
+  requestArrived(): void {
+    this.requestAt = performance.now();
+  }
+
   /** Resolves once no worker has work due at the current clock time. */
   waitForIdle(): Promise<void> {
     if (!this.running && !this.hasDueWork()) return Promise.resolve();
@@ -117,6 +160,7 @@ export class Scheduler {
         this.again = false;
         for (const worker of this.workers) {
           if (this.stopped) break;
+          if (this.givingWay(worker)) continue;
           if (await this.runWorker(worker)) this.again = true;
           // Let I/O (HTTP requests, IPC) in between batches: the loop never hogs the process.
           await new Promise((resolve) => setImmediate(resolve));
@@ -125,9 +169,40 @@ export class Scheduler {
     })();
     void this.running.finally(() => {
       this.running = null;
+      this.released.clear();
       if (!this.hasDueWork()) this.flushIdle();
       this.schedule();
     });
+  }
+
+  /** Whether `worker` waits on a flood of requests now (see the header); starts its hold if so. */
+  private givingWay(worker: Worker): boolean {
+    if (!worker.givesWay || this.released.has(worker)) return false;
+    const now = performance.now();
+    const due = worker.nextDueAt();
+    if (now - this.requestAt >= this.quietMs || due === null || due > this.clock.now()) {
+      this.held.delete(worker);
+      return false;
+    }
+    const since = this.held.get(worker);
+    if (since === undefined) this.held.set(worker, now);
+    else if (now - since >= this.holdMs) {
+      this.held.delete(worker);
+      this.released.add(worker);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The clock time a held worker is looked at again: the flood's pause (looked for every
+   * GATHER_MS, not at every request's QUIET_MS: each look asks every worker), or its hold's end.
+   */
+  private heldUntil(worker: Worker, now: number): number | null {
+    const since = this.held.get(worker);
+    if (since === undefined) return null;
+    const at = Math.min(Math.max(this.requestAt + this.quietMs, performance.now() + GATHER_MS), since + this.holdMs);
+    return now + Math.max(1, Math.ceil(at - performance.now()));
   }
 
   private async runWorker(worker: Worker): Promise<boolean> {
@@ -144,8 +219,9 @@ export class Scheduler {
     const now = this.clock.now();
     let next: number | null = null;
     for (const worker of this.workers) {
-      let due = worker.nextDueAt();
-      if (due !== null && due > now && worker.gathers) due = gathered(due);
+      const held = this.heldUntil(worker, now);
+      let due = held ?? worker.nextDueAt();
+      if (held === null && due !== null && due > now && worker.gathers) due = gathered(due);
       if (due !== null && (next === null || due < next)) next = due;
     }
     this.setTimer(Math.max(now, Math.min(next ?? Infinity, now + MAX_SLEEP_MS)), now);

@@ -140,6 +140,8 @@ export interface AcceptDeps {
   countOptedOut(accountId: number, phones: readonly string[]): number;
   /** A send was recorded whose messages are due at `dueAt` (ms). */
   onAccepted(dueAt: number): void;
+  /** A program's request is being accepted (the APIs, inGroup): what follows gives way to a flood of them. */
+  onRequest(): void;
   /** The aggregates (counts.ts): a send's messages counted in its own transaction. */
   counted(key: CountKey, n: number, costRials: number): void;
   /**
@@ -252,6 +254,7 @@ export class Accept {
    * the others of these turns of the event loop, settled after that commit (db/group-commit.ts).
    */
   inGroup<T>(work: () => T): Promise<T> {
+    this.deps.onRequest();
     // In a batch of its own: when the work throws after one of its acceptances ended (a
     // multichannel call's later channel refused), what that one recorded in memory for the group
     // (counts, states, due ranges) is taken back with its rows.
@@ -322,7 +325,10 @@ export class Accept {
     // consecutive ones, the n-th accepted receiver's being firstId + n.
     const firstId = this.nextMessageId.get()!.next;
     const receptors = classified.valid.map((i) => classified.receptors[i]!);
-    if (texts === null)
+    // One receiver (a program's one-message send): its values bound, without json_each's table.
+    if (texts === null && receptors.length === 1)
+      this.insertOwn.run(firstId, sendId, command.accountId, receptors[0], status, price.costRials, createdAt, null);
+    else if (texts === null)
       this.insertShared.run(
         firstId,
         sendId,

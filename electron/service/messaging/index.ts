@@ -139,6 +139,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     handoffMs: () => settings.simulator().handoff_ms,
     countOptedOut: (accountId, phones) => deps.optouts.filter(accountId, phones).length,
     onAccepted: (dueAt) => scheduler.poke(dueAt),
+    onRequest: () => scheduler.requestArrived(),
     counted: (key, n, costRials) => counts.added(key, n, costRials),
     // A group commit's sends write their counts, states rows and due ranges once, at its end.
     batch: (work) => states.batch(() => counts.batch(() => acceptedDue.batch(work))),
@@ -149,6 +150,8 @@ export function createMessaging(deps: MessagingDeps): Messaging {
     // Sends made one by one are handed over together (the simulator's reports follow at the same
     // times, so they are gathered too); a provider's paced calls (the carriers) are not.
     gathers: true,
+    // Answers first: a flood of requests is answered before its messages move on (scheduler.ts).
+    givesWay: true,
     nextDueAt: () => lifecycle.nextDueAt(),
     runDue: () => lifecycle.step() !== null,
   });

@@ -198,6 +198,8 @@ export class ReceiverIndex {
     };
     this.worker = {
       name: 'receiver-index',
+      // An index follows the sends: it waits out a flood of requests (jobs/scheduler.ts).
+      givesWay: true,
       nextDueAt: () => this.dueAt(),
       runDue: () => this.runDue(),
     };

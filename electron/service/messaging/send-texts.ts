@@ -121,6 +121,8 @@ export class SendTextIndex {
     };
     this.worker = {
       name: 'send-text-index',
+      // An index follows the sends: it waits out a flood of requests (jobs/scheduler.ts).
+      givesWay: true,
       nextDueAt: () => this.dueAt(),
       runDue: () => this.runDue(),
     };
