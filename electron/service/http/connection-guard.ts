@@ -140,7 +140,8 @@ function lingerOnClose(socket: Socket, request: () => http.IncomingMessage | und
 
 interface Watched {
   startedAt: number;
-  upload: boolean;
+  /** Its route streams an upload (read at the first check: Fastify's routeOptions builds an object). */
+  upload: (() => boolean) | boolean;
   windowStart: number;
   windowBytes: number;
 }
@@ -161,6 +162,7 @@ export function installBodyWatchdog(app: FastifyInstance, limits: ConnectionLimi
         watched.delete(raw);
         continue;
       }
+      if (typeof entry.upload === 'function') entry.upload = entry.upload();
       let late: boolean;
       if (!entry.upload) late = now - entry.startedAt > limits.bodyTimeoutMs;
       else if (now - entry.windowStart < limits.uploadWindowMs) continue;
@@ -188,7 +190,7 @@ export function installBodyWatchdog(app: FastifyInstance, limits: ConnectionLimi
       const now = Date.now();
       watched.set(raw, {
         startedAt: now,
-        upload: request.routeOptions.config?.upload === true,
+        upload: () => request.routeOptions.config?.upload === true,
         windowStart: now,
         windowBytes: raw.socket?.bytesRead ?? 0,
       });

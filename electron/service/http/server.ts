@@ -215,7 +215,8 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
     done: (err: Error | null, value?: unknown) => void,
   ) => {
     const size = typeof source === 'string' ? source.length * 2 : source.length;
-    if (request.routeOptions.config?.jsonOffThread && size > OFF_THREAD_JSON_BYTES)
+    // (Fastify's routeOptions is a getter that builds an object: read it only for a large body.)
+    if (size > OFF_THREAD_JSON_BYTES && request.routeOptions.config?.jsonOffThread)
       return done(null, new UnparsedJson(source));
     if (source.length === 0) return done(null, undefined);
     try {
@@ -225,9 +226,10 @@ export async function buildHttpServer({ core, plugins = [], logger, limits }: Ht
     }
   };
   const readJson = (request: FastifyRequest, payload: Readable, done: (err: Error | null, value?: unknown) => void) => {
+    const route = request.routeOptions;
     const limits = {
-      maxBytes: request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES,
-      shape: request.routeOptions.config?.json ?? DEFAULT_JSON_SHAPE,
+      maxBytes: route.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES,
+      shape: route.config?.json ?? DEFAULT_JSON_SHAPE,
     };
     readJsonBytes(payload, Number(request.headers['content-length']), limits, (refused, bytes) => {
       if (refused) return done(refusal(refused));

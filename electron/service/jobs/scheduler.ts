@@ -114,7 +114,9 @@ export class Scheduler {
     if (this.stopped) return;
     const now = this.clock.now();
     if (at !== undefined && at > now) {
-      // A running loop looks for the next due time when it ends; a timer due sooner stands.
+      // A running loop looks for the next due time when it ends; a timer due sooner stands. Work
+      // held on a flood wakes when its hold says (a request's poke is a flood's, while one is held).
+      if (this.held.size > 0 && performance.now() - this.requestAt < this.quietMs) return;
       if (this.running || (this.wakeAt !== null && this.wakeAt <= gathered(at))) return;
       return this.setTimer(gathered(at), now);
     }
@@ -179,18 +181,21 @@ export class Scheduler {
   private givingWay(worker: Worker): boolean {
     if (!worker.givesWay || this.released.has(worker)) return false;
     const now = performance.now();
-    const due = worker.nextDueAt();
-    if (now - this.requestAt >= this.quietMs || due === null || due > this.clock.now()) {
+    if (now - this.requestAt >= this.quietMs) {
       this.held.delete(worker);
       return false;
     }
     const since = this.held.get(worker);
-    if (since === undefined) this.held.set(worker, now);
-    else if (now - since >= this.holdMs) {
+    if (since !== undefined) {
+      // Held already (its work was due then, and only runs can take it off): not asked again.
+      if (now - since < this.holdMs) return true;
       this.held.delete(worker);
       this.released.add(worker);
       return false;
     }
+    const due = worker.nextDueAt();
+    if (due === null || due > this.clock.now()) return false;
+    this.held.set(worker, now);
     return true;
   }
 
