@@ -66,6 +66,8 @@ export interface CoreOptions {
   startScheduler?: boolean;
   /** Where upstream secrets (the email provider's key, an SMTP password) are kept: a 0600 file of the workspace unless given (the desktop app passes the OS keychain). */
   secrets?: SecretStore;
+  /** The scheduler's flood thresholds (jobs/scheduler.ts); tests lengthen the pause. */
+  giveWay?: { quietMs?: number; holdMs?: number };
 }
 
 export class Core {
@@ -140,8 +142,10 @@ export class Core {
       this.accounts.useKeyStore((lineId) => this.secrets.get(lineKeySecret(lineId)) !== null);
       this.accountConfig = new AccountConfig(this.db, this.accounts);
       this.files = new Files(this.db, this.clock, path.join(options.dataDir, 'files'));
-      this.scheduler = new Scheduler(this.clock, (worker, error) =>
-        this.events.emit('worker-error', { worker, error }),
+      this.scheduler = new Scheduler(
+        this.clock,
+        (worker, error) => this.events.emit('worker-error', { worker, error }),
+        options.giveWay,
       );
       this.jobs = new Jobs({
         db: this.db,

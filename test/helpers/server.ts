@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { Core } from '../../electron/service/core';
+import { Core, type CoreOptions } from '../../electron/service/core';
 import type { Clock } from '../../electron/service/clock';
 import { applySeed, type Seed } from '../../electron/service/seed';
 import { buildHttpServer, type HttpOptions } from '../../electron/service/http/server';
@@ -73,12 +73,19 @@ export async function startServer(
     clock?: Clock;
     dataDir?: string;
     startScheduler?: boolean;
+    /** The scheduler's flood thresholds (jobs/scheduler.ts). */
+    giveWay?: CoreOptions['giveWay'];
     /** Route plugins beside the API (the web UI and its bridge), made for the started core. */
     plugins?: (core: Core) => HttpOptions['plugins'];
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const core = new Core({ dataDir, clock: options.clock, startScheduler: options.startScheduler });
+  const core = new Core({
+    dataDir,
+    clock: options.clock,
+    startScheduler: options.startScheduler,
+    giveWay: options.giveWay,
+  });
   applySeed(core, options.seed ?? testSeed());
   const app = await buildHttpServer({ core, plugins: options.plugins?.(core) });
   await app.listen({ host: '127.0.0.1', port: 0 });

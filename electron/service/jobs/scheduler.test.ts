@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import { Scheduler, type Worker } from './scheduler';
 
-const QUIET = 60;
+const QUIET = 150;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A worker with `batches` batches due now; records when each ran (performance.now()). */
@@ -85,6 +85,39 @@ describe('Scheduler: work that gives way to a flood of requests', () => {
     await sleep(900);
     expect(held.runs).toHaveLength(6);
     expect(held.runs[4]! - added).toBeGreaterThanOrEqual(290);
+  });
+
+  it('at a hold’s end runs what was due by then, not what keeps coming due while the flood goes on', async () => {
+    const clock = new ManualClock();
+    const due: number[] = [clock.now(), clock.now()];
+    const runs: number[] = [];
+    const worker: Worker = {
+      name: 'lifecycle',
+      givesWay: true,
+      nextDueAt: () => (due.length > 0 ? Math.min(...due) : null),
+      runDue: () => {
+        if (due.length === 0 || Math.min(...due) > clock.now()) return false;
+        due.sort((a, b) => a - b).shift();
+        runs.push(performance.now());
+        // A request of the flood accepted meanwhile: its message comes due a moment later.
+        clock.advance(1);
+        due.push(clock.now());
+        return true;
+      },
+    };
+    const scheduler = new Scheduler(clock, undefined, { quietMs: QUIET, holdMs: 300 });
+    scheduler.register(worker);
+    stops.push(() => scheduler.stop());
+    flood(scheduler);
+    const start = performance.now();
+    scheduler.start();
+    await sleep(500);
+    // The two due at the hold's end ran; the two that came due during them wait for a new hold.
+    expect(runs).toHaveLength(2);
+    expect(runs[0]! - start).toBeGreaterThanOrEqual(290);
+    await sleep(400);
+    expect(runs).toHaveLength(4);
+    expect(runs[2]! - runs[1]!).toBeGreaterThanOrEqual(290);
   });
 
   it('never holds work that does not give way (a provider’s pace, a job), and drain() runs held work', async () => {

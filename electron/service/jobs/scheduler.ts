@@ -65,8 +65,11 @@ export class Scheduler {
   private requestAt = -Infinity;
   /** Workers giving way with work due, since when (performance.now()). */
   private readonly held = new Map<Worker, number>();
-  /** Held workers whose HOLD_MS ran out: they run until the loop ends. */
-  private readonly released = new Set<Worker>();
+  /**
+   * Held workers whose HOLD_MS ran out, with the clock time then: they run what was due by then
+   * (their catch-up), not what keeps coming due while the flood goes on, which is held again.
+   */
+  private readonly released = new Map<Worker, number>();
 
   private readonly quietMs: number;
   private readonly holdMs: number;
@@ -179,18 +182,29 @@ export class Scheduler {
 
   /** Whether `worker` waits on a flood of requests now (see the header); starts its hold if so. */
   private givingWay(worker: Worker): boolean {
-    if (!worker.givesWay || this.released.has(worker)) return false;
+    if (!worker.givesWay) return false;
     const now = performance.now();
     if (now - this.requestAt >= this.quietMs) {
       this.held.delete(worker);
+      this.released.delete(worker);
       return false;
+    }
+    const releasedAt = this.released.get(worker);
+    if (releasedAt !== undefined) {
+      const due = worker.nextDueAt();
+      if (due !== null && due <= releasedAt) return false;
+      // Caught up: what is due now came due during the flood, and waits for a hold of its own.
+      this.released.delete(worker);
+      if (due === null || due > this.clock.now()) return false;
+      this.held.set(worker, now);
+      return true;
     }
     const since = this.held.get(worker);
     if (since !== undefined) {
       // Held already (its work was due then, and only runs can take it off): not asked again.
       if (now - since < this.holdMs) return true;
       this.held.delete(worker);
-      this.released.add(worker);
+      this.released.set(worker, this.clock.now());
       return false;
     }
     const due = worker.nextDueAt();
