@@ -14,7 +14,7 @@ import { Settings } from './settings/settings';
 import { Files } from './files/files';
 import { createMessaging, type Messaging } from './messaging';
 import type { StatusChange } from './messaging/lifecycle';
-import { Scheduler } from './jobs/scheduler';
+import { Scheduler, type GiveWay } from './jobs/scheduler';
 import { Jobs } from './jobs/jobs';
 import { createContacts, type Imports, type OptOuts, type Segments, type Uploads } from './contacts';
 import { Campaigns } from './campaigns';
@@ -67,7 +67,7 @@ export interface CoreOptions {
   /** Where upstream secrets (the email provider's key, an SMTP password) are kept: a 0600 file of the workspace unless given (the desktop app passes the OS keychain). */
   secrets?: SecretStore;
   /** The scheduler's flood thresholds (jobs/scheduler.ts); tests lengthen the pause. */
-  giveWay?: { quietMs?: number; holdMs?: number };
+  giveWay?: GiveWay;
 }
 
 export class Core {

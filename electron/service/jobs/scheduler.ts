@@ -52,6 +52,12 @@ export const QUIET_MS = 5;
  */
 export const HOLD_MS = 250;
 
+/** QUIET_MS and HOLD_MS of one scheduler (tests make them long). */
+export interface GiveWay {
+  quietMs?: number;
+  holdMs?: number;
+}
+
 export class Scheduler {
   private readonly workers: Worker[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -78,7 +84,7 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly onError: (worker: string, error: unknown) => void = () => {},
     /** QUIET_MS and HOLD_MS unless given (tests make them long, so a slow machine's timers cannot pass for a pause). */
-    giveWay: { quietMs?: number; holdMs?: number } = {},
+    giveWay: GiveWay = {},
   ) {
     this.quietMs = giveWay.quietMs ?? QUIET_MS;
     this.holdMs = giveWay.holdMs ?? HOLD_MS;
@@ -195,19 +201,19 @@ export class Scheduler {
       if (due !== null && due <= releasedAt) return false;
       // Caught up: what is due now came due during the flood, and waits for a hold of its own.
       this.released.delete(worker);
-      if (due === null || due > this.clock.now()) return false;
-      this.held.set(worker, now);
-      return true;
+      return this.holdIfDue(worker, due, now);
     }
     const since = this.held.get(worker);
-    if (since !== undefined) {
-      // Held already (its work was due then, and only runs can take it off): not asked again.
-      if (now - since < this.holdMs) return true;
-      this.held.delete(worker);
-      this.released.set(worker, this.clock.now());
-      return false;
-    }
-    const due = worker.nextDueAt();
+    if (since === undefined) return this.holdIfDue(worker, worker.nextDueAt(), now);
+    // Held already (its work was due then, and only runs can take it off): not asked again.
+    if (now - since < this.holdMs) return true;
+    this.held.delete(worker);
+    this.released.set(worker, this.clock.now());
+    return false;
+  }
+
+  /** Starts `worker`'s hold (performance.now() `now`) when its work is `due` by the clock now. */
+  private holdIfDue(worker: Worker, due: number | null, now: number): boolean {
     if (due === null || due > this.clock.now()) return false;
     this.held.set(worker, now);
     return true;
@@ -220,8 +226,9 @@ export class Scheduler {
   private heldUntil(worker: Worker, now: number): number | null {
     const since = this.held.get(worker);
     if (since === undefined) return null;
-    const at = Math.min(Math.max(this.requestAt + this.quietMs, performance.now() + GATHER_MS), since + this.holdMs);
-    return now + Math.max(1, Math.ceil(at - performance.now()));
+    const real = performance.now();
+    const at = Math.min(Math.max(this.requestAt + this.quietMs, real + GATHER_MS), since + this.holdMs);
+    return now + Math.max(1, Math.ceil(at - real));
   }
 
   private async runWorker(worker: Worker): Promise<boolean> {
