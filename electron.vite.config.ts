@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import workerEntries from './electron/service/worker-entries.json';
 
 export default defineConfig({
   main: {
@@ -14,8 +15,12 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           // Worker threads' entries, started by these names (electron/service/worker-thread.ts).
-          'import-worker': resolve(__dirname, 'electron/service/contacts/import-worker.ts'),
-          'reader-worker': resolve(__dirname, 'electron/service/db/reader-worker.ts'),
+          ...Object.fromEntries(
+            Object.entries(workerEntries).map(([name, source]) => [
+              name,
+              resolve(__dirname, 'electron/service', source),
+            ]),
+          ),
         },
       },
     },

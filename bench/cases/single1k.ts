@@ -155,6 +155,8 @@ const single1k: BenchCase = {
     const server = await spawnServe({
       dataDir: path.join(dir, 'data'),
       seedFile,
+      // As `npm run serve` runs it: from its build, without a TypeScript loader in the process.
+      buildDir: path.join(ROOT, 'out', 'serve'),
       env: { CHAPAR_WEB_TOKEN: TOKEN },
     });
     const floor = await startFloor(path.join(dir, 'floor.db'));

@@ -1,18 +1,18 @@
 // Starting one of the service's worker threads (node:worker_threads) by its entry name. From
-// sources (tsx in tests and `npm run serve`) the thread registers tsx's loader first and then imports
-// the entry's .ts; from the electron-vite bundle it loads `<name>.js`, emitted next to the main
-// bundle by its own rollup input (electron.vite.config.ts: the names below are those inputs).
+// sources (tsx in tests) the thread registers tsx's loader first and then imports the entry's .ts;
+// from a bundle (electron-vite's for the app, serve.mjs's for `npm run serve`) it loads `<name>.js`,
+// emitted next to the bundle as an entry of its own (the names in worker-entries.json).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-/** Each entry's source, relative to this folder (electron/service). */
-const SOURCES = {
-  'import-worker': './contacts/import-worker.ts',
-  'reader-worker': './db/reader-worker.ts',
-} as const;
+/**
+ * Each entry's source, relative to this folder (electron/service): one list, which the bundles
+ * read too (electron.vite.config.ts, electron/cli/serve.mjs).
+ */
+import SOURCES from './worker-entries.json';
 
 export type WorkerEntry = keyof typeof SOURCES;
 
@@ -35,7 +35,7 @@ function tsxEsmApi(): string {
 
 export function startWorkerThread(name: WorkerEntry, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   if (here.endsWith('.ts')) {
-    const entry = new URL(SOURCES[name], here).href;
+    const entry = new URL(`./${SOURCES[name]}`, here).href;
     const code = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
     return new Worker(code, { ...options, eval: true });
   }

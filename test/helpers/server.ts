@@ -201,8 +201,10 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /**
- * Runs the headless command as users do (tsx entry of `npm run serve`) and waits for its URL line;
- * with `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`).
+ * Runs the headless command from its sources (serve.ts under tsx) and waits for its URL line; with
+ * `webUi`, also for the `web UI: http://…/?token=…` line (returned as `webUrl`). With `buildDir`,
+ * as `npm run serve` runs it: electron/cli/serve.mjs, from a build of it kept in that folder (made
+ * there first when missing or stale).
  */
 export async function spawnServe(args: {
   dataDir: string;
@@ -210,11 +212,11 @@ export async function spawnServe(args: {
   port?: number;
   webUi?: boolean;
   env?: NodeJS.ProcessEnv;
+  buildDir?: string;
 }): Promise<ServeProcess> {
   const argv = [
-    '--import',
-    'tsx',
-    path.join(ROOT, 'electron/cli/serve.ts'),
+    ...(args.buildDir ? [] : ['--import', 'tsx']),
+    path.join(ROOT, args.buildDir ? 'electron/cli/serve.mjs' : 'electron/cli/serve.ts'),
     '--host',
     '127.0.0.1',
     '--port',
@@ -226,7 +228,7 @@ export async function spawnServe(args: {
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...args.env },
+    env: { ...process.env, ...(args.buildDir ? { CHAPAR_SERVE_BUILD: args.buildDir } : {}), ...args.env },
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -5,7 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * The repository: the nearest folder above this code with a package.json. Found, not counted in
+ * folders, since this code runs from its source (electron/cli/web) or from serve's build (out/serve).
+ */
+export const ROOT = projectRoot(path.dirname(fileURLToPath(import.meta.url)));
 export const RENDERER_DIR = path.join(ROOT, 'out', 'renderer');
 
 export function rendererBuilt(dir = RENDERER_DIR): boolean {
@@ -36,4 +40,11 @@ export async function ensureRendererBuilt(log: (line: string) => void): Promise<
   const built = code === 0 && rendererBuilt();
   log(built ? 'chapar: web UI built' : 'chapar: web UI build failed; serving the API and the bridge without the page');
   return built;
+}
+
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '../../..');
+  }
 }
