@@ -65,6 +65,11 @@ async function round(agent: http.Agent, base: string, generation: Generation): P
   return { ms: performance.now() - start, ids };
 }
 
+/** The median of each round's time over its floor's, round by round. */
+function pairedRatio(times: number[], floorTimes: number[]): number {
+  return median(times.map((ms, i) => ms / floorTimes[i]!));
+}
+
 /** Milliseconds from now until none of `ids` is pending any more (polled every 20 ms). */
 async function untilFinal(agent: http.Agent, base: string, ids: number[]): Promise<number> {
   const start = performance.now();
@@ -207,6 +212,10 @@ const single1k: BenchCase = {
         'floor v2 req/s': Math.round((REQUESTS / floorMs) * 1000),
         'v1 ratio': v1Ratio.toFixed(2),
         'v1 req/s': Math.round((REQUESTS / median(times.v1!)) * 1000),
+        // Each round of Chapar's against the floor's round right after it: the machine's drift
+        // over the case (the floor alone moves by a fifth from run to run here) cancels in a pair.
+        'v2 ratio (pairs)': pairedRatio(times.v2!, times.floorV2!).toFixed(2),
+        'v1 ratio (pairs)': pairedRatio(times.v1!, times.floorV1!).toFixed(2),
         'final after last answer ms (max)': Math.round(Math.max(...finals)),
         'IPC p99 ms': percentile(roundTrips, 99).toFixed(1),
         'resting RSS MB': restingRss,
