@@ -27,6 +27,11 @@ function seeded(dir: string): { dataDir: string; seedFile: string } {
   return { dataDir: path.join(dir, 'data'), seedFile };
 }
 
+/** A one-message v2 send to `server`: its answer. */
+function sendOne(server: ServeProcess, message = 'hello') {
+  return post(`${server.url}/v2/sms/send`, { message, sender: '30001111', receivers: ['09121234567'] }, KEY);
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
   const start = Date.now();
   for (;;) {
@@ -47,11 +52,7 @@ describe('npm run serve from its build', () => {
     // The build ran, not the sources (the fall-back to them says so).
     expect(server.output()).not.toMatch(/could not build/);
 
-    const sent = await post(
-      `${server.url}/v2/sms/send`,
-      { message: 'سلام', sender: '30001111', receivers: ['09121234567'] },
-      KEY,
-    );
+    const sent = await sendOne(server, 'سلام');
     expect(sent.status).toBe(200);
     expect(sent.body.entries[0].status).toBe(1);
 
@@ -98,23 +99,13 @@ describe('npm run serve from its build', () => {
     const rebuilt = await serve({ ...seeded(tempDir()), buildDir });
     expect(builtAt()).toBeGreaterThan(first);
     expect(JSON.parse(fs.readFileSync(stamp, 'utf8'))).toEqual(made);
-    const sent = await post(
-      `${rebuilt.url}/v2/sms/send`,
-      { message: 'hello', sender: '30001111', receivers: ['09121234567'] },
-      KEY,
-    );
-    expect(sent.status).toBe(200);
+    expect((await sendOne(rebuilt)).status).toBe(200);
     expect(await rebuilt.stop('SIGTERM')).toBe(0);
   });
 
   it('runs the sources when told to (CHAPAR_SERVE_BUILD=off)', async () => {
     const server = await serve({ ...seeded(tempDir()), buildDir: 'off' });
-    const sent = await post(
-      `${server.url}/v2/sms/send`,
-      { message: 'hello', sender: '30001111', receivers: ['09121234567'] },
-      KEY,
-    );
-    expect(sent.status).toBe(200);
+    expect((await sendOne(server)).status).toBe(200);
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 });
