@@ -45,11 +45,11 @@ function builtFrom(dir) {
 
 /** Builds into a scratch folder moved into place whole: a second serve never sees half a build. */
 async function build(dir, sources) {
-  const { build: esbuild } = await import('esbuild');
+  const esbuild = await import('esbuild');
   const workers = JSON.parse(fs.readFileSync(path.join(root, 'electron/service/worker-entries.json'), 'utf8'));
   const scratch = `${dir}.build-${process.pid}-${Date.now()}`;
   try {
-    await esbuild({
+    await esbuild.build({
       entryPoints: {
         serve: entry,
         // Worker threads are started by these names, beside the bundle (electron/service/worker-thread.ts).
@@ -75,6 +75,8 @@ async function build(dir, sources) {
     fs.rmSync(previous, { recursive: true, force: true });
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
+    // esbuild's service process would otherwise live as long as serve does.
+    await esbuild.stop();
   }
 }
 

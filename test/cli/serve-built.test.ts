@@ -51,6 +51,9 @@ describe('npm run serve from its build', () => {
       expect(fs.existsSync(path.join(buildDir, file)), file).toBe(true);
     // The build ran, not the sources (the fall-back to them says so).
     expect(server.output()).not.toMatch(/could not build/);
+    // The builder's own process (esbuild's service) went with the build.
+    const pid = server.child.pid!;
+    expect(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()).toBe('');
 
     const sent = await sendOne(server, 'سلام');
     expect(sent.status).toBe(200);
