@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { post, spawnServe, tempDir, testSeed, KEY, ROOT, type ServeProcess } from '../helpers/server';
+import { until } from '../helpers/two-services';
 
 const running: ServeProcess[] = [];
 // Inside the repository, as the real one (out/serve): the build finds the installed packages from there.
@@ -30,15 +31,6 @@ function seeded(dir: string): { dataDir: string; seedFile: string } {
 /** A one-message v2 send to `server`: its answer. */
 function sendOne(server: ServeProcess, message = 'hello') {
   return post(`${server.url}/v2/sms/send`, { message, sender: '30001111', receivers: ['09121234567'] }, KEY);
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - start > ms) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('npm run serve from its build', () => {
@@ -77,6 +69,7 @@ describe('npm run serve from its build', () => {
     expect(created.status).toBe(201);
     const { upload_data_id } = ((await created.json()) as { entries: { upload_data_id: number } }).entries;
     const done = await until(
+      'upload imported',
       async () =>
         (
           (await (await fetch(`${server.url}/v2/sms/campaigns/contacts/${upload_data_id}`, { headers })).json()) as {
@@ -84,6 +77,8 @@ describe('npm run serve from its build', () => {
           }
         ).entries,
       (entries) => entries.status === 'COMPLETED' || entries.status === 'FAILED',
+      30_000,
+      100,
     );
     expect(done).toMatchObject({ status: 'COMPLETED', valid: 2 });
     expect(await server.stop('SIGTERM')).toBe(0);
