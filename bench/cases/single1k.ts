@@ -6,7 +6,8 @@
 // the credit and inserts the message in one transaction and answers the envelope.
 // Also reported: how long after the last answer the last message of a round is final (simulator
 // 10 ms / 10 ms), the window's round trips (credit:balance over the web bridge every 5 ms) during
-// the load, and the resting RSS of `serve` before any work.
+// a third round of the same load, and the resting RSS of `serve` before any work. The window asks
+// in a round of its own: in the timed ones both servers get the same requests and nothing else.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,7 +19,7 @@ import { median, percentile, type BenchCase } from '../case';
 const REQUESTS = 1_000;
 const CLIENTS = 12;
 const WARMUP = 2;
-const RUNS = 7;
+const RUNS = 15;
 const PING_EVERY_MS = 5;
 const TOKEN = 'bench-single-token';
 const TEXT = 'Your order 4512 has shipped. Code: 8841';
@@ -168,7 +169,7 @@ const single1k: BenchCase = {
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS + 2 });
     const chapar = server.url;
     const floorUrl = floor.url;
-    const times: Record<string, number[]> = { v2: [], v1: [], floorV2: [], floorV1: [] };
+    const times: Record<string, number[]> = { v2: [], v1: [], floorV2: [], floorV1: [], windowV2: [], windowV1: [] };
     const finals: number[] = [];
     const roundTrips: number[] = [];
     // Resting: started, seeded, nothing sent yet (a moment for start-up work to settle).
@@ -177,19 +178,25 @@ const single1k: BenchCase = {
     try {
       for (let run = 0; run < WARMUP + RUNS; run++) {
         for (const generation of ['v2', 'v1'] as const) {
-          const chaparRound = await pinged(
+          const chaparRound = await round(agent, chapar, generation);
+          const final = await untilFinal(agent, chapar, chaparRound.ids);
+          await untilIdle(server.child.pid!);
+          const floorRound = await round(agent, floorUrl, generation);
+          // The same load again with the window asking all along: its round trips, and the round's
+          // time beside it (not in the ratio, which puts the same load on both servers).
+          const windowRound = await pinged(
             agent,
             chapar,
             () => round(agent, chapar, generation),
             run >= WARMUP ? roundTrips : [],
           );
-          const final = await untilFinal(agent, chapar, chaparRound.ids);
+          const windowFinal = await untilFinal(agent, chapar, windowRound.ids);
           await untilIdle(server.child.pid!);
-          const floorRound = await round(agent, floorUrl, generation);
           if (run < WARMUP) continue;
           times[generation]!.push(chaparRound.ms);
           times[generation === 'v2' ? 'floorV2' : 'floorV1']!.push(floorRound.ms);
-          finals.push(final);
+          times[generation === 'v2' ? 'windowV2' : 'windowV1']!.push(windowRound.ms);
+          finals.push(final, windowFinal);
         }
       }
     } finally {
@@ -212,6 +219,8 @@ const single1k: BenchCase = {
         'floor v2 req/s': Math.round((REQUESTS / floorMs) * 1000),
         'v1 ratio': v1Ratio.toFixed(2),
         'v1 req/s': Math.round((REQUESTS / median(times.v1!)) * 1000),
+        'v2 req/s, window asking': Math.round((REQUESTS / median(times.windowV2!)) * 1000),
+        'v1 req/s, window asking': Math.round((REQUESTS / median(times.windowV1!)) * 1000),
         // Each round of Chapar's against the floor's round right after it: the machine's drift
         // over the case (the floor alone moves by a fifth from run to run here) cancels in a pair.
         'v2 ratio (pairs)': pairedRatio(times.v2!, times.floorV2!).toFixed(2),

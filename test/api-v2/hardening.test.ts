@@ -5,8 +5,11 @@
 // answers keep spec 7 (the outbox's 501, no body on HEAD).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/service/core';
@@ -153,6 +156,34 @@ describe('slow requests', () => {
       attacker.kill('SIGKILL');
     }
   }, 40_000);
+
+  it("lets go of a request once its body is in, not at the watchdog timer's next sweep", async () => {
+    // Held until the sweep, every request of a busy second outlived V8's young generation (issue 34).
+    let seen: WeakRef<object> | undefined;
+    const server = await start({
+      limits: { checkIntervalMs: 600_000 },
+      plugins: [(app) => void app.post('/probe', async (request) => ((seen = new WeakRef(request.raw)), {}))],
+    });
+    // A connection of its own, closed after the answer: no socket keeps its last request.
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        { host: '127.0.0.1', port: server.port, path: '/probe', method: 'POST', agent: false },
+        (response) => response.resume().on('end', () => resolve(response.statusCode!)),
+      );
+      request.setHeader('content-type', 'application/json');
+      request.setHeader('connection', 'close');
+      request.on('error', reject).end('{"order":4512}');
+    });
+    expect(status).toBe(200);
+    v8.setFlagsFromString('--expose-gc');
+    const collect = vm.runInNewContext('gc') as () => void;
+    // A WeakRef's target lives to the end of the turn that read it: collect, then look in a later one.
+    await eventually(async () => {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return seen!.deref() === undefined ? true : undefined;
+    }, 5_000);
+  });
 
   it('holds uploads to a minimum rate instead of the body deadline', async () => {
     const server = await start({

@@ -76,6 +76,12 @@ function toLine(row: LineRow, keyKept: KeyKept): Line {
   };
 }
 
+/** `line` and its gateway, frozen: shared between callers, it must not be changed by one. */
+function frozen(line: Line): Line {
+  Object.freeze(line.gateway);
+  return Object.freeze(line);
+}
+
 /** The secret's name of a line's provider key in the secrets store. */
 export function lineKeySecret(lineId: number): string {
   return `line-${lineId}-api-key`;
@@ -194,6 +200,8 @@ export class Accounts {
   /** API keys' accounts (by the key as given) and lines (by account and number): read-cache.ts. */
   private readonly keyAccounts: ReadCache<ApiAccount>;
   private readonly lineRows: ReadCache<LineRow>;
+  /** findLine's lines of simulator lines, by their cached row. */
+  private readonly simulatedLines = new WeakMap<LineRow, Line>();
 
   constructor(
     private readonly db: Db,
@@ -475,7 +483,13 @@ export class Accounts {
   findLine(accountId: number, number: string): Line | undefined {
     // The row is kept, not the line: whether its key is kept is the secrets store's, asked each time.
     const row = this.lineRows.get(`${accountId}\u0000${number}`, () => this.lineByNumber.get(accountId, number));
-    return row ? toLine(row, this.keyKept) : undefined;
+    if (!row) return undefined;
+    if (isUpstream(row.gateway)) return toLine(row, this.keyKept);
+    // A simulator line has no key to ask about: its line is built once per cached row (a fresh
+    // row, after any write, builds it again), frozen, as every one-message send reads it.
+    let line = this.simulatedLines.get(row);
+    if (line === undefined) this.simulatedLines.set(row, (line = frozen(toLine(row, this.keyKept))));
+    return line;
   }
 
   /**

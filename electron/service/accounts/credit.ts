@@ -75,6 +75,7 @@ export class Credit {
   private readonly entryStmt;
   private readonly refundStmt;
   private readonly heldStmt;
+  private readonly availableStmt;
   private readonly reserveStmt;
   private readonly drawStmt;
   private readonly reservationStmt;
@@ -107,6 +108,13 @@ export class Credit {
     this.heldStmt = db.prepare<[number], { held: number }>(
       'SELECT COALESCE(SUM(amount_rials), 0) AS held FROM credit_reservations WHERE account_id = ?',
     );
+    // Every send reads it (the refusal check): one statement, not the balance's and the holds'.
+    this.availableStmt = db
+      .prepare<[number], number>(
+        `SELECT credit_rials - (SELECT COALESCE(SUM(amount_rials), 0) FROM credit_reservations WHERE account_id = a.id)
+         FROM accounts a WHERE id = ?`,
+      )
+      .pluck();
     this.reserveStmt = db.prepare(
       'INSERT INTO credit_reservations (account_id, amount_rials, note, created_at) VALUES (?, ?, ?, ?)',
     );
@@ -177,7 +185,9 @@ export class Credit {
 
   /** Credit not held by a reservation: what a send may spend now (a reservation's own batches may spend what it holds too). */
   available(accountId: number): number {
-    return this.balance(accountId) - this.heldStmt.get(accountId)!.held;
+    const available = this.availableStmt.get(accountId);
+    if (available === undefined) throw new ServiceError(ApiCode.NotFound, `account ${accountId}`);
+    return available;
   }
 
   /** Rials held by reservations of the account (running campaign executions). */

@@ -322,36 +322,43 @@ export class Accept {
     // Inside the transaction again: the balance read and the debit are one atomic step.
     this.credit.debitSend(command.accountId, sendId, plan.totalRials, command.reservationId, spendable);
     // Ids are given here, not by SQLite: the transaction is the only writer, so they are the next
-    // consecutive ones, the n-th accepted receiver's being firstId + n.
-    const firstId = this.nextMessageId.get()!.next;
+    // consecutive ones, the n-th accepted receiver's being firstId + n. One receiver (a program's
+    // one-message send) takes the id SQLite gives a row without one, the same MAX(id) + 1, found
+    // by the insert itself (a statement less a send), and its values are bound, without json_each.
     const receptors = classified.valid.map((i) => classified.receptors[i]!);
-    // One receiver (a program's one-message send): its values bound, without json_each's table.
+    let firstId: number;
     if (texts === null && receptors.length === 1)
-      this.insertOwn.run(firstId, sendId, command.accountId, receptors[0], status, price.costRials, createdAt, null);
-    else if (texts === null)
-      this.insertShared.run(
-        firstId,
-        sendId,
-        command.accountId,
-        status,
-        price.costRials,
-        createdAt,
-        JSON.stringify(receptors),
+      firstId = Number(
+        this.insertOwn.run(null, sendId, command.accountId, receptors[0], status, price.costRials, createdAt, null)
+          .lastInsertRowid,
       );
-    else
-      for (let n = 0; n < receptors.length; n++) {
-        const text = texts[n]!;
-        this.insertOwn.run(
-          firstId + n,
+    else {
+      firstId = this.nextMessageId.get()!.next;
+      if (texts === null)
+        this.insertShared.run(
+          firstId,
           sendId,
           command.accountId,
-          receptors[n],
           status,
-          costs![n],
+          price.costRials,
           createdAt,
-          text === price.text ? null : text,
+          JSON.stringify(receptors),
         );
-      }
+      else
+        for (let n = 0; n < receptors.length; n++) {
+          const text = texts[n]!;
+          this.insertOwn.run(
+            firstId + n,
+            sendId,
+            command.accountId,
+            receptors[n],
+            status,
+            costs![n],
+            createdAt,
+            text === price.text ? null : text,
+          );
+        }
+    }
     if (command.localIds) {
       const pairs: (readonly [string, number])[] = [];
       classified.valid.forEach((i, n) => {
