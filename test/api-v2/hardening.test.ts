@@ -162,7 +162,11 @@ describe('slow requests', () => {
     let seen: WeakRef<object> | undefined;
     const server = await start({
       limits: { checkIntervalMs: 600_000 },
-      plugins: [(app) => void app.post('/probe', async (request) => ((seen = new WeakRef(request.raw)), {}))],
+      plugins: [
+        async (app) => {
+          app.post('/probe', async (request) => ((seen = new WeakRef(request.raw)), {}));
+        },
+      ],
     });
     // A connection of its own, closed after the answer: no socket keeps its last request.
     const status = await new Promise<number>((resolve, reject) => {

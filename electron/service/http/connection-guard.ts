@@ -194,9 +194,9 @@ export function installBodyWatchdog(app: FastifyInstance, limits: ConnectionLimi
         windowStart: now,
         windowBytes: raw.socket?.bytesRead ?? 0,
       });
-      // Let go of it once its body is in (the timer only sweeps every checkIntervalMs): kept until
-      // then, every request of a busy second outlived the young generation and was promoted, and
-      // collecting those came to a twentieth of a one-message send's time (issue 34).
+      // Let go of it once its body is in. Kept until the timer's sweep (checkIntervalMs), a busy
+      // second's requests all outlived V8's young generation and were promoted, to be collected
+      // again as old: the largest single cost a one-message send had (issue 34).
       raw.once('end', () => watched.delete(raw));
     }
     done();
