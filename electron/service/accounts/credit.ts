@@ -68,6 +68,11 @@ export interface LedgerRun {
 /** How many characters of a send's text name it on the bill. */
 const NAME_CHARS = 60;
 
+/** Rials held by reservations of the account whose id is `accountId` (an SQL expression), as a subquery. */
+function heldSql(accountId: string): string {
+  return `(SELECT COALESCE(SUM(amount_rials), 0) FROM credit_reservations WHERE account_id = ${accountId})`;
+}
+
 export class Credit {
   private readonly balanceStmt;
   private readonly balancesStmt;
@@ -105,15 +110,10 @@ export class Credit {
       `INSERT OR IGNORE INTO credit_ledger (account_id, amount_rials, kind, message_id, created_at)
        VALUES (?, ?, 'refund', ?, ?)`,
     );
-    this.heldStmt = db.prepare<[number], { held: number }>(
-      'SELECT COALESCE(SUM(amount_rials), 0) AS held FROM credit_reservations WHERE account_id = ?',
-    );
+    this.heldStmt = db.prepare<[number], { held: number }>(`SELECT ${heldSql('?')} AS held`);
     // Every send reads it (the refusal check): one statement, not the balance's and the holds'.
     this.availableStmt = db
-      .prepare<[number], number>(
-        `SELECT credit_rials - (SELECT COALESCE(SUM(amount_rials), 0) FROM credit_reservations WHERE account_id = a.id)
-         FROM accounts a WHERE id = ?`,
-      )
+      .prepare<[number], number>(`SELECT credit_rials - ${heldSql('a.id')} FROM accounts a WHERE id = ?`)
       .pluck();
     this.reserveStmt = db.prepare(
       'INSERT INTO credit_reservations (account_id, amount_rials, note, created_at) VALUES (?, ?, ?, ?)',
